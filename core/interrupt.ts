@@ -38,3 +38,19 @@ export function abortOnSignals(what: string, opts: { note?: string; signals?: No
   }
   return { signal: ac.signal, received: () => got, reason: (e) => (ac.signal.aborted ? ac.signal.reason : e), dispose };
 }
+
+/**
+ * `run(signal)` with abortOnSignals(what, opts) installed: what it throws after a signal came is the
+ * INTERRUPTED error (what was kept; the CLI exits 130 / 143), whatever the step threw on its way out;
+ * the handlers are removed when it ends.
+ */
+export async function whileInterruptible<T>(what: string, opts: { note?: string }, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const interrupt = abortOnSignals(what, opts);
+  try {
+    return await run(interrupt.signal);
+  } catch (e) {
+    throw interrupt.reason(e);
+  } finally {
+    interrupt.dispose();
+  }
+}

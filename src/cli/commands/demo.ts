@@ -29,16 +29,11 @@ export function register(program: Command): void {
     .action(
       action(async (flags: DemoFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
-        const [{ runDemo }, { abortOnSignals }] = await Promise.all([import('../../demo/run-demo.js'), import('../../../core/interrupt.js')]);
-        const interrupt = abortOnSignals('demo');
-        try {
-          const r = await runDemo({ dir: flags.dir, rebuild: flags.rebuild, iterations: flags.iterations, signal: interrupt.signal, say: (l) => log.info(l) });
+        const [{ runDemo }, { whileInterruptible }] = await Promise.all([import('../../demo/run-demo.js'), import('../../../core/interrupt.js')]);
+        await whileInterruptible('demo', {}, async (signal) => {
+          const r = await runDemo({ dir: flags.dir, rebuild: flags.rebuild, iterations: flags.iterations, signal, say: (l) => log.info(l) });
           output(g, { ...r.json, reportMd: r.reportMd, reportJson: r.reportJson }, () => `${r.markdown}\nwrote ${r.reportMd} and ${r.reportJson}`);
-        } catch (e) {
-          throw interrupt.reason(e); // Ctrl-C / SIGTERM: the interrupted line, exit 130 / 143
-        } finally {
-          interrupt.dispose();
-        }
+        });
       }),
     );
 }

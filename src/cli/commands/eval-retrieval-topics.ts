@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { writeAtomic } from '../../../eval/run-dir.js';
-import { abortOnSignals } from '../../../core/interrupt.js';
+import { whileInterruptible } from '../../../core/interrupt.js';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_DEPTH } from '../../../eval/trec/depth.js';
@@ -138,22 +138,21 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
   let bar: Progress | undefined;
   let barMethod = '';
   const curves: CurvePoint[] = [];
+  const topicsFile = flags.topics;
   // Ctrl-C / SIGTERM: the search stops, a partial run file is removed, one line says what was kept, exit 130 / 143
-  const interrupt = abortOnSignals('eval retrieval', { note: TOPICS_INTERRUPTED_NOTE });
-  let report: Awaited<ReturnType<typeof evalTopicsOnIndex>>;
-  try {
-    report = await evalTopicsOnIndex({
+  const report = await whileInterruptible('eval retrieval', { note: TOPICS_INTERRUPTED_NOTE }, async (signal) => {
+    const r = await evalTopicsOnIndex({
       ...evalOpts,
       index: flags.index,
       methods: flags.method,
       topics,
-      topicsFile: flags.topics,
+      topicsFile,
       qrels,
       qrelsFile: flags.qrels,
       depth: flags.hits,
       runFile: flags.runFile,
       retrieverOptions: retrieverOptions(flags, flags.method),
-      signal: interrupt.signal,
+      signal,
       onRun: (method, run, e) => {
         if (flags.plot)
           curves.push(
@@ -169,7 +168,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
       onProgress: (method, done, total) => {
         if (method !== barMethod) {
           bar?.stop();
-          interrupt.signal.throwIfAborted();
+          signal.throwIfAborted();
           barMethod = method;
           bar = createProgress(`eval ${method}`);
           bar.start(total);
@@ -180,20 +179,17 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     bar?.stop();
     if (flags.out) {
       await mkdir(dirname(flags.out), { recursive: true });
-      await writeAtomic(flags.out, JSON.stringify(report, null, 2) + '\n');
+      await writeAtomic(flags.out, JSON.stringify(r, null, 2) + '\n');
     }
     if (flags.plot) {
       await mkdir(dirname(flags.plot), { recursive: true });
       await writeCurvePlot(
         flags.plot,
         curves,
-        `Recall@k — ${basename(flags.topics)} (${report.results[0]?.n ?? 0} topics, relevant: grade ≥ ${flags.relevanceLevel}), 95% CI bands`,
+        `Recall@k — ${basename(topicsFile)} (${r.results[0]?.n ?? 0} topics, relevant: grade ≥ ${flags.relevanceLevel}), 95% CI bands`,
       );
     }
-  } catch (e) {
-    throw interrupt.reason(e);
-  } finally {
-    interrupt.dispose();
-  }
+    return r;
+  });
   output(g, report, () => formatTopicsReport(report, { perTopic: flags.perTopic }));
 }

@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { writeAtomic } from '../../../eval/run-dir.js';
-import { abortOnSignals } from '../../../core/interrupt.js';
+import { whileInterruptible } from '../../../core/interrupt.js';
 import { exitOnInterrupt } from '../run-interrupt.js';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
@@ -136,12 +136,10 @@ export function register(program: Command): void {
         import('../../../core/progress.js'),
       ]);
       // Ctrl-C / SIGTERM: the search stops, a partial run file is removed, one line says what was kept, exit 130 / 143
-      const interrupt = abortOnSignals('eval retrieval', { note: EVAL_RETRIEVAL_INTERRUPTED_NOTE });
-      let report: Awaited<ReturnType<typeof evalRetrievalOnIndex>>;
-      try {
+      const report = await whileInterruptible('eval retrieval', { note: EVAL_RETRIEVAL_INTERRUPTED_NOTE }, async (signal) => {
         let bar: Progress | undefined;
         let barMethod = '';
-        report = await evalRetrievalOnIndex({
+        const r = await evalRetrievalOnIndex({
           index: flags.index,
           methods: flags.method,
           dataset: flags.dataset,
@@ -154,7 +152,7 @@ export function register(program: Command): void {
           runFile: flags.runFile,
           qrelsFile: flags.qrelsFile,
           retrieverOptions: retrieverOptions(flags, flags.method),
-          signal: interrupt.signal,
+          signal,
           onProgress: (method, done, total) => {
             if (method !== barMethod) {
               bar?.stop();
@@ -165,25 +163,22 @@ export function register(program: Command): void {
             bar!.update(done);
           },
         }).finally(() => bar?.stop());
-        interrupt.signal.throwIfAborted();
+        signal.throwIfAborted();
         if (flags.out) {
           await mkdir(dirname(flags.out), { recursive: true });
-          await writeAtomic(flags.out, JSON.stringify(report, null, 2) + '\n');
+          await writeAtomic(flags.out, JSON.stringify(r, null, 2) + '\n');
         }
         if (flags.plot) {
           await mkdir(dirname(flags.plot), { recursive: true });
-          await writeRecallPlot(dirname(flags.plot), report, {
+          await writeRecallPlot(dirname(flags.plot), r, {
             seed: flags.seed,
             iterations: flags.iterations,
             file: basename(flags.plot),
-            title: `Recall@k — ${report.dataset.name} ${report.dataset.split} (n = ${report.dataset.n}), 95% interval bands`,
+            title: `Recall@k — ${r.dataset.name} ${r.dataset.split} (n = ${r.dataset.n}), 95% interval bands`,
           });
         }
-      } catch (e) {
-        throw interrupt.reason(e);
-      } finally {
-        interrupt.dispose();
-      }
+        return r;
+      });
       const compact = {
         ...report,
         results: report.results.map(({ perQuery, ...r }) => ({ ...r, perQuery: perQuery.map((q) => ({ id: q.id, firstRank: q.firstRank })) })),

@@ -233,27 +233,26 @@ export function register(program: Command): void {
       const g = cmd.optsWithGlobals() as GlobalOpts;
       // SIGINT/SIGTERM: the build removes its temp dir and stops its workers; the previous index stays;
       // one line says so and the command exits 130 / 143 (action.ts exitCodeOf)
-      const { abortOnSignals } = await import('../../../core/interrupt.js');
-      const interrupt = abortOnSignals('index build', {
-        note: existsSync(flags.out)
-          ? `${flags.out} is as it was (the partial build was removed)`
-          : `nothing was written (${flags.out} was not created; the partial build was removed)`,
-      });
-      try {
-        const { manifest, seconds, bytes, densePrebuilt } = await runIndexBuild(corpus, flags, interrupt.signal, {
-          methodsGiven: cmd.getOptionValueSource('methods') === 'cli',
-        });
-        output(
-          g,
-          { out: flags.out, seconds, bytes, manifest, ...(densePrebuilt ? { densePrebuilt } : {}) },
-          () =>
-            `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages${corpusNotes(manifest) ? ` (${corpusNotes(manifest)})` : ''}, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
-        );
-      } catch (e) {
-        throw interrupt.reason(e);
-      } finally {
-        interrupt.dispose();
-      }
+      const { whileInterruptible } = await import('../../../core/interrupt.js');
+      await whileInterruptible(
+        'index build',
+        {
+          note: existsSync(flags.out)
+            ? `${flags.out} is as it was (the partial build was removed)`
+            : `nothing was written (${flags.out} was not created; the partial build was removed)`,
+        },
+        async (signal) => {
+          const { manifest, seconds, bytes, densePrebuilt } = await runIndexBuild(corpus, flags, signal, {
+            methodsGiven: cmd.getOptionValueSource('methods') === 'cli',
+          });
+          output(
+            g,
+            { out: flags.out, seconds, bytes, manifest, ...(densePrebuilt ? { densePrebuilt } : {}) },
+            () =>
+              `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages${corpusNotes(manifest) ? ` (${corpusNotes(manifest)})` : ''}, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
+          );
+        },
+      );
     }),
   );
 

@@ -37,43 +37,42 @@ export function register(program: Command): void {
   ).action(
     action(async (dir: string, flags: DenseBuildFlags & { prebuilt?: boolean; rebuild?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals() as GlobalOpts;
-      const [{ abortOnSignals }, { readManifest }, { addDenseIndex }, { loadPrebuiltDense }, { rebuildDenseIndex }] = await Promise.all([
+      const [{ whileInterruptible }, { readManifest }, { addDenseIndex }, { loadPrebuiltDense }, { rebuildDenseIndex }] = await Promise.all([
         import('../../../core/interrupt.js'),
         import('../../../indexer/manifest.js'),
         import('../../../indexer/dense/add-dense.js'),
         import('../../../indexer/dense/prebuilt-dense.js'),
         import('../../../indexer/dense/rebuild-dense.js'),
       ]);
-      const interrupt = abortOnSignals(flags.rebuild ? 'dense rebuild' : 'dense build', {
-        note: flags.rebuild ? 'the dense part the index had is kept as it was' : 'rerun the same command to resume',
-      });
       const t0 = performance.now();
-      try {
-        if (flags.prebuilt && (flags.embedder !== undefined || flags.model !== undefined || flags.modelDir !== undefined || flags.maxWords !== undefined))
-          throw errors.usage('--prebuilt loads use-lite vectors made with fixed settings; it takes no --embedder, --model, --model-dir or --max-words');
-        if (flags.prebuilt && flags.rebuild) throw errors.usage('--prebuilt and --rebuild do not go together: --rebuild embeds the passages again');
-        let why = '';
-        const prebuilt = flags.prebuilt ? await loadPrebuiltDense(dir, (l) => (why = l.trim()), interrupt.signal) : undefined;
-        if (flags.prebuilt && !prebuilt)
-          throw errors.usage(
-            `no prebuilt vectors match ${dir}${why ? `: ${why}` : ' (they ship for the bundled default corpus only)'}`,
-            'build it with `lexcase index build default`, or drop --prebuilt to embed the passages',
+      await whileInterruptible(
+        flags.rebuild ? 'dense rebuild' : 'dense build',
+        {
+          note: flags.rebuild ? 'the dense part the index had is kept as it was' : 'rerun the same command to resume',
+        },
+        async (signal) => {
+          if (flags.prebuilt && (flags.embedder !== undefined || flags.model !== undefined || flags.modelDir !== undefined || flags.maxWords !== undefined))
+            throw errors.usage('--prebuilt loads use-lite vectors made with fixed settings; it takes no --embedder, --model, --model-dir or --max-words');
+          if (flags.prebuilt && flags.rebuild) throw errors.usage('--prebuilt and --rebuild do not go together: --rebuild embeds the passages again');
+          let why = '';
+          const prebuilt = flags.prebuilt ? await loadPrebuiltDense(dir, (l) => (why = l.trim()), signal) : undefined;
+          if (flags.prebuilt && !prebuilt)
+            throw errors.usage(
+              `no prebuilt vectors match ${dir}${why ? `: ${why}` : ' (they ship for the bundled default corpus only)'}`,
+              'build it with `lexcase index build default`, or drop --prebuilt to embed the passages',
+            );
+          const build = { ...(await keepRecordedSpec(dir, flags, denseBuildOptions(flags))), signal };
+          const m = prebuilt ? await readManifest(dir) : flags.rebuild ? await rebuildDenseIndex(dir, build) : await addDenseIndex(dir, build);
+          const d = m.dense as unknown as DenseSection;
+          const s = (performance.now() - t0) / 1000;
+          output(
+            g,
+            { dir, seconds: s, dense: d, ...(prebuilt ? { prebuilt } : {}) },
+            () =>
+              `dense index in ${dir}: ${d.rows.toLocaleString('en-US')} vectors, ${d.embedderId} (dim ${d.dimension}), ${d.ann ? `${d.ann.type ?? 'ivf_pq'} ${d.ann.numPartitions} partitions, nprobes ${d.ann.nprobes}` : 'flat search'}${prebuilt ? `, from the prebuilt vectors ${prebuilt}` : ''}, ${s.toFixed(1)} s`,
           );
-        const build = { ...(await keepRecordedSpec(dir, flags, denseBuildOptions(flags))), signal: interrupt.signal };
-        const m = prebuilt ? await readManifest(dir) : flags.rebuild ? await rebuildDenseIndex(dir, build) : await addDenseIndex(dir, build);
-        const d = m.dense as unknown as DenseSection;
-        const s = (performance.now() - t0) / 1000;
-        output(
-          g,
-          { dir, seconds: s, dense: d, ...(prebuilt ? { prebuilt } : {}) },
-          () =>
-            `dense index in ${dir}: ${d.rows.toLocaleString('en-US')} vectors, ${d.embedderId} (dim ${d.dimension}), ${d.ann ? `${d.ann.type ?? 'ivf_pq'} ${d.ann.numPartitions} partitions, nprobes ${d.ann.nprobes}` : 'flat search'}${prebuilt ? `, from the prebuilt vectors ${prebuilt}` : ''}, ${s.toFixed(1)} s`,
-        );
-      } catch (e) {
-        throw interrupt.reason(e); // Ctrl-C / SIGTERM: one line saying what was kept, exit 130 / 143
-      } finally {
-        interrupt.dispose();
-      }
+        },
+      );
     }),
   );
 }
