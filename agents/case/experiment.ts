@@ -6,6 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { datasetsWithGold } from '../../corpora/catalog.js';
 import { datasetFileRecord, loadQuestionsLimited } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
@@ -101,6 +102,14 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
   const offline = o.system === 'case' && !!o.offline;
   if (!offline && !o.llm) throw errors.llmNotConfigured();
   const questions: Question[] = await loadQuestionsLimited(o.dataset, o.split, { seed: o.splitSeed, limit: o.limit });
+  // The oracle's context is the gold passage(s): on a dataset without any (mmlu_pro_law) it ran as
+  // llm-only under the oracle's name; refused, as `eval retrieval` refuses such a dataset.
+  if (o.system === 'baseline' && o.mode === 'oracle' && !questions.some((q) => q.goldPassageIds.length > 0)) {
+    throw errors.nothingToEvaluate(
+      `--mode oracle puts each question's gold passage in the prompt, and dataset "${o.dataset}" has none: none of the ${questions.length} questions of split "${o.split}" names a gold passage id, so an oracle run would be llm-only under the oracle's name`,
+      `datasets with gold passages: ${datasetsWithGold().join(', ')}; without gold passages, run --mode llm-only`,
+    );
+  }
   const idx = await openCaseIndex(o.index);
   try {
     // The LLM pipeline, its tools and the baselines (LangChain) are loaded only by the runs that use them:

@@ -35,6 +35,8 @@ function contextTrace(out: ContextPassage[], source: string) {
 async function contextFor(mode: BaselineMode, q: Question, ctx: SystemContext, k: number, trace: Record<string, unknown>): Promise<ContextPassage[]> {
   if (mode === 'llm-only') return [];
   if (mode === 'oracle') {
+    // a question without a gold passage would get an llm-only prompt counted as the oracle's: that item fails, saying so
+    if (!q.goldPassageIds.length) throw errors.invalidInput('question', `${q.id} has no gold passage id: the oracle has no passage to show`);
     const out: ContextPassage[] = [];
     for (const id of q.goldPassageIds) {
       const p = await ctx.getPassage(id);
