@@ -169,6 +169,7 @@ function layoutScratch(
   maxChunk: number,
   blockDocs: number,
   sparse: boolean,
+  prune: boolean,
 ): Scratch {
   const { arr, qld } = inp;
   const f = modeFacts(inp.mode);
@@ -191,9 +192,10 @@ function layoutScratch(
   const tfOff = lowOff + maxChunk * 2;
   const bitsOff = sparse ? (tfOff + maxChunk + 7) & ~7 : 0;
   const candOff = sparse ? bitsOff + (((blockDocs + 63) >>> 6) + 1) * 8 : 0;
-  vm.ensure(sparse ? candOff + blockDocs * 4 : tfOff + maxChunk);
+  const pruneCandOff = ((sparse ? candOff + blockDocs * 4 : tfOff + maxChunk) + 3) & ~3;
+  vm.ensure(pruneCandOff + (prune ? blockDocs * 4 : 0));
   if (sparse) new Uint8Array(vm.kernel.memory.buffer, bitsOff, candOff - bitsOff).fill(0);
-  return { normHeld, lnlHeld, scoresOff, normOff, tablesOff, dP1Off, rowsOff, descOff, dTfOff, lnlOff, outOff, lowOff, tfOff, bitsOff, candOff };
+  return { normHeld, lnlHeld, scoresOff, normOff, tablesOff, dP1Off, rowsOff, descOff, dTfOff, lnlOff, outOff, lowOff, tfOff, bitsOff, candOff, pruneCandOff };
 }
 
 /**
@@ -234,7 +236,7 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
   const vm = viewMemory(view);
   // sparseCandidates needs every compact list in the kernel (BM25, no tf escape, within the budget).
   const sparseOk = sparse && mode === Mode.Bm25 && branchFree && dense.every((d, j) => d !== null || inKernel[j]);
-  const sc = layoutScratch(vm, view, inp, marked, copyRows, maxChunk, blockDocs, sparseOk);
+  const sc = layoutScratch(vm, view, inp, marked, copyRows, maxChunk, blockDocs, sparseOk, prune);
   const kern = vm.kernel;
   const mem = kern.memory.buffer;
   // Typed arrays over the lists and dense rows, taken now that the memory no longer grows.
@@ -310,7 +312,7 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
     kEnd,
     runs,
     mark: marked ? new Uint8Array(blockDocs) : undefined,
-    cands: prune ? new Int32Array(blockDocs) : new Int32Array(0),
+    cands: new Int32Array(mem, sc.pruneCandOff, prune ? blockDocs : 0),
     loadedChunk: -1,
     sparse: sparseOk,
     kCands: new Int32Array(mem, sc.candOff, sparseOk ? blockDocs : 0),
@@ -383,6 +385,8 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   blockedStats.prunedBlocks = 0;
   blockedStats.fallbackBlocks = 0;
   blockedStats.candidates = 0;
+  blockedStats.scanSelects = 0;
+  blockedStats.scanFallbacks = 0;
   blockedStats.boundedBlocks = 0;
   blockedStats.skippedBlocks = 0;
 
@@ -428,13 +432,19 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       while (J < T && offset + R[J] >= thr) J++;
     }
     walkTerms(w, b0, b1, 0, J, nOff);
-    if (J < T) pruneBlock(w, b0, b1, J, R[J], thr, qld, nOff);
+    const pruned = J < T ? pruneBlock(w, b0, b1, J, R[J], thr, qld, nOff) : -1;
     // Dense selection over the block, clearing as we go: the kernel writes the docs at or above the
     // threshold the block started with; they are pushed in doc order against the running threshold,
-    // exactly as one scan would push them.
+    // exactly as one scan would push them. A BM25 block pruned by the kernel's scan has every doc
+    // but its candidates cleared already (none of them reaches θ): the candidates are all it selects.
     const n = b1 - b0;
     if (!marked) {
-      const count = qld ? kern.selectQld(sc.scoresOff, lOff, qld.base, qld.qlen, thr, n, sc.outOff) : kern.selectTouched(sc.scoresOff, thr, n, sc.outOff);
+      const count =
+        pruned >= 0
+          ? kern.emitCandidates(sc.pruneCandOff, pruned, sc.scoresOff, thr, sc.outOff, 0)
+          : qld
+            ? kern.selectQld(sc.scoresOff, lOff, qld.base, qld.qlen, thr, n, sc.outOff)
+            : kern.selectTouched(sc.scoresOff, thr, n, sc.outOff);
       top.pushCandidates(outF, outI, count, b0);
       thr = top.threshold;
     } else thr = selectMarked(w, top, thr, b0, n, f.f32);
@@ -444,25 +454,35 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
 
 /**
  * The terms from J on of a pruned block: the candidates are the docs whose partial score + R[J]
- * reaches θ; too many of them and the block walks the rest of its terms as usual.
+ * reaches θ; too many of them and the block walks the rest of its terms as usual. BM25 (θ > 0)
+ * finds them by the kernel's scan (walk.wat pruneScan), which also clears every other doc's score:
+ * such a doc ends below θ whatever it is added (R[J] < θ bounds the rest), so it is never selected,
+ * and the block then selects its candidates only. Returns their count when so, else −1 (the block
+ * selects over all its docs: textbook QLD, whose unmatched docs score too, or a fallback).
  */
-function pruneBlock(w: Walk, b0: number, b1: number, J: number, rest: number, thr: number, qld: MaxScoreInput['qld'], nOff: number): void {
+function pruneBlock(w: Walk, b0: number, b1: number, J: number, rest: number, thr: number, qld: MaxScoreInput['qld'], nOff: number): number {
   const { bs, cands } = w;
   const n = b1 - b0;
   let nc = 0;
   const maxC = Math.floor(n * PRUNE_MAX_CANDIDATE_SHARE);
+  const byKernel = !qld && thr > 0;
   if (qld) {
     const { base, qlen, lnl } = qld;
     for (let i = 0; i < n && nc <= maxC; i++) if (base - qlen * lnl[b0 + i] + bs[i] + rest >= thr) cands[nc++] = i;
-  } else for (let i = 0; i < n && nc <= maxC; i++) if (bs[i] + rest >= thr) cands[nc++] = i;
+  } else if (byKernel) nc = w.kern.pruneScan(w.sc.scoresOff, n, rest, thr, w.sc.pruneCandOff, maxC);
+  else for (let i = 0; i < n && nc <= maxC; i++) if (bs[i] + rest >= thr) cands[nc++] = i;
   if (nc > maxC) {
     blockedStats.fallbackBlocks++;
+    if (byKernel) blockedStats.scanFallbacks++;
     walkTerms(w, b0, b1, J, w.T, nOff);
-  } else {
-    blockedStats.prunedBlocks++;
-    blockedStats.candidates += nc;
-    addToCandidates(w, b0, b1, J, nc);
+    return -1;
   }
+  blockedStats.prunedBlocks++;
+  blockedStats.candidates += nc;
+  addToCandidates(w, b0, b1, J, nc);
+  if (!byKernel) return -1;
+  blockedStats.scanSelects++;
+  return nc;
 }
 
 /** Selection in JavaScript (modes that mark the docs they touch): the block's marked docs pushed in doc order, cleared as it goes. */

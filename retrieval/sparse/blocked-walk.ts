@@ -19,6 +19,9 @@ export const blockedStats = {
   prunedBlocks: 0,
   fallbackBlocks: 0,
   candidates: 0,
+  /** Pruned BM25 blocks that selected over their candidates only (pruneScan), and blocks whose pruneScan found too many (then walked every term). */
+  scanSelects: 0,
+  scanFallbacks: 0,
   /** Blocks sparseCandidates took with the index's stored block bounds (blockBounds), and those skipped whole (summed bounds below θ). */
   boundedBlocks: 0,
   skippedBlocks: 0,
@@ -44,6 +47,8 @@ export interface Scratch {
   /** The touched bitmap (i64 words) and the candidates (i32) of sparseCandidates, else 0. */
   bitsOff: number;
   candOff: number;
+  /** The candidates (i32) of a block pruned across blocks (blocked-taat.ts pruneBlock). */
+  pruneCandOff: number;
 }
 
 /** Everything one blocked walk reads and moves: the lists, the scratch's typed arrays, the cursors. */
@@ -84,6 +89,7 @@ export interface Walk {
   runs: { j: number; e: number }[];
   /** The docs the JavaScript walks touched (modes whose weights can be 0), else undefined. */
   mark: Uint8Array | undefined;
+  /** A pruned block's candidates (ascending block indexes), in the kernel's memory at sc.pruneCandOff. */
   cands: Int32Array;
   /** The chunk whose postings are loaded in the descriptors and the copies. */
   loadedChunk: number;

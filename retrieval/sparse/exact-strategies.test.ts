@@ -49,6 +49,8 @@ let gateTaken = 0;
 let gateDeclined = 0;
 let prunedGated = 0;
 let fallbackBlocked = 0;
+let scanSelected = 0;
+let scanFellBack = 0;
 let switched = 0;
 let compared = 0;
 let luceneSwitched = 0;
@@ -104,6 +106,8 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                 if (blockedStats.kernelLists > blockedStats.residentLists) copiedWalks++;
                 if (blockedStats.prunedBlocks > 0) prunedBlocked++;
                 if (blockedStats.fallbackBlocks > 0) fallbackBlocked++;
+                if (blockedStats.scanSelects > 0) scanSelected++;
+                if (blockedStats.scanFallbacks > 0) scanFellBack++;
                 expect(blocked.docs).toEqual(full.docs);
                 expect(blocked.scores).toEqual(full.scores);
                 // ... also with compact lists left to the candidates (the bench's compactCandidates arm; first query).
@@ -213,6 +217,11 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   // ... also with compact lists left to the candidates.
   expect(prunedCompact).toBeGreaterThan(prunedBlocked / 6);
   expect(fallbackBlocked).toBeGreaterThan(0);
+  // ... and BM25's pruned blocks found their candidates by the kernel's scan (walk.wat pruneScan,
+  // every other doc's score cleared) and selected over those only, and some scans found too many
+  // candidates (the block then walked every term with the others' scores already cleared).
+  expect(scanSelected).toBeGreaterThan(prunedBlocked / 4);
+  expect(scanFellBack).toBeGreaterThan(0);
   // ... and MaxScore without the per-document floor left terms to its candidates on many requests.
   expect(prunedSparse).toBeGreaterThan(sparseRuns / 10);
   // ... and with the stored block bounds it split per block on them, skipped whole blocks, and had

@@ -29,6 +29,8 @@ export interface WalkKernel {
   selectQld(scoresOff: number, lnlOff: number, base: number, qlen: number, thr: number, n: number, outOff: number): number;
   /** Block top-k candidates of touched docs (score ≠ 0): see walk.wat. */
   selectTouched(scoresOff: number, thr: number, n: number, outOff: number): number;
+  /** A pruned BM25 block's candidates (score + rest ≥ thr, i32 at candOff, ascending), every other doc's score cleared; stops past maxC; returns their count. */
+  pruneScan(scoresOff: number, n: number, rest: number, thr: number, candOff: number, maxC: number): number;
   /** bm25Lists that also sets bit i of the block's touched bitmap (i64 words at bitsOff) per posting: see walk.wat. */
   bm25MarkLists(descOff: number, nLists: number, lim: number, dOff: number, normOff: number, scoresOff: number, bitsOff: number): void;
   /** The touched docs of bitmap words [w0, nWords) in ascending order: those with score + rest ≥ thr written (i32) at candOff, the others cleared; returns their count. */

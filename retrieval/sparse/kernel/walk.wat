@@ -315,6 +315,47 @@
                 (i32.store offset=8 (local.get $o) (local.get $i))
                 (local.set $c (i32.add (local.get $c) (i32.const 1)))))))))
     (local.get $c))
+;; Blocked TAAT's pruned block (BM25, blocked-taat.ts pruneBlock): the docs [0, n) whose score +
+  ;; rest reaches thr written (i32 block index, ascending) at candOff, every other doc's score
+  ;; cleared, two docs per step; stops once more than maxC are written (the block then walks every
+  ;; term: a cleared doc gets only the terms whose bound rest is below thr). Returns the count. Only
+  ;; the candidates are left to select (emitCandidates), not the whole block (selectTouched).
+  (func (export "pruneScan") (param $scoresOff i32) (param $n i32) (param $rest f64) (param $thr f64)
+        (param $candOff i32) (param $maxC i32) (result i32)
+    (local $i i32) (local $c i32) (local $a i32) (local $s v128) (local $ok v128) (local $vr v128) (local $vt v128) (local $f f64)
+    (local.set $vr (f64x2.splat (local.get $rest)))
+    (local.set $vt (f64x2.splat (local.get $thr)))
+    (block $done
+      (loop $docs
+        (br_if $done (i32.gt_s (i32.add (local.get $i) (i32.const 2)) (local.get $n)))
+        (br_if $done (i32.gt_s (local.get $c) (local.get $maxC)))
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $s (v128.load align=8 (local.get $a)))
+        (local.set $ok (f64x2.ge (f64x2.add (local.get $s) (local.get $vr)) (local.get $vt)))
+        (v128.store align=8 (local.get $a) (v128.and (local.get $s) (local.get $ok)))
+        (if (v128.any_true (local.get $ok))
+          (then
+            (if (i32x4.extract_lane 0 (local.get $ok))
+              (then
+                (i32.store (i32.add (local.get $candOff) (i32.shl (local.get $c) (i32.const 2))) (local.get $i))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))))
+            (if (i32x4.extract_lane 2 (local.get $ok))
+              (then
+                (i32.store (i32.add (local.get $candOff) (i32.shl (local.get $c) (i32.const 2))) (i32.add (local.get $i) (i32.const 1)))
+                (local.set $c (i32.add (local.get $c) (i32.const 1)))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $docs)))
+    ;; A last odd doc, scalar.
+    (if (i32.and (i32.lt_s (local.get $i) (local.get $n)) (i32.le_s (local.get $c) (local.get $maxC)))
+      (then
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $f (f64.load (local.get $a)))
+        (if (f64.ge (f64.add (local.get $f) (local.get $rest)) (local.get $thr))
+          (then
+            (i32.store (i32.add (local.get $candOff) (i32.shl (local.get $c) (i32.const 2))) (local.get $i))
+            (local.set $c (i32.add (local.get $c) (i32.const 1))))
+          (else (f64.store (local.get $a) (f64.const 0))))))
+    (local.get $c))
 ;; ---- MaxScore without the per-document floor (blocked-taat.ts, blockedPruning.sparseCandidates; BM25) ----
   ;; The essential lists walked as by "bm25Lists" (the same additions in the same order), each
   ;; posting also setting bit i of the block's touched bitmap (i64 words at bitsOff), so the block's
