@@ -94,6 +94,57 @@ describe('tokens of a run killed and resumed with the same cache dir', () => {
     expect(s).toMatchObject({ tokens: 0, cacheHits: 3, cacheNote: '3 cache hits (no tokens)' });
   });
 
+  it('a failed item retried on resume: the cache hits on replies its failed attempt got count in replacedAttempts only, not also in earlierAttempts (before: 3,000 tokens in both, "paid by an earlier attempt … (killed)")', async () => {
+    // each item asks twice; while `refuse` holds, the second request gets HTTP 400 (not retried) and fails the item
+    let refuse = true;
+    const flaky = await startScriptedServer((req) =>
+      refuse && String(req.body.messages[0].content).startsWith('second: ')
+        ? { status: 400, error: 'maximum context length exceeded' }
+        : { content: 'A', usage: { prompt_tokens: 900, completion_tokens: 100 } },
+    );
+    try {
+      const rd = join(dir, 'r4');
+      const cache = join(dir, 'cache4');
+      const runTwice = () => {
+        const model = createChatModel(llmConfigSchema.parse({ baseUrl: flaky.url, model: 'scripted', cacheDir: cache, maxRetries: 0 }));
+        return runExperiment({
+          runDir: rd,
+          system: async (q) => {
+            await model.invoke([new HumanMessage(q.question)]);
+            return { prediction: String((await model.invoke([new HumanMessage(`second: ${q.question}`)])).content), trace: {} };
+          },
+          items: questions,
+          gold: (q) => q.answer,
+          makeContext: contextFrom(),
+          config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit: 3 },
+          seed: 13,
+        });
+      };
+      await runTwice();
+      expect((await tokensOf(rd)).map((t) => t?.total)).toEqual([1000, 1000, 1000]);
+      refuse = false;
+      await runTwice(); // the resume retries the 3 failed items: each first request is a cache hit
+      expect(flaky.requests).toHaveLength(9); // 3 + 3 refused + 3 second requests
+      const { records } = await readResults(rd);
+      for (const r of records) {
+        expect(r.error).toBeUndefined();
+        expect(r.tokens).toMatchObject({ total: 1000, calls: 2, cached: 1 });
+        expect(r.tokens?.earlierAttempts).toBeUndefined(); // before: 1000, the same tokens as replacedAttempts'
+        expect(r.replacedAttempts).toMatchObject({ attempts: 1, tokens: { total: 1000, calls: 1, refused: 1 } });
+      }
+      expect(runTokensText(records, 3000)).toBe(
+        'tokens 3,000; 3 cache hits (no tokens); 3 requests refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)',
+      );
+      await writeReport(rd);
+      const md = readFileSync(join(rd, 'report.md'), 'utf8');
+      // the server answered 6 requests of 1,000 tokens: 6,000 spent in all, counted once
+      expect(md).toContain('at least 6,000 tokens were spent in all');
+      expect(md).not.toContain('paid by an earlier attempt');
+    } finally {
+      await flaky.close();
+    }
+  }, 60_000);
+
   it('a server that sends 3 choices per reply: the resume counts each cached reply once, 1,000 tokens, and says the replies carried 3 choices (before: 3,000 each, its usage summed over the choices)', async () => {
     const three = await startScriptedServer(() => ({ content: 'A', choices: 3, usage: { prompt_tokens: 900, completion_tokens: 100 } }));
     try {

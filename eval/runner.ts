@@ -439,7 +439,7 @@ async function runLocked<Item extends { id: string }>(
     }
     const itemSeed = deriveSeed(seed, item.id);
     const meter = opts.usage ? opts.usage.fork() : new UsageMeter();
-    meter.window = attemptWindow;
+    meter.window = retryIds.has(item.id) ? { ...attemptWindow, paidByReplaced: await paidByReplaced(item.id) } : attemptWindow;
     const recorder = new ToolRecorder();
     const tally = new RepairTally();
     const gold = opts.gold(item);
@@ -509,6 +509,20 @@ async function runLocked<Item extends { id: string }>(
       await recordItem(item, outcome, cut, replay, recorder, tally, gold, itemSeed, t0);
     } catch (e) {
       failWrite(e);
+    }
+  };
+
+  /**
+   * The requests the failed attempt a retry of `id` replaces got a reply to (its llm/<id>.jsonl, not
+   * yet overwritten): their tokens are in `replacedAttempts`, so the retry's cache hits on them are
+   * not an earlier attempt's too (core/llm/usage.ts `AttemptWindow`). None when the file is
+   * unreadable: the hits then count as before.
+   */
+  const paidByReplaced = async (id: string): Promise<Set<string>> => {
+    try {
+      return new Set((await readExchanges(runDir, id)).filter((x) => x.reply).map((x) => x.key));
+    } catch {
+      return new Set();
     }
   };
 

@@ -241,7 +241,10 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       const hit = entry?.generations;
       if (hit?.length) {
         s.stats.cacheHits++;
-        const paid = paidByEarlierAttempt(entry!.createdAt, { generations: hit as ChatGeneration[] }, s.usage);
+        const paid = paidByEarlierAttempt(entry!.createdAt, { generations: hit as ChatGeneration[] }, s.usage, () => {
+          const plain = this.cacheKey(messages, options);
+          return exchangeKey(plain.prompt, plain.llmKey);
+        });
         recordUsage(
           {
             input: 0,
@@ -368,11 +371,15 @@ function totalOf(result: ChatResult): number {
 /**
  * The tokens a cache hit's reply cost when an earlier attempt of this run wrote it (between the
  * run's start and this attempt's: the item meter's window, eval/runner.ts), else 0: a run killed and
- * resumed with the same cache dir paid for those replies, and its token total would drop them.
+ * resumed with the same cache dir paid for those replies, and its token total would drop them. A
+ * reply the failed attempt a retry replaces got (the window's `paidByReplaced`) adds 0: its tokens
+ * are in the line's `replacedAttempts` (before, they were counted in both).
  */
-function paidByEarlierAttempt(createdAt: string | undefined, result: ChatResult, own?: UsageMeter): number {
+function paidByEarlierAttempt(createdAt: string | undefined, result: ChatResult, own: UsageMeter | undefined, requestKey: () => string): number {
   const w = (currentUsageScope() ?? own)?.attemptWindow();
   if (!w || !createdAt || createdAt < w.runStart || createdAt >= w.attemptStart) return 0;
+  // a failed attempt this retry replaces got this reply: its tokens are in the line's replacedAttempts already
+  if (w.paidByReplaced?.has(requestKey())) return 0;
   const d = usageDelta(result);
   return d.input + d.output + (d.totalOnly ?? 0);
 }

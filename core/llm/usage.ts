@@ -62,6 +62,12 @@ export interface TokenUsage {
 export interface AttemptWindow {
   runStart: string;
   attemptStart: string;
+  /**
+   * Exchange keys (record-replay.ts `exchangeKey`) of the requests the failed attempt this retry
+   * replaces got a reply to (its llm/<item>.jsonl): their tokens are in the line's
+   * `replacedAttempts`, so a cache hit on one is not counted again in `earlierAttempts`.
+   */
+  paidByReplaced?: ReadonlySet<string>;
 }
 
 export interface UsageDelta {
