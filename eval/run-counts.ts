@@ -42,7 +42,7 @@ export function runTokenTotal(results: readonly ResultRecord[]): number {
 }
 
 /** The requests results.jsonl counts apart from `calls`: cut off when their item ended, or refused (an error after their retries). */
-type UncountedRequests = 'abandoned' | 'refused';
+type UncountedRequests = 'abandoned' | 'refused' | 'retried';
 
 /** Requests of the whole run of that kind: each item's and those of the failed attempts a retry replaced. */
 function runRequestCount(results: readonly ResultRecord[], key: UncountedRequests): number {
@@ -61,6 +61,18 @@ export const runCutOffCount = (results: readonly ResultRecord[]): number => runR
  */
 export const runRefusedCount = (results: readonly ResultRecord[]): number => runRequestCount(results, 'refused');
 
+/**
+ * Failed attempts of the whole run that were sent again (results.jsonl `tokens.retried`, replaced
+ * attempts' included: HTTP 429/5xx, timeouts, connection errors, malformed bodies): sent, yet in no
+ * call count or token total.
+ */
+export const runRetriedCount = (results: readonly ResultRecord[]): number => runRequestCount(results, 'retried');
+
+/** "2 failed attempts sent again (HTTP 429/5xx, a timeout, …; their usage, if any, is in no total)": the one wording (the counts line, report.md, CASE's Tokens line). */
+export function resentText(n: number): string {
+  return `${n.toLocaleString('en-US')} failed ${n === 1 ? 'attempt' : 'attempts'} sent again (HTTP 429/5xx, a timeout, …; ${n === 1 ? 'its' : 'their'} usage, if any, is in no total)`;
+}
+
 const requests = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'request' : 'requests'}`;
 
 /** "5 requests cut off when their item ended (their usage is in no total)": the one wording (the counts line, report.md). */
@@ -74,8 +86,8 @@ export function refusedText(n: number): string {
 }
 
 /** "; 2 requests cut off …; 3 requests refused …": the run's requests counted apart from its calls, '' when none. */
-export function uncountedRequestsText(cutOff: number, refused: number): string {
-  return `${cutOff ? `; ${cutOffText(cutOff)}` : ''}${refused ? `; ${refusedText(refused)}` : ''}`;
+export function uncountedRequestsText(cutOff: number, refused: number, retried = 0): string {
+  return `${cutOff ? `; ${cutOffText(cutOff)}` : ''}${refused ? `; ${refusedText(refused)}` : ''}${retried ? `; ${resentText(retried)}` : ''}`;
 }
 
 /**
@@ -158,5 +170,5 @@ export function multiChoiceText(replies: number, choices: number): string {
 export function runTokensText(results: readonly ResultRecord[], thisCall: number): string {
   const total = runTokenTotal(results);
   const cache = runCacheCounts(results);
-  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results))}${replyFlagsText(runReplyFlags(results))}`;
+  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results))}${replyFlagsText(runReplyFlags(results))}`;
 }

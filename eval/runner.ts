@@ -494,7 +494,12 @@ async function runLocked<Item extends { id: string }>(
     const exchanges = [...xlog.recorded];
     const abandoned = exchanges.filter((x) => x.abandoned).length;
     const refused = exchanges.filter((x) => x.error && !x.abandoned).length;
-    const cut = { exchanges, tokens: { ...meter.snapshot(), ...(abandoned ? { abandoned } : {}), ...(refused ? { refused } : {}) } };
+    // failed attempts sent again (429, 5xx, a timeout, …): sent, yet in no call count or total
+    const retried = exchanges.reduce((n, x) => n + (x.retries ?? 0), 0);
+    const cut = {
+      exchanges,
+      tokens: { ...meter.snapshot(), ...(abandoned ? { abandoned } : {}), ...(refused ? { refused } : {}), ...(retried ? { retried } : {}) },
+    };
     if (xlog.mismatch) {
       fail(xlog.mismatch);
       return;

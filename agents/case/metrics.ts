@@ -20,6 +20,7 @@ import {
   runCacheCounts,
   runCutOffCount,
   runRefusedCount,
+  runRetriedCount,
   runReplyFlags,
   uncountedRequestsText,
   type RunReplyFlags,
@@ -70,6 +71,8 @@ export interface CaseMetrics {
     byStage: Record<string, number>;
     cutOff?: number;
     refused?: number;
+    /** Failed attempts sent again (429, 5xx, a timeout, …): in no call count or total. */
+    retried?: number;
     cacheHits?: number;
     earlierAttempts?: number;
     /** LLM calls, those whose endpoint reported no usage and replies cut short (eval/run-counts.ts runReplyFlags); absent when neither. */
@@ -158,6 +161,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   const n = records.length;
   const cutOff = runCutOffCount(records);
   const refused = runRefusedCount(records);
+  const retried = runRetriedCount(records);
   const cache = runCacheCounts(records);
   const replies = runReplyFlags(records);
   const jury = records.some((r) => r.confidence === 'high' || r.confidence === 'low');
@@ -196,6 +200,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       byStage,
       ...(cutOff ? { cutOff } : {}),
       ...(refused ? { refused } : {}),
+      ...(retried ? { retried } : {}),
       ...(cache.hits ? { cacheHits: cache.hits } : {}),
       ...(cache.earlierAttempts ? { earlierAttempts: cache.earlierAttempts } : {}),
       ...(replies.unreported || replies.cutShort || replies.filtered || replies.totalOnly || replies.multiChoice ? { replies } : {}),
@@ -250,7 +255,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
               .map(([k, v]) => `${k} ${v}`)
               .join(', ')})`
           : ''
-      }${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0)}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
+      }${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0)}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
     );
   return lines.join('\n');
 }

@@ -72,6 +72,8 @@ const clockMs = (s: LexcaseModelShared): number => (s.now ? s.now() : performanc
 /** When a request's first attempt got its concurrency slot (set by `answer`; unset for a cache hit, which waits for none). */
 interface Sent {
   at?: number;
+  /** Failed attempts sent again (HTTP 429/5xx, a timeout, a connection error, a malformed body): recorded as the exchange's `retries`. */
+  retries?: number;
 }
 
 // Call options that do not change the reply and must not split the cache.
@@ -194,6 +196,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
         ...(x.queuedMs !== undefined ? { queuedMs: x.queuedMs } : {}),
         ...(x.at ? { at: x.at } : {}),
         ...(x.abandoned ? { abandoned: true as const } : {}),
+        ...(x.retries ? { retries: x.retries } : {}),
       });
       // cut off when its item ended in the recording: no reply until the item ends here too
       if (x.abandoned) await untilAborted(options.signal);
@@ -217,7 +220,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     const timing = () => {
       const first = sent.at ?? t0;
       const queued = Math.round(first - t0);
-      return { ms: Math.round(clockMs(s) - first), ...(queued > 0 ? { queuedMs: queued } : {}) };
+      return { ms: Math.round(clockMs(s) - first), ...(queued > 0 ? { queuedMs: queued } : {}), ...(sent.retries ? { retries: sent.retries } : {}) };
     };
     try {
       const result = await this.answer(messages, options, runManager, sent);
@@ -279,6 +282,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
         signal: options.signal,
         onRetry: ({ attempt, delayMs, reason }) => {
           s.stats.retries++;
+          if (sent) sent.retries = (sent.retries ?? 0) + 1;
           log.debug(`LLM request failed (${reason}); retry ${attempt}/${s.retry.maxRetries} in ${delayMs} ms`);
         },
       },

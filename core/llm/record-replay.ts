@@ -50,6 +50,13 @@ export interface Exchange {
   abandoned?: true;
   /** The step that made the request (withCall), when it named itself. */
   stage?: string;
+  /**
+   * Failed attempts of this request that were sent again (HTTP 429/5xx, a timeout, a connection
+   * error, a malformed body: retry.ts), when any: not in `calls`, and what the endpoint spent on them
+   * (a timed-out attempt may have been processed in full) is in no total. The runner counts them in
+   * the item's `tokens.retried`.
+   */
+  retries?: number;
   /** Why the reply was refused by its reader (parse or schema validation), when it was. */
   invalid?: string;
   /** Numbers of the reply its reader clamped into the schema's bounds (bound-repair.ts), when any. */

@@ -51,6 +51,12 @@ export interface TokenUsage {
    */
   refused?: number;
   /**
+   * Failed attempts that were sent again (HTTP 429/5xx, a timeout, a connection error, a malformed
+   * body): not in `calls`, and what the endpoint spent on them (a timed-out attempt may have been
+   * processed in full) is in no total (the runner counts them from the item's exchanges' `retries`).
+   */
+  retried?: number;
+  /**
    * Tokens of cache hits whose reply an earlier attempt of this run paid for (a run killed and
    * resumed with the same cache dir): the stored usage of entries written after the run started
    * and before this attempt did. Not in input/output/total (this attempt spent none on them).
@@ -91,7 +97,7 @@ export interface UsageDelta {
 /** The optional counters of TokenUsage a reply adds to; absent when 0. */
 const COUNTERS = ['unreported', 'cutShort', 'filtered', 'totalOnly'] as const;
 /** The optional counters addUsage sums: those and the requests cut off or refused (counted by the runner, not by a reply). */
-const SUMMED = [...COUNTERS, 'multiChoice', 'choicesCarried', 'abandoned', 'refused', 'earlierAttempts'] as const;
+const SUMMED = [...COUNTERS, 'multiChoice', 'choicesCarried', 'abandoned', 'refused', 'retried', 'earlierAttempts'] as const;
 
 export const emptyUsage = (): TokenUsage => ({ input: 0, output: 0, total: 0, calls: 0, cached: 0 });
 

@@ -1,5 +1,5 @@
 /** Token usage summed from results (input/output tokens actually sent to the endpoint; cache hits counted apart). */
-import { cacheHitsText, cutOffText, multiChoiceText, refusedText } from '../../run-counts.js';
+import { cacheHitsText, cutOffText, multiChoiceText, refusedText, resentText } from '../../run-counts.js';
 import { num, table } from '../format.js';
 import type { ResultRecord } from '../../types.js';
 import type { SectionBuilder } from '../types.js';
@@ -21,10 +21,11 @@ export const tokensSection: SectionBuilder = (run) => {
     choicesCarried: 0,
     abandoned: 0,
     refused: 0,
+    retried: 0,
     earlierAttempts: 0,
   };
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
-  const { unreported, cutShort, filtered, totalOnly, multiChoice, choicesCarried, abandoned, refused, earlierAttempts, ...sums } = t;
+  const { unreported, cutShort, filtered, totalOnly, multiChoice, choicesCarried, abandoned, refused, retried, earlierAttempts, ...sums } = t;
   const counted = {
     ...sums,
     ...(unreported ? { unreported } : {}),
@@ -34,6 +35,7 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(multiChoice ? { multiChoice, choicesCarried } : {}),
     ...(abandoned ? { abandoned } : {}),
     ...(refused ? { refused } : {}),
+    ...(retried ? { retried } : {}),
     ...(earlierAttempts ? { earlierAttempts } : {}),
   };
   // requests were sent when any was cut off or refused, though no call was answered
@@ -55,6 +57,7 @@ export const tokensSection: SectionBuilder = (run) => {
   if (t.multiChoice) rows.push(['replies with more than one choice (the first used)', num(t.multiChoice), num(t.multiChoice / n, 2)]);
   if (t.abandoned) rows.push(['requests cut off when their item ended (usage in no total)', num(t.abandoned), num(t.abandoned / n, 2)]);
   if (t.refused) rows.push(['requests refused (an error after retries; not in LLM calls)', num(t.refused), num(t.refused / n, 2)]);
+  if (t.retried) rows.push(['failed attempts sent again (429, 5xx, timeouts; not in LLM calls)', num(t.retried), num(t.retried / n, 2)]);
   if (t.earlierAttempts)
     rows.push(['paid by an earlier attempt of this run (cache hits; not in total)', num(t.earlierAttempts), num(t.earlierAttempts / n, 1)]);
   // failed attempts a retry replaced: their lines are gone, their tokens are kept on the new line
@@ -89,6 +92,11 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(t.refused
       ? [
           `**${refusedText(t.refused)}**: they were sent and answered with an error after the retries (recorded with their \`error\` in llm/<item>.jsonl); they are not in LLM calls, and what the endpoint spent on them (if anything) is not in input/output/total.`,
+        ]
+      : []),
+    ...(t.retried
+      ? [
+          `**${resentText(t.retried)}**: an attempt answered with HTTP 429 or 5xx, or that timed out, lost its connection or got a malformed body, was sent again (recorded as the exchange's \`retries\` in llm/<item>.jsonl); those attempts are not in LLM calls, and what the endpoint spent on them (a timed-out one may have been processed in full) is not in input/output/total.`,
         ]
       : []),
     ...(t.earlierAttempts
