@@ -225,6 +225,8 @@ export interface LlmExchange {
   ms?: number;
   /** Wait for a concurrency slot before the first attempt (not in `ms`; record-replay.ts). */
   queuedMs?: number;
+  /** Failed attempts sent again before the last (record-replay.ts `retries`): their usage is in no total. */
+  retries?: number;
   tokens?: { input?: number; output?: number; total?: number };
   cached?: boolean;
   at?: string;
@@ -284,6 +286,7 @@ export function inspectorCall(x: Exchange): LlmExchange {
     ...(error ? { error } : {}),
     ...(num(x.ms) !== undefined ? { ms: x.ms } : {}),
     ...(num(x.queuedMs) !== undefined ? { queuedMs: x.queuedMs } : {}),
+    ...(num(x.retries) ? { retries: x.retries } : {}),
     ...(x.cached ? { tokens: { input: 0, output: 0, total: 0 } } : total !== undefined ? { tokens: { input, output, total } } : {}),
     ...(x.cached ? { cached: true } : {}),
     ...(x.at ? { at: x.at } : {}),

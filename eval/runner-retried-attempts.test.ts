@@ -4,8 +4,8 @@
  * requests of a CASE run with 429 or 500 first, report.md said "LLM calls 33" and nothing else, and
  * a timed-out attempt the server processed in full was spent with no trace. Now each exchange in
  * llm/<item>.jsonl records its `retries`, the item's line counts them (`tokens.retried`), and
- * report.md's Tokens section, the counts line and CASE's Tokens line say how many; a replay
- * reproduces the count from the recording.
+ * report.md's Tokens section, the counts line, CASE's Tokens line and the explorer (run summary, an
+ * item's LLM-calls panel) say how many; a replay reproduces the count from the recording.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,8 @@ import { caseMetrics, caseMetricsMarkdown } from '../agents/case/metrics.js';
 import { llmConfigSchema } from '../core/config.js';
 import { createChatModel } from '../core/llm/factory.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
+import { runSummary } from '../web/server/run-summary-api.js';
+import { readInspectorCalls } from './llm-exchanges.js';
 import { readRun } from './report/read-run.js';
 import { tokensSection } from './report/sections/tokens.js';
 import { runTokensText } from './run-counts.js';
@@ -50,7 +52,7 @@ const run = (runDir: string, llm: BaseChatModel) =>
   });
 
 describe('failed attempts sent again', () => {
-  it('are counted on the item, in report.md, the counts line and CASE’s Tokens line: every request the server got is in a count (before: 6 sent, "LLM calls 3" and nothing else)', async () => {
+  it('are counted on the item, in report.md, the counts line, CASE’s Tokens line and the explorer: every request the server got is in a count (before: 6 sent, "LLM calls 3" and nothing else)', async () => {
     // mbe_581: 429 then 500 then a reply; mbe_137: 500 then a reply; the third item: a reply at once
     const seen = new Map<string, number>();
     srv = await startScriptedServer((r) => {
@@ -87,6 +89,10 @@ describe('failed attempts sent again', () => {
     expect(caseMetricsMarkdown(caseMetrics(records, new Map()))).toContain(
       'Tokens: 1230 total, 410 per question (other 1230); 3 failed attempts sent again (HTTP 429/5xx, a timeout, …; their usage, if any, is in no total).',
     );
+
+    // the explorer: the run summary and the item's LLM-calls panel
+    expect(await runSummary({ id: 'r', dir: runDir, root: dir, kind: 'run', items: 3, correct: 2, graphs: 0 })).toMatchObject({ retried: 3, refused: 0 });
+    expect((await readInspectorCalls(runDir, 'mbe_581'))?.exchanges.map((x) => x.retries)).toEqual([2]);
 
     // a replay sends nothing and counts the recorded retries: the same results.jsonl
     const replayed = join(dir, 'replay');

@@ -16,11 +16,14 @@ interface Call {
   ms?: number;
   /** Wait for a concurrency slot before the first attempt (not in `ms`). */
   queuedMs?: number;
+  /** Failed attempts of this request sent again (429, 5xx, a timeout, …): their time is in `ms`, their usage in no total. */
+  retries?: number;
   tokens?: { input?: number; output?: number; total?: number };
   cached?: boolean;
 }
-/** `1002 ms`, with `(+ 3049 ms queued)` when the call waited for a concurrency slot first. */
-const latencyText = (c: Call): string => (c.ms === undefined ? '–' : `${Math.round(c.ms)} ms${c.queuedMs ? ` (+ ${Math.round(c.queuedMs)} ms queued)` : ''}`);
+/** `1002 ms`, with `(+ 3049 ms queued)` when the call waited for a concurrency slot first and `(2 failed attempts sent again)` when it was retried. */
+const latencyText = (c: Call): string =>
+  `${c.ms === undefined ? '–' : `${Math.round(c.ms)} ms${c.queuedMs ? ` (+ ${Math.round(c.queuedMs)} ms queued)` : ''}`}${c.retries ? ` (${c.retries} failed ${c.retries === 1 ? 'attempt' : 'attempts'} sent again)` : ''}`;
 interface Calls {
   source: 'recorded' | 'trace';
   calls: Call[];

@@ -21,6 +21,9 @@ const cutOffNote = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'req
 /** Sent but in no call count: requests answered with an error after their retries (results.jsonl `tokens.refused`; eval/run-counts.ts refusedText). */
 const refusedNote = (n: number) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? 'request' : 'requests'} refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)`;
+/** Sent but in no call count: failed attempts sent again (results.jsonl `tokens.retried`; eval/run-counts.ts resentText). */
+const retriedAttemptsNote = (n: number) =>
+  `${n.toLocaleString('en-US')} failed ${n === 1 ? 'attempt' : 'attempts'} sent again (HTTP 429/5xx, a timeout, …; ${n === 1 ? 'its' : 'their'} usage, if any, is in no total)`;
 /** A killed or interrupted run (fewer results than config.json planned): its figures are over the items it finished (eval/run-planned.ts). */
 const partialNote = (s: RunSummary) =>
   h(
@@ -193,6 +196,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
             r.retriedTokens ? h('span', { class: 'ci', title: retriedNote(r.retriedTokens) }, ` (+${r.retriedTokens.toLocaleString('en-US')})`) : null,
             r.cutOff ? h('span', { class: 'ci', title: cutOffNote(r.cutOff) }, ` (${r.cutOff.toLocaleString('en-US')} cut off)`) : null,
             r.refused ? h('span', { class: 'ci', title: refusedNote(r.refused) }, ` (${r.refused.toLocaleString('en-US')} refused)`) : null,
+            r.retried ? h('span', { class: 'ci', title: retriedAttemptsNote(r.retried) }, ` (${r.retried.toLocaleString('en-US')} retried)`) : null,
             r.cacheHits ? h('span', { class: 'ci', title: r.cacheNote ?? '' }, ` (${r.cacheHits.toLocaleString('en-US')} cached)`) : null,
           ],
           { class: 'num', 'data-testid': 'run-tokens' },
@@ -612,6 +616,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
                 s.retriedTokens ? h('span', { class: 'ci' }, ` · ${retriedNote(s.retriedTokens)}`) : null,
                 s.cutOff ? h('span', { class: 'ci', 'data-testid': 'summary-cut-off' }, ` · ${cutOffNote(s.cutOff)}`) : null,
                 s.refused ? h('span', { class: 'ci', 'data-testid': 'summary-refused' }, ` · ${refusedNote(s.refused)}`) : null,
+                s.retried ? h('span', { class: 'ci', 'data-testid': 'summary-retried' }, ` · ${retriedAttemptsNote(s.retried)}`) : null,
                 s.cacheNote ? h('span', { class: 'ci', 'data-testid': 'summary-cache-hits' }, ` · ${s.cacheNote}`) : null,
               ),
             ),

@@ -80,6 +80,8 @@ export interface RunSummary {
   cutOff: number;
   /** Requests of the run answered with an error after their retries (results.jsonl `tokens.refused`, replaced attempts' included): in no call count or token figure; 0 when none. */
   refused: number;
+  /** Failed attempts of the run sent again (results.jsonl `tokens.retried`: HTTP 429/5xx, timeouts; replaced attempts' included): in no call count or token figure; 0 when none. */
+  retried: number;
   /** Calls answered from the response cache (results.jsonl `tokens.cached`: no tokens); 0 when none. */
   cacheHits: number;
   /** "6 cache hits (no tokens; …)" (eval/run-counts.ts cacheHitsText, with the tokens an earlier attempt of the run paid for them); null when none. */
