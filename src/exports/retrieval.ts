@@ -1,6 +1,7 @@
 /** `lexcase/retrieval`: opening indices and searching: every method, fusion, search tools, the LangChain retriever, k defaults (retrieval/). */
 export type * from '../../retrieval/types.js';
-export { openRetriever, openSparseIndex, closeSparseIndexes } from '../../retrieval/open.js';
+export { openSparseIndex, closeSparseIndexes } from '../../retrieval/open.js';
+export { openRetriever } from '../../retrieval/open-printed.js';
 export { openIndex, openCaseIndex, INDEX_METHODS, type OpenedIndex, type AgentIndex } from '../../retrieval/open-index.js';
 export { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 export { RETRIEVAL_DEFAULTS } from '../../retrieval/defaults.js';
