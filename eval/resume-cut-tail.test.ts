@@ -52,7 +52,7 @@ it('a resume names the truncated last line it cut off (its item and size), recor
     expect(r.ran).toBe(1);
     const said = warn.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('truncated last line'));
     expect(said).toEqual([
-      `warning: ${rd}/results.jsonl ended in a truncated last line (${Buffer.byteLength(torn)} bytes, item ${JSON.stringify(tornId)}): a write stopped midway (the process killed, the disk or a file-size limit reached); cut off, the item is not counted as done and runs again`,
+      `${rd}/results.jsonl ended in a truncated last line (${Buffer.byteLength(torn)} bytes, item ${JSON.stringify(tornId)}): a write stopped midway (the process killed, the disk or a file-size limit reached); cut off, the item is not counted as done and runs again`,
     ]);
   } finally {
     warn.mockRestore();

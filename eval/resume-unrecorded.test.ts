@@ -60,7 +60,8 @@ describe('resuming a run dir an older lexcase wrote', () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
 
     const { stderr } = await resume(val.slice(0, 3), { ...base, limit: 3, indexContent: INDEX, model: MODEL });
-    expect(stderr).toMatch(/\[warn\] warning: .*config\.json was written by an older lexcase and does not record indexContent .*, model .*cannot check/);
+    expect(stderr).toMatch(/\[warn\] .*config\.json was written by an older lexcase and does not record indexContent .*, model .*cannot check/);
+    expect(stderr).not.toContain('[warn] warning:');
     const c = configOf();
     expect(c.resumes.at(-1)).toMatchObject({ unchecked: ['indexContent', 'model'], grown: { limit: { from: 2, to: 3 } } });
     expect(c.config).toMatchObject({ indexContent: INDEX, model: MODEL, limit: 3 });
@@ -92,7 +93,7 @@ describe('resuming a run dir an older lexcase wrote', () => {
 
     const { stderr } = await resume(val.slice(0, 3), { ...base, limit: 3, indexContent: content(5) });
     expect(stderr).toMatch(
-      /\[warn\] warning: .*config\.json was written by an older lexcase and does not record indexContent\.dense\.vectors \(the settings the index's dense vectors were made with\).*cannot check/,
+      /\[warn\] .*config\.json was written by an older lexcase and does not record indexContent\.dense\.vectors \(the settings the index's dense vectors were made with\).*cannot check/,
     );
     const c = configOf();
     expect(c.resumes.at(-1)).toMatchObject({ unchecked: ['indexContent.dense.vectors'], grown: { limit: { from: 2, to: 3 } } });
@@ -287,7 +288,7 @@ describe('resuming a run dir an older lexcase wrote', () => {
 
     const { stderr } = await resume(val.slice(0, 3), cfg(3));
     expect(stderr).toMatch(
-      /\[warn\] warning: .*config\.json was written by an older lexcase and does not record seedDerivation \(how the items' seeded draws follow from the seed: an older lexcase drew them with FNV-1a alone .*drawn otherwise than the earlier ones\)/,
+      /\[warn\] .*config\.json was written by an older lexcase and does not record seedDerivation \(how the items' seeded draws follow from the seed: an older lexcase drew them with FNV-1a alone .*drawn otherwise than the earlier ones\)/,
     );
     expect(configOf()).toMatchObject({ config: { seedDerivation: SEED_DERIVATION }, resumes: [{ unchecked: ['seedDerivation'] }] });
 

@@ -181,7 +181,7 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   const shardNow = currentShard();
   if (!items.length && shardNow)
     log.warn(
-      `warning: ${opts.label ?? runDir}: shard ${shardLabel(shardNow)} has no items (${opts.items.length} item${opts.items.length === 1 ? '' : 's'}, ${shardNow.count} shards); ${runDir} records an empty run`,
+      `${opts.label ?? runDir}: shard ${shardLabel(shardNow)} has no items (${opts.items.length} item${opts.items.length === 1 ? '' : 's'}, ${shardNow.count} shards); ${runDir} records an empty run`,
     );
   const seen = new Set<string>();
   for (const it of items) {
@@ -258,7 +258,7 @@ async function runLocked<Item extends { id: string }>(
   // a write stopped midway (kill -9, full disk, file-size limit): the item is not done, and the resume says so
   if (cut)
     log.warn(
-      `warning: ${runDir}/results.jsonl ended in ${describeCutTail(cut)}: a write stopped midway (the process killed, the disk or a file-size limit reached); cut off, the item is not counted as done and runs again`,
+      `${runDir}/results.jsonl ended in ${describeCutTail(cut)}: a write stopped midway (the process killed, the disk or a file-size limit reached); cut off, the item is not counted as done and runs again`,
     );
   // One final record per item: a later line supersedes an earlier one (files from older versions).
   const byId = new Map(repaired.map((r) => [r.id, r]));
@@ -286,7 +286,7 @@ async function runLocked<Item extends { id: string }>(
     if (difference) throw errors.runInvalid(runDir, `was started with a different config (${difference}); use a new run dir`);
     if (unrecorded.length) {
       log.warn(
-        `warning: ${runDir}/config.json was written by an older lexcase and does not record ${unrecorded.map((u) => `${u.key} (${u.what})`).join(', ')}: this resume cannot check that the run's earlier items were made with the same; config.json records them from now on (resumes[].unchecked)`,
+        `${runDir}/config.json was written by an older lexcase and does not record ${unrecorded.map((u) => `${u.key} (${u.what})`).join(', ')}: this resume cannot check that the run's earlier items were made with the same; config.json records them from now on (resumes[].unchecked)`,
       );
       existing.config = recorded;
     }

@@ -23,6 +23,6 @@ export function withGoldInIndex(system: AgentSystem<Question>, docs: DocIds): Ag
 /** Warn (stderr) when some of the run's questions have no gold passage in the index; returns the warning. */
 export function warnGoldMissing(docs: DocIds, questions: readonly Question[], index: string, corpus: string): string | undefined {
   const w = goldMissingWarning(docs, questions, `index ${index} (corpus ${corpus})`);
-  if (w) log.warn(`warning: ${w}`);
+  if (w) log.warn(`${w}`);
   return w;
 }

@@ -72,7 +72,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   // a flag of one MAD system given to another was dropped without a word (config.json leaves it out): say so
   for (const [system, own] of Object.entries(SYSTEM_FLAGS))
     if (system !== flags.system)
-      for (const [key, flag] of own) if (ctx.given(key)) log.warn(`warning: ${flag} is ignored: it applies to --system ${system}, not ${flags.system}`);
+      for (const [key, flag] of own) if (ctx.given(key)) log.warn(`${flag} is ignored: it applies to --system ${system}, not ${flags.system}`);
   const seeds = flags.seeds?.map((s) => {
     const n = parseDecimalInt(s); // decimal digits: `0x10` ran as seed 16
     if (!Number.isInteger(n)) throw errors.invalidInput('--seeds', `"${s}" is not an integer`);

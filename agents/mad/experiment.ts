@@ -103,7 +103,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
     });
     const runDir = o.runDir ?? join('runs', madRunName({ ...o, ...s, system, seed }));
     const seedWarning = llmSeedIgnored(o.model, seed);
-    if (seedWarning) log.warn(`warning: ${seedWarning}`);
+    if (seedWarning) log.warn(seedWarning);
     const warnings = [...(o.warnings ?? []), ...(seedWarning ? [seedWarning] : [])];
     const config: Record<string, unknown> = {
       system: `mad/${system}`,

@@ -50,6 +50,6 @@ export function compactLocal(local: Record<string, unknown>): Record<string, unk
 
 /** Print validity warnings on stderr; returns them for config.json. */
 export function warnValidity(warnings: string[]): string[] {
-  for (const w of warnings) log.warn(`warning: ${w}`);
+  for (const w of warnings) log.warn(w);
   return warnings;
 }

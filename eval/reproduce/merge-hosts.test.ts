@@ -125,7 +125,7 @@ describe('merge of shards run on two hosts', () => {
     ]);
     const warning = `run llm-only: the shards ran different code (git sha ${sha1.slice(0, 12)} (shard 1), ffffeeeedddd (shard 2)); the merged provenance names each (provenance.gitShas; gitSha is shard 1's), each shard's is in config.json mergedFrom`;
     expect(m.warnings).toEqual([warning]);
-    expect(warn).toHaveBeenCalledWith(`warning: merge: ${warning}`);
+    expect(warn).toHaveBeenCalledWith(`merge: ${warning}`);
     warn.mockRestore();
     expect(mc.mergeWarnings).toEqual([warning]);
     const report = readFileSync(join(runDirOf(out, 'llm-only'), 'report.md'), 'utf8');

@@ -336,7 +336,7 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
       }
       const written = await writeMergedRun(plan, out);
       for (const warning of written.warnings) {
-        log.warn(`warning: merge: ${warning}`);
+        log.warn(`merge: ${warning}`);
         warnings.push(warning);
       }
       const { items } = written;

@@ -81,7 +81,7 @@ describe('reproduce retrieval runs over an index rebuilt with another analyzer',
     writeFileSync(file, JSON.stringify(old));
     const r = await reproduce(porter, rp);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/warning: .*config\.json was written by an older lexcase and does not record indexContent/);
+    expect(r.stderr).toMatch(/\[warn\] .*config\.json was written by an older lexcase and does not record indexContent/);
     expect(r.stderr).toMatch(/resuming .*rp-old\/runs\/bm25: 4 of 4 items already done/);
     expect(configOf(rp).resumes.at(-1).unchecked).toEqual(['indexContent']);
     expect(configOf(rp).config.indexContent).toMatchObject({ analyzer: { stemmer: 'porter' } });
@@ -190,7 +190,7 @@ describe('reproduce retrieval runs record the split seed they drew with', () => 
     writeFileSync(file, JSON.stringify(old));
     const r = await reproduce(porter, rp);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/warning: .*config\.json was written by an older lexcase and does not record splitSeed/);
+    expect(r.stderr).toMatch(/\[warn\] .*config\.json was written by an older lexcase and does not record splitSeed/);
     expect(r.stderr).toMatch(/resuming .*rp-split-seed\/runs\/bm25: 4 of 4 items already done/);
     expect(configOf(rp).resumes.at(-1).unchecked).toEqual(['splitSeed']);
     expect(configOf(rp).config.splitSeed).toBe(13);
@@ -216,7 +216,7 @@ describe('reproduce retrieval runs record the split seed they drew with', () => 
       const m = await runCli(['merge', join(dir, out), s1, s2]);
       expect(m.code, m.stderr).toBe(0);
       expect(m.stderr).toContain(
-        `warning: merge: run bm25: ${old}/runs/bm25/config.json was written by an older lexcase and does not record splitSeed (the Bar Exam QA split's seed): the merge cannot check that its items were made with the same as ${now}/runs/bm25's`,
+        `[warn] merge: run bm25: ${old}/runs/bm25/config.json was written by an older lexcase and does not record splitSeed (the Bar Exam QA split's seed): the merge cannot check that its items were made with the same as ${now}/runs/bm25's`,
       );
       expect(configOf(join(dir, out)).mergeWarnings).toHaveLength(1);
       expect(

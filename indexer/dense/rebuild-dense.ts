@@ -59,7 +59,7 @@ export async function rebuildDenseIndex(dir: string, opts: Omit<AddDenseOptions,
       }
     } catch (e) {
       // the build's own error is what the user reads; a stage that cannot be removed is said, and the next --rebuild removes it
-      await rm(stage, { recursive: true, force: true, maxRetries: 3 }).catch((r: Error) => log.warn(`warning: could not remove ${stage}: ${r.message}`));
+      await rm(stage, { recursive: true, force: true, maxRetries: 3 }).catch((r: Error) => log.warn(`could not remove ${stage}: ${r.message}`));
       throw e;
     }
     // the swap: the old part aside, the new one in its place, then the manifest; a failure puts the old one back

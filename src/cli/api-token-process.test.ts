@@ -54,7 +54,7 @@ describe('serve --api takes its token from a file or the environment, not the co
     const r = await runBuiltCli(['serve', '--api', '--port', '0', '--index', index, '--token', 'short']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /warning: --token puts the token on the command line, where every user of this machine can read it \(ps, \/proc\); set LEXCASE_API_TOKEN, or .*--token-file FILE/,
+      /\[warn\] --token puts the token on the command line, where every user of this machine can read it \(ps, \/proc\); set LEXCASE_API_TOKEN, or .*--token-file FILE/,
     );
     expect(r.stderr).toMatch(/invalid --token: the token needs at least 16 characters/);
     const help = await runBuiltCli(['serve', '--help']);

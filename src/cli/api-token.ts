@@ -49,7 +49,7 @@ export function apiToken(flags: TokenFlags, env: NodeJS.ProcessEnv = process.env
     return { token, source: '--token-file' };
   }
   if (flags.token !== undefined) {
-    log.warn(`warning: --token puts the token on the command line, where every user of this machine can read it (ps, /proc); ${TOKEN_HINT}`);
+    log.warn(`--token puts the token on the command line, where every user of this machine can read it (ps, /proc); ${TOKEN_HINT}`);
     return { token: flags.token, source: '--token' };
   }
   return { token: env.LEXCASE_API_TOKEN || undefined, source: 'LEXCASE_API_TOKEN' };

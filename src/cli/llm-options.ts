@@ -289,7 +289,7 @@ export async function resolveLlm(
       localInfo = p.info;
     } catch (e) {
       if (preflight !== 'warn') throw e;
-      log.warn(`warning: ${(e as Error).message}`);
+      log.warn((e as Error).message);
     }
   } else if (preflight && env.LEXCASE_LLM_PREFLIGHT !== '0') {
     try {
@@ -300,7 +300,7 @@ export async function resolveLlm(
       );
     } catch (e) {
       if (preflight !== 'warn') throw e;
-      log.warn(`warning: ${(e as Error).message.replace('; nothing was run', '')}`);
+      log.warn(`${(e as Error).message.replace('; nothing was run', '')}`);
     }
   }
   const { createChatModel } = await import('../../core/llm/factory.js');

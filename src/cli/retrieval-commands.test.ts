@@ -176,15 +176,15 @@ describe('lexcase search', () => {
   it('a scorer flag the chosen method does not read is warned about on stderr, not ignored silently; one it reads is not', async () => {
     const qld = await cli('--json', 'search', 'fee simple', '--index', index, '--method', 'qld', '--k1', '3');
     expect(qld.code).toBe(0);
-    expect(qld.stderr).toContain('warning: --k1 is ignored: it applies to bm25, wink, not to qld');
+    expect(qld.stderr).toContain('[warn] --k1 is ignored: it applies to bm25, wink, not to qld');
     const bm25 = await cli('--json', 'search', 'fee simple', '--index', index, '--method', 'bm25', '--mu', '50', '--k1', '3');
-    expect(bm25.stderr).toContain('warning: --mu is ignored: it applies to qld, not to bm25');
+    expect(bm25.stderr).toContain('[warn] --mu is ignored: it applies to qld, not to bm25');
     expect(bm25.stderr).not.toMatch(/--k1/);
     const evalAll = (...flags: string[]) =>
       cli('--json', 'eval', 'retrieval', '--index', index, '--dataset-file', qa, '--split', 'all', '--iterations', '100', ...flags);
     const ev = await evalAll('--method', 'bm25', '--mu', '50');
     expect(ev.code).toBe(0);
-    expect(ev.stderr).toContain('warning: --mu is ignored: it applies to qld, not to bm25');
+    expect(ev.stderr).toContain('[warn] --mu is ignored: it applies to qld, not to bm25');
     // --k1 reads for bm25 among the methods evaluated: no warning
     const both = await evalAll('--method', 'bm25,qld', '--k1', '1.5');
     expect(both.stderr).not.toMatch(/ignored/);

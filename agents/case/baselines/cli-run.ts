@@ -20,8 +20,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     throw errors.invalidInput('--mode', `"${flags.mode}"; expected one of ${BASELINE_MODES.join(', ')}`);
   if (flags.offline) throw errors.usage('baselines need an LLM; --offline is only for `lexcase run case`');
   // llm-only retrieves nothing: `-k 7` was dropped without a word (config.json k 0); said as eval retrieval says an ignored --fusion
-  if (flags.mode === 'llm-only' && ctx.given('k'))
-    log.warn(`warning: -k ${flags.k} is ignored: --mode llm-only retrieves no passage (config.json records k 0)`);
+  if (flags.mode === 'llm-only' && ctx.given('k')) log.warn(`-k ${flags.k} is ignored: --mode llm-only retrieves no passage (config.json records k 0)`);
   const llm = await ctx.resolveLlm({ paper: 'baseline' });
   const { runCaseExperiment } = await import('../experiment.js');
   const r = await runCaseExperiment({ ...(await runOptions(flags, llm)), system: 'baseline', mode: flags.mode as BaselineMode });

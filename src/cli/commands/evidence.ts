@@ -96,7 +96,7 @@ export function register(program: Command): void {
         use: flags.tools,
         maxSteps: flags.maxSteps,
       });
-      if (r.shortfall) log.warn(`warning: ${r.shortfall.reason}`);
+      if (r.shortfall) log.warn(`${r.shortfall.reason}`);
       output(g, { ...r, usage: llm.usage.snapshot() }, () => formatEvidence(r));
     }),
   );

@@ -131,7 +131,7 @@ describe('lexcase reproduce anserini-cacm', () => {
     writeFileSync(cfgFile, JSON.stringify(cfg));
     const again = await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/warning: .*runs\/bm25\/config\.json was written by an older lexcase and does not record indexBuild/);
+    expect(again.stderr).toMatch(/\[warn\] .*runs\/bm25\/config\.json was written by an older lexcase and does not record indexBuild/);
     const after = JSON.parse(readFileSync(cfgFile, 'utf8'));
     expect(after.config.indexBuild).toEqual({ format: 'lexcase-index', version: manifest.version, lexcaseVersion: manifest.lexcaseVersion });
     expect(after.resumes.at(-1).unchecked).toEqual(['indexBuild']);

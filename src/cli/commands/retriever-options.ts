@@ -73,7 +73,7 @@ const flagOf = (key: string) => `--${FLAG_OF[key] ?? key.replace(/[A-Z]/g, (c) =
 /** Warn (stderr) about each flag set that none of `methods` reads: it changes nothing, and is not dropped silently. */
 function warnUnused(o: Record<string, unknown>, methods: readonly string[]): void {
   for (const key of unreadOptions(o, methods))
-    log.warn(`warning: ${flagOf(key)} is ignored: it applies to ${methodsReading(key).join(', ')}, not to ${methods.join(', ')}`);
+    log.warn(`${flagOf(key)} is ignored: it applies to ${methodsReading(key).join(', ')}, not to ${methods.join(', ')}`);
 }
 
 /**

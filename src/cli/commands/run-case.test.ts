@@ -260,11 +260,11 @@ describe('lexcase run case --offline', () => {
     expect(j.evidence.length).toBeLessThan(300);
     expect(j.shortfall).toEqual({ k: 300, returned: j.evidence.length, reason: expect.stringMatching(/the top 100 hits of each/) });
     expect(many.stderr).toContain(
-      `warning: ${j.evidence.length} of the 300 passages asked for: the offline advocate ranks only the passages its 3 searches returned`,
+      `[warn] ${j.evidence.length} of the 300 passages asked for: the offline advocate ranks only the passages its 3 searches returned`,
     );
     const enough = await cli('--json', 'evidence', q.choices[0], '--question', q.id, '--index', index, '--offline', '-k', '3');
     expect(JSON.parse(enough.stdout).shortfall).toBeUndefined();
-    expect(enough.stderr).not.toMatch(/warning/);
+    expect(enough.stderr).not.toMatch(/\[warn\]/);
     const bad = await cli('evidence', 'x', '--facts', 'a', '--question', q.id, '--index', index, '--offline');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--facts or --question, not both/);
@@ -430,7 +430,7 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
         const r = await cli('--json', 'run', 'baseline', '--mode', mode, '--k', '3', '--index', index, '--limit', '1', '--run-dir', runDir, '--no-cache');
         expect(r.code).toBe(0);
         // llm-only retrieves nothing: the -k given is said to be ignored (it was dropped without a word)
-        if (mode === 'llm-only') expect(r.stderr).toContain('warning: -k 3 is ignored: --mode llm-only retrieves no passage (config.json records k 0)');
+        if (mode === 'llm-only') expect(r.stderr).toContain('[warn] -k 3 is ignored: --mode llm-only retrieves no passage (config.json records k 0)');
         else expect(r.stderr).not.toMatch(/is ignored/);
         expect(srv.requests.length).toBe(before + 1);
         prompts[mode] = JSON.stringify(srv.requests[before].body.messages);

@@ -420,7 +420,7 @@ describe('lexcase run mad', () => {
     const before = srv.requests.length;
     const r = await cli('run', 'mad', '--index', index, '--limit', '1', '--rounds', '1', '-k', '2', '--run-dir', runDir, '--no-cache');
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: llm\.seed \(7, from the config file or LEXCASE_LLM_SEED\) is not sent by MAD: .*--seed 13/);
+    expect(r.stderr).toMatch(/\[warn\] llm\.seed \(7, from the config file or LEXCASE_LLM_SEED\) is not sent by MAD: .*--seed 13/);
     const sent = srv.requests.slice(before).map((x) => x.body.seed);
     expect(sent).toHaveLength(5); // 4 openings + the judge
     expect(sent).not.toContain(7);
@@ -456,9 +456,9 @@ describe('lexcase run mad', () => {
       '--no-cache',
     );
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('warning: --rounds is ignored: it applies to --system mad, not single-rag');
-    expect(r.stderr).toContain('warning: --topology is ignored: it applies to --system mad, not single-rag');
-    expect(r.stderr).toContain('warning: --samples is ignored: it applies to --system self-consistency, not single-rag');
+    expect(r.stderr).toContain('[warn] --rounds is ignored: it applies to --system mad, not single-rag');
+    expect(r.stderr).toContain('[warn] --topology is ignored: it applies to --system mad, not single-rag');
+    expect(r.stderr).toContain('[warn] --samples is ignored: it applies to --system self-consistency, not single-rag');
     const config = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config;
     expect(config.rounds).toBeUndefined();
     expect(config.samples).toBeUndefined();
