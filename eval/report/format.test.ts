@@ -4,7 +4,7 @@
  * column, so every figure stays under its header when GitHub (GFM) renders the table.
  */
 import { describe, expect, it } from 'vitest';
-import { table } from './format.js';
+import { ciText, num, pct, table } from './format.js';
 
 /** The cells of a GFM pipe-table row, split where GitHub splits them: at a `|` not escaped by a backslash. */
 function gfmCells(row: string): string[] {
@@ -42,5 +42,19 @@ describe('report tables', () => {
     expect(rows[2]).toEqual(['q\\\\\\|1', 'HTTP 500 bad gateway', '0.2500']);
     expect(rows[3]).toEqual(['C:\\runs\\', 'timeout retried', '0.7500']);
     expect(rows[4]).toEqual(['d\\|1', 'plain', '1.0000']);
+  });
+});
+
+describe('report figures that round to zero', () => {
+  it('print without a sign ("0.0%", not "-0.0%"); a negative that does not round to zero keeps it', () => {
+    // a float sum's residue: 0.1 + 0.2 - 0.3 is 5.6e-17, its negative −5.6e-17
+    const residue = -(0.1 + 0.2 - 0.3);
+    expect(residue).toBeLessThan(0);
+    expect(pct(residue)).toBe('0.0%');
+    expect(ciText({ lo: residue, hi: 0.25 })).toBe('[0.0%, 25.0%]');
+    expect(ciText({ lo: residue, hi: 0.25 }, false)).toBe('[0.000, 0.250]');
+    expect(num(-0.0004, 3)).toBe('0.000');
+    expect(pct(-0.0006)).toBe('-0.1%');
+    expect(num(-0.0006, 3)).toBe('-0.001');
   });
 });

@@ -1,13 +1,14 @@
 /** Small Markdown helpers for reports. */
 import { markdownTable } from 'markdown-table';
+import { fixed } from '../../core/fixed.js';
 
 export const pct = (x: number | null | undefined, digits = 1): string =>
-  x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(digits)}%`;
+  x === null || x === undefined || Number.isNaN(x) ? '–' : `${fixed(x * 100, digits)}%`;
 
 export const ciText = (ci: { lo: number; hi: number } | undefined, asPct = true, digits = 1): string =>
-  !ci ? '–' : asPct ? `[${pct(ci.lo, digits)}, ${pct(ci.hi, digits)}]` : `[${ci.lo.toFixed(digits + 2)}, ${ci.hi.toFixed(digits + 2)}]`;
+  !ci ? '–' : asPct ? `[${pct(ci.lo, digits)}, ${pct(ci.hi, digits)}]` : `[${fixed(ci.lo, digits + 2)}, ${fixed(ci.hi, digits + 2)}]`;
 
-export const num = (x: number, digits = 0): string => (Number.isInteger(x) && digits === 0 ? x.toLocaleString('en-US') : x.toFixed(digits));
+export const num = (x: number, digits = 0): string => (Number.isInteger(x) && digits === 0 ? x.toLocaleString('en-US') : fixed(x, digits));
 
 /**
  * A Markdown code span holding `s` as it is (CommonMark 6.1): fenced by one backtick more than its

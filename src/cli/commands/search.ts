@@ -17,6 +17,7 @@ import { SEARCH_K } from '../../../retrieval/default-k.js';
 import { methodsHelp } from '../../../retrieval/methods.js';
 import { beyondDepthNote } from '../../../retrieval/ranking-depth.js';
 import { log } from '../../../core/log.js';
+import { fixed } from '../../../core/fixed.js';
 
 interface SearchFlags extends RetrieverFlags, BatchSearchFlags {
   index: string;
@@ -42,9 +43,9 @@ function explainLines(e: Explanation): string[] {
     .sort((a, b) => b.score - a.score)
     .map(
       (t) =>
-        `      ${t.term.padEnd(16)} ${t.score.toFixed(4).padStart(9)}  (tf ${t.tf}, df ${t.df}, ${Number.isInteger(t.qtf) ? `qtf ${t.qtf}` : `weight ${t.qtf.toFixed(4)}`})`,
+        `      ${t.term.padEnd(16)} ${fixed(t.score, 4).padStart(9)}  (tf ${t.tf}, df ${t.df}, ${Number.isInteger(t.qtf) ? `qtf ${t.qtf}` : `weight ${t.qtf.toFixed(4)}`})`,
     );
-  if (e.base !== undefined) lines.push(`      ${'(base)'.padEnd(16)} ${e.base.toFixed(4).padStart(9)}`);
+  if (e.base !== undefined) lines.push(`      ${'(base)'.padEnd(16)} ${fixed(e.base, 4).padStart(9)}`);
   const unmatched = e.terms.filter((t) => t.tf === 0 && t.score === 0).map((t) => t.term);
   if (unmatched.length) lines.push(`      unmatched: ${unmatched.join(' ')}`);
   if (e.terms.length === 0 && e.detail) lines.push(`      ${JSON.stringify(e.detail)}`); // dense / hybrid: fusion components
@@ -116,9 +117,9 @@ export function register(program: Command): void {
           () => {
             if (rows.length === 0) return `no hits for "${snippet(query, 60)}" (${retriever.method}; all query terms unknown or stopwords?)`;
             const out = [`${rows.length} hits · ${retriever.method}${approx ? ` · ${describeApprox(approx)}` : ''} · ${ms.toFixed(1)} ms`];
-            if (expansion) out.push(`expanded query (RM3): ${expansion.map((t) => `${t.term} ${t.weight.toFixed(4)}`).join(', ')}`);
+            if (expansion) out.push(`expanded query (RM3): ${expansion.map((t) => `${t.term} ${fixed(t.weight, 4)}`).join(', ')}`);
             for (const r of rows) {
-              out.push(`${String(r.rank).padStart(4)}  ${r.score.toFixed(4).padStart(10)}  ${r.id}${r.title ? `  — ${r.title}` : ''}`);
+              out.push(`${String(r.rank).padStart(4)}  ${fixed(r.score, 4).padStart(10)}  ${r.id}${r.title ? `  — ${r.title}` : ''}`);
               out.push(`      ${snippet(r.text, flags.snippet)}`);
               if (r.explanation) out.push(...explainLines(r.explanation));
             }
