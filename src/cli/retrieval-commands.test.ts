@@ -82,6 +82,15 @@ describe('lexcase index', () => {
     expect(human.stdout).toMatch(/corpus\s+tiny\.jsonl: 5 passages/);
   });
 
+  it('info sizes a small index in KiB, not "0.0 MiB"', async () => {
+    const bytes = JSON.parse((await cli('--json', 'index', 'info', index)).stdout).bytes as number;
+    expect(bytes).toBeLessThan(0.1 * 1048576);
+    const human = (await cli('index', 'info', index)).stdout;
+    expect(human).toContain(`size      ${(bytes / 1024).toFixed(1)} KiB (`);
+    expect(human).toMatch(/integrity ok: manifest seal and sha256 of \d+ files \(\d+\.\d KiB\)/);
+    expect(human).not.toContain('0.0 MiB');
+  });
+
   it('build from CSV with custom fields and an analyzer spec records the analyzer', async () => {
     const csv = join(dir, 'pool.csv');
     await writeFile(csv, 'pid,body\n1,"Running runners ran, quickly"\n2,The rule against perpetuities\n');

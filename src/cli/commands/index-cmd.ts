@@ -15,6 +15,7 @@ import { corpusNames } from '../../../corpora/catalog.js';
 import { log } from '../../../core/log.js';
 import { verifyIndexDir, verifySummary } from './index-verify.js';
 import { action, output, parseIntOpt, parseListOpt, parseUniqueListOpt, type GlobalOpts } from '../action.js';
+import { byteSize } from '../byte-size.js';
 import { addCorpusOptions, assertCorpusFlagsApply, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
 import { addDenseBuildOptions, denseBuildOptions, wantsDense, type DenseBuildFlags } from '../dense-index-options.js';
 import { PREBUILT_DENSE_SPEC } from '../../../indexer/dense/prebuilt-spec.js';
@@ -48,8 +49,6 @@ export async function dirSizes(dir: string): Promise<{ total: number; parts: Rec
   await walk(dir, undefined);
   return { total, parts };
 }
-
-const mb = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
 
 const workersInt = parseIntOpt('workers', { min: 0, max: 64 });
 /** --workers: 'auto' (one per usable core, os.availableParallelism()) or an integer 0–64. */
@@ -193,8 +192,8 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
           `  embedded  ${embeddedTextNote(m.dense)}`,
         ]
       : []),
-    `  size      ${mb(sizes.total)} (${Object.entries(sizes.parts)
-      .map(([k, v]) => `${k} ${mb(v)}`)
+    `  size      ${byteSize(sizes.total)} (${Object.entries(sizes.parts)
+      .map(([k, v]) => `${k} ${byteSize(v)}`)
       .join(', ')})`,
     `  format    ${m.format} v${m.version}, built by lexcase ${m.lexcaseVersion} at ${m.createdAt}`,
   ].join('\n');
@@ -249,7 +248,7 @@ export function register(program: Command): void {
             g,
             { out: flags.out, seconds, bytes, manifest, ...(densePrebuilt ? { densePrebuilt } : {}) },
             () =>
-              `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages${corpusNotes(manifest) ? ` (${corpusNotes(manifest)})` : ''}, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${mb(bytes)}, ${seconds.toFixed(1)} s`,
+              `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages${corpusNotes(manifest) ? ` (${corpusNotes(manifest)})` : ''}, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${byteSize(bytes)}, ${seconds.toFixed(1)} s`,
           );
         },
       );

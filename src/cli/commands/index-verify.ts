@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import type { VerifyReport } from '../../../indexer/integrity.js';
 import { log } from '../../../core/log.js';
 import { action, output, type GlobalOpts } from '../action.js';
+import { byteSize } from '../byte-size.js';
 
 /** Verify `dir`; throws INDEX_CORRUPT (naming the first damaged file) after logging all of them. */
 export async function verifyIndexDir(dir: string): Promise<VerifyReport> {
@@ -31,7 +32,7 @@ export async function verifyIndexDir(dir: string): Promise<VerifyReport> {
 }
 
 export const verifySummary = (r: VerifyReport): string =>
-  `integrity ok: manifest seal and sha256 of ${r.files} files (${(r.bytes / 1048576).toFixed(1)} MiB) verified in ${r.ms.toFixed(0)} ms`;
+  `integrity ok: manifest seal and sha256 of ${r.files} files (${byteSize(r.bytes)}) verified in ${r.ms.toFixed(0)} ms`;
 
 export function register(program: Command): void {
   const index = program.commands.find((c) => c.name() === 'index') ?? program.command('index').description('build and inspect on-disk indexes');
