@@ -52,6 +52,9 @@ export function parseMeasure(raw: string): Measure {
   if (!m || !kind) throw errors.invalidInput('--metrics', `unknown metric "${raw}"; known: ${METRIC_HELP}`);
   const k = m[2] === undefined ? undefined : Number(m[2]);
   if (k !== undefined && k < 1) throw errors.invalidInput('--metrics', `cutoff of "${raw}" must be a positive integer`);
+  // past 2^53 the digits no longer name one number ("p@99999999999999999999" read as p@1e20)
+  if (k !== undefined && !Number.isSafeInteger(k))
+    throw errors.invalidInput('--metrics', `cutoff of "${raw}" must be a positive integer up to ${Number.MAX_SAFE_INTEGER}`);
   if (k === undefined && (kind === 'recall' || kind === 'p' || kind === 'ndcg'))
     throw errors.invalidInput('--metrics', `"${raw}" needs a cutoff, e.g. ${kind}@10`);
   return { name: k === undefined ? kind : `${kind}@${k}`, kind, k };

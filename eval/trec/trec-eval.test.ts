@@ -244,6 +244,14 @@ describe('parsing', () => {
     expect(() => parseMeasure('recall')).toThrow(/needs a cutoff/);
   });
 
+  it('a cutoff past the largest safe integer is refused naming the metric, not read as a rounded 1e20', () => {
+    expect(() => parseMeasure('p@99999999999999999999')).toThrow(
+      'invalid --metrics: cutoff of "p@99999999999999999999" must be a positive integer up to 9007199254740991',
+    );
+    expect(() => parseMeasure('ndcg_cut_9007199254740992')).toThrow(/cutoff of "ndcg_cut_9007199254740992" must be a positive integer up to/);
+    expect(parseMeasure('recall@9007199254740991').k).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
   it('qrels and run errors name file and line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-trec-'));
     const bad = join(dir, 'q.txt');
