@@ -50,7 +50,7 @@ describe('token usage of a completion is read as numbers', () => {
     expect(replies.map((r) => spentTokens(r))).toEqual([459, 459, 449]);
     expect(tokensOf(replies)).toBe(1367);
     expect(usage.snapshot()).toMatchObject({ input: 1347, output: 20, total: 1367, calls: 3 });
-    const warned = stderr.filter((l) => /token usage that is not a number/.test(l));
+    const warned = stderr.filter((l) => /token usage that is not a whole number/.test(l));
     expect(warned).toHaveLength(1);
     expect(warned[0]).toContain('prompt_tokens: "449"');
   });

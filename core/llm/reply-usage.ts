@@ -3,9 +3,10 @@
  * before LangChain turns it into usage_metadata. Some servers send the counts as strings ("449") —
  * LangChain then adds 0 + "449" into "0449" and every per-step tally and token budget downstream
  * concatenates text — and some send no `total_tokens`, which LangChain keeps as 0 so CASE's
- * `--max-tokens` budget never fires. Here a numeric string becomes its number, a value that is no
- * number at all is dropped (the reply counts as without usage), and a missing total is
- * prompt + completion; a value that was not a number says so once per process on stderr.
+ * `--max-tokens` budget never fires. Here a string of digits becomes its number, a value that is no
+ * whole number (text, or a fraction such as 12.5) is dropped (the reply counts as without usage), and
+ * a missing total is prompt + completion; a value that was not a whole number says so once per
+ * process on stderr.
  *
  * A reply read back — from the response cache (disk-cache.ts) or a recorded run (stored-reply.ts) —
  * gets the same reading of its stored counts (`storedCounts`): an entry written before this module
@@ -19,10 +20,14 @@ const FIELDS = ['prompt_tokens', 'completion_tokens', 'total_tokens'] as const;
 
 let warnedNotNumber = false;
 
-/** A token count as a number: a non-negative number as is, a numeric string parsed, anything else undefined. */
+/**
+ * A token count as a number: a whole non-negative number as is, a string of digits parsed, anything
+ * else undefined — a fraction (`12.5`, `"12.5"`) too: no tokenizer counts half a token, so the
+ * server's figure is not a count, and it is dropped as text is rather than summed into the meter.
+ */
 function count(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? v : undefined;
-  if (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v)) return Number(v);
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? v : undefined;
+  if (typeof v === 'string' && /^\s*\d+\s*$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
   return undefined;
 }
 
@@ -63,6 +68,8 @@ export function normaliseUsage(body: unknown): void {
   if (u.total_tokens === undefined && (p !== undefined || c !== undefined)) u.total_tokens = (p ?? 0) + (c ?? 0);
   if (bad.length && !warnedNotNumber) {
     warnedNotNumber = true;
-    log.warn(`the LLM endpoint reported token usage that is not a number (${bad.join(', ')}): numeric strings are read as numbers, other values as no usage`);
+    log.warn(
+      `the LLM endpoint reported token usage that is not a whole number (${bad.join(', ')}): strings of digits are read as numbers, other values (a fraction, text) as no usage`,
+    );
   }
 }
