@@ -9,7 +9,17 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../runner.js';
 import { writeReport } from '../report/write-report.js';
-import { confidenceBins, unlabelledNote, queryRecallAt, recallCurve, recallCurveSpec, reliabilitySpec, renderSvg, roundAccuracy } from './index.js';
+import {
+  confidenceBins,
+  unlabelledNote,
+  queryRecallAt,
+  recallCurve,
+  recallCurveSpec,
+  reliabilitySpec,
+  renderSvg,
+  roundAccuracy,
+  roundAccuracySpec,
+} from './index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'lexcase-plots-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -157,6 +167,14 @@ describe('MAD accuracy per round', () => {
     expect(roundAccuracy(items, 3).map((r) => [r.round, r.n, r.accuracy])).toEqual([[3, 4, 0.5]]);
     expect(roundAccuracy(items)).toEqual([]);
     expect(roundAccuracy([], 3)).toEqual([]);
+  });
+  it('a point\'s tooltip names its interval as the 95% Wilson CI it always is, not "CI lo" / "CI hi"', async () => {
+    const items = [rec(true), rec(true), rec(true), rec(false)];
+    const [r] = roundAccuracy(items, 2);
+    const svg = await renderSvg(roundAccuracySpec([r]));
+    // before: "round: 2; n: 4; CI lo: 0.301; CI hi: 0.954"
+    expect(svg).toContain(`n: 4; 95% Wilson CI: [${r.lo.toFixed(3)}, ${r.hi.toFixed(3)}]`);
+    expect(svg).not.toMatch(/CI lo|CI hi/);
   });
 });
 

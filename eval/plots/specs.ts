@@ -270,7 +270,8 @@ export function roundAccuracySpec(
     title: `${title} (95% CI)`,
     width: Math.max(200, 80 * new Set(rows.map((r) => r.round)).size),
     height: 180,
-    data: { values: rows.map((r) => ({ ...r, label: `n=${r.n}` })) },
+    // the interval is always Wilson's (eval/plots/round-accuracy.ts: a proportion over the run's items)
+    data: { values: rows.map((r) => ({ ...r, label: `n=${r.n}`, ci: ciTooltip(r.lo, r.hi) })) },
     layer: [
       {
         mark: { type: 'errorbar', ticks: { size: 10 }, thickness: 1.5, ...(series ? {} : { color: '#4c78a8' }) },
@@ -292,8 +293,7 @@ export function roundAccuracySpec(
             { field: 'round' },
             { field: 'n' },
             { field: 'accuracy', format: '.3f' },
-            { field: 'lo', format: '.3f', title: 'CI lo' },
-            { field: 'hi', format: '.3f', title: 'CI hi' },
+            { field: 'ci', title: '95% Wilson CI' },
           ],
         },
       },
