@@ -28,7 +28,26 @@ interface Calls {
   source: 'recorded' | 'trace';
   calls: Call[];
   problems: string[];
-  totals: { calls: number | null; tokens: number | null; ms: number | null; error: string | null };
+  totals: ItemTotals;
+}
+/** results.jsonl's figures of the item: `calls` counts replies; `refused` / `abandoned` the requests that got none (rows of their own in the table). */
+interface ItemTotals {
+  calls: number | null;
+  tokens: number | null;
+  ms: number | null;
+  error: string | null;
+  refused?: number;
+  abandoned?: number;
+}
+
+/**
+ * The panel's "Item totals" sentence. `calls` counts the replies only; a request refused after its
+ * retries (an HTTP 400, a last timeout) or cut off when the item ended is a row of the table too,
+ * so they are named beside it — "5 calls (+1 refused)" over six rows, never "5 calls" alone.
+ */
+export function itemTotalsText(t: ItemTotals): string {
+  const extra = [t.refused ? `+${t.refused} refused` : '', t.abandoned ? `+${t.abandoned} cut off` : ''].filter(Boolean);
+  return ` Item totals: ${t.calls ?? '–'} calls${extra.length ? ` (${extra.join(', ')})` : ''}, ${t.tokens?.toLocaleString('en-US') ?? '–'} tokens, ${t.ms ?? '–'} ms.`;
 }
 
 const short = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
@@ -202,7 +221,7 @@ export function llmCallsPanel(runId: string, item: string, failed: boolean): HTM
             : t.calls === 0
               ? 'This item made no LLM calls (an offline run).'
               : `${r.calls.length} steps as the trace records them: this run recorded no LLM exchanges, so prompts, per-call latency and tokens are not available.`,
-          ` Item totals: ${t.calls ?? '–'} calls, ${t.tokens?.toLocaleString('en-US') ?? '–'} tokens, ${t.ms ?? '–'} ms.`,
+          itemTotalsText(t),
         ),
         r.problems.length ? errorBox(r.problems.join('; ')) : null,
         r.calls.length ? h('h4', {}, 'Timeline: agent → step → call') : null,

@@ -135,7 +135,15 @@ export async function runCalls(run: RunEntry, item: string) {
   const parsed = await readResults(run.dir);
   const result = parsed.records.filter((r) => r.id === item).pop();
   if (!result) throw notFound(`no item "${item}" in run "${run.id}"`);
-  const totals = { calls: result.tokens?.calls ?? null, tokens: result.tokens?.total ?? null, ms: result.ms ?? null, error: result.error ?? null };
+  const totals = {
+    calls: result.tokens?.calls ?? null,
+    tokens: result.tokens?.total ?? null,
+    ms: result.ms ?? null,
+    error: result.error ?? null,
+    // requests that got no reply, not in `calls` (core/llm/usage.ts), yet rows of the panel's table
+    ...(result.tokens?.refused ? { refused: result.tokens.refused } : {}),
+    ...(result.tokens?.abandoned ? { abandoned: result.tokens.abandoned } : {}),
+  };
   if (servable(run.root, exchangesPath(run.dir, item))) {
     const rec = await readInspectorCalls(run.dir, item).catch(() => undefined);
     if (rec) return { source: 'recorded' as const, calls: rec.exchanges, problems: [...rec.problems, ...totalsProblems(rec.exchanges, totals)], totals };
