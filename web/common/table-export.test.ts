@@ -77,4 +77,20 @@ describe('table export', () => {
     expect(tex).toContain('a\\_b');
     expect(tex).toMatch(/\\toprule[\s\S]*\\midrule[\s\S]*\\bottomrule/);
   });
+
+  it('LaTeX: a row whose first cell starts with "[" or "*" is not read as the optional argument or star of the \\\\ or rule before it', () => {
+    const tex = toLatex({
+      columns: ['[citation]', 'n'],
+      rows: [
+        ['[2024] 1 WLR 5', '3'],
+        ['*starred run', '4'],
+        [' [note]', '5'],
+        ['plain [x]', '6'],
+      ],
+    });
+    // before: "\toprule\n  [citation] & n \\" — \toprule, \midrule and \\ read "[…]" as their optional argument (pdflatex: "Missing number")
+    expect(tex).toContain(
+      '\\toprule\n  {}[citation] & n \\\\\n\\midrule\n  {}[2024] 1 WLR 5 & 3 \\\\\n  {}*starred run & 4 \\\\\n  {} [note] & 5 \\\\\n  plain [x] & 6 \\\\',
+    );
+  });
 });

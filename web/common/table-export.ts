@@ -42,7 +42,11 @@ export { latexEscape };
 /** A booktabs tabular; numeric-looking columns right-aligned. */
 export function toLatex(t: PlainTable, caption?: string): string {
   const numeric = t.columns.map((_, i) => t.rows.length > 0 && t.rows.every((r) => /^[-+−]?[\d.,]+%?(\s*\[.*\])?$|^–$/.test((r[i] ?? '').trim())));
-  const row = (r: string[]) => `  ${r.map(latexEscape).join(' & ')} \\\\`;
+  // A row follows `\\`, `\toprule` or `\midrule`, each of which reads a `[` after it (spaces skipped) as
+  // its optional argument — "[2024] 1 WLR 5" became a length, pdflatex stopping at "Missing number" —
+  // and `\\` a `*` as its star (silently dropped); `{}` ends the look-ahead first.
+  const first = (c: string) => (/^\s*[[*]/.test(c) ? `{}${c}` : c);
+  const row = (r: string[]) => `  ${r.map((c, i) => (i === 0 ? first(latexEscape(c)) : latexEscape(c))).join(' & ')} \\\\`;
   return (
     [
       '\\begin{table}[t]',
