@@ -121,6 +121,17 @@ function docIdNumberProblem(v: number, raw: string | undefined): string | undefi
   return Number.isInteger(v) && !Number.isSafeInteger(v) ? idValueProblem(v) : undefined;
 }
 
+/**
+ * Why a kept field's JSON number cannot be kept, or undefined: an integer written beyond 2^53
+ * (`12345678901234567890`) is parsed to the nearest double (12345678901234567000), so the metadata —
+ * stored, returned and filtered on — would hold another number than the file, as a document id
+ * would (docIdNumberProblem). A Parquet INT64 comes as a BigInt and is kept as its digits instead.
+ */
+function keptNumberProblem(v: unknown, raw: string | undefined): string | undefined {
+  if (typeof v !== 'number' || raw === undefined || !/^-?\d+$/.test(raw) || Number.isSafeInteger(v)) return undefined;
+  return `is the JSON number ${raw}, beyond 2^53, which is read as ${BigInt(v)}: the metadata would not keep the number the file holds; write it as a string, e.g. "${raw}"`;
+}
+
 function asString(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v;
@@ -186,6 +197,8 @@ export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Pas
     const meta: Record<string, unknown> = {};
     for (const f of map.keep) {
       const v = decoded(r[f]);
+      const bigJson = keptNumberProblem(v, ctx.rawText?.(f));
+      if (bigJson) throw errors.corpusParse(ctx.file, ctx.line, `passage "${idStr}": kept field "${f}" ${bigJson}`);
       // Parquet INT64 columns are BigInts, which JSON cannot hold: a number where exact, else its digits.
       if (v !== undefined) meta[f] = typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : String(v)) : v;
     }

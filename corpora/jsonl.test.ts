@@ -32,6 +32,20 @@ describe('JSONL passage loader', () => {
     expect((await collect(loadJsonlPassages(f))).every((p) => p.meta === undefined)).toBe(true);
   });
 
+  it('refuses a kept field whose JSON number is an integer beyond 2^53 (it would be kept rounded), naming file, line, passage and field', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const f = join(dir, 'p.jsonl');
+    await writeFile(f, '{"id":"a","text":"Alpha","case_no":7,"score":1e21}\n{"id":"b","text":"Beta","case_no":12345678901234567890}\n');
+    // before: meta {case_no: 12345678901234567000} for passage b, exit 0
+    await expect(collect(loadJsonlPassages(f, { fields: { keep: ['case_no', 'score'] } }))).rejects.toThrow(
+      `${f}:2: passage "b": kept field "case_no" is the JSON number 12345678901234567890, beyond 2^53, which is read as 12345678901234567168: the metadata would not keep the number the file holds; write it as a string, e.g. "12345678901234567890"`,
+    );
+    // the largest safe integer, a float written in exponent form and the digits as a string are kept as they are
+    await writeFile(f, '{"id":"a","text":"Alpha","case_no":9007199254740991,"score":1e21}\n{"id":"b","text":"Beta","case_no":"12345678901234567890"}\n');
+    const kept = await collect(loadJsonlPassages(f, { fields: { keep: ['case_no', 'score'] } }));
+    expect(kept.map((p) => p.meta)).toEqual([{ case_no: 9007199254740991, score: 1e21 }, { case_no: '12345678901234567890' }]);
+  });
+
   it('reads .jsonl.gz the same as plain JSONL', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
     const body = '{"id":"x","text":"one"}\n{"id":"y","text":"two"}\n';
