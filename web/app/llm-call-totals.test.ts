@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costLine } from './llm-calls.js';
+import { costLine, itemTotalsText } from './llm-calls.js';
 
 type Calls = Parameters<typeof costLine>[0];
 const call = (c: Partial<Calls[number]>) => ({ stage: 'advocate A', ...c }) as Calls[number];
@@ -20,5 +20,16 @@ describe("the call timeline's level totals", () => {
     expect(costLine([call({ ms: 4, tokens: { total: 9 } }), call({})])).toBe(
       '2 calls · ≥ 9 tokens (– in / – out) · ≥ 4 ms summed call time (calls may overlap: not elapsed time)',
     );
+  });
+});
+
+describe("the panel's item totals", () => {
+  it('name the refused and cut-off requests beside the calls, so "5 calls (+1 refused)" stands over six rows', () => {
+    // before: " Item totals: 5 calls, 550 tokens, 900 ms." over the five replies and the refused request's row
+    expect(itemTotalsText({ calls: 5, tokens: 550, ms: 900, error: null, refused: 1 })).toBe(' Item totals: 5 calls (+1 refused), 550 tokens, 900 ms.');
+    expect(itemTotalsText({ calls: 2, tokens: 9, ms: 5, error: null, refused: 2, abandoned: 1 })).toBe(
+      ' Item totals: 2 calls (+2 refused, +1 cut off), 9 tokens, 5 ms.',
+    );
+    expect(itemTotalsText({ calls: 3, tokens: 1240, ms: 812, error: null })).toBe(' Item totals: 3 calls, 1,240 tokens, 812 ms.');
   });
 });
