@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Question } from '../../corpora/types.js';
+import { perItemInterval } from '../../eval/stats/index.js';
 import { answerBaselines } from './answer-baselines.js';
 
 const q = (id: string, choices: string[], answer: string): Question => ({ id, prompt: '', question: 'q?', choices, answer, goldPassageIds: [] });
@@ -26,5 +27,18 @@ describe('answerBaselines', () => {
       text: '25.0% (exact)',
       method: 'exact: 1 of 4 options on every question',
     });
+  });
+
+  it('a bootstrapped chance row (options differ between questions) uses the given resamples, as `lexcase demo --iterations` asks', () => {
+    // 37 questions with 2 to 7 non-empty options — chance differs per question, so it is bootstrapped
+    const qs = Array.from({ length: 37 }, (_, i) => q(String(i), ['a', 'bb', 'ccc', 'd', 'e', 'f', 'g'].slice(0, 2 + ((i * 7) % 6)), 'A'));
+    const values = qs.map((x) => 1 / x.choices.filter(Boolean).length);
+    const [with200] = answerBaselines(qs, 13, 200);
+    const [byDefault] = answerBaselines(qs, 13);
+    const want = perItemInterval(values, { seed: 13, iterations: 200 });
+    // before: the demo's chance row was bootstrapped with 2,000 resamples whatever --iterations said
+    expect(with200.ci).toEqual({ lo: want.lo, hi: want.hi });
+    expect(with200.ci).not.toEqual(byDefault.ci);
+    expect(byDefault.ci).toEqual({ lo: perItemInterval(values, { seed: 13 }).lo, hi: perItemInterval(values, { seed: 13 }).hi });
   });
 });

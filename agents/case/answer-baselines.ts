@@ -18,7 +18,12 @@ export interface BaselineRate {
   method: string;
 }
 
-export function answerBaselines(questions: readonly Question[], seed = 13): BaselineRate[] {
+/**
+ * `seed` and `iterations` are the bootstrap's (`lexcase demo --seed/--iterations`): they reach the
+ * chance row only when its per-question values differ (questions with different numbers of
+ * options); an exact chance and the Wilson rows use neither.
+ */
+export function answerBaselines(questions: readonly Question[], seed = 13, iterations?: number): BaselineRate[] {
   const chance: number[] = [];
   const alwaysA: number[] = [];
   const longest: number[] = [];
@@ -30,7 +35,7 @@ export function answerBaselines(questions: readonly Question[], seed = 13): Base
     longest.push(best?.letter === q.answer ? 1 : 0);
   }
   const row = (name: string, v: number[]): BaselineRate => {
-    const c = perItemInterval(v, { seed });
+    const c = perItemInterval(v, { seed, ...(iterations === undefined ? {} : { iterations }) });
     return { name, rate: c.estimate, ci: { lo: c.lo, hi: c.hi }, text: figureText(c, 'percent'), method: methodLabel(c) };
   };
   // Every question with the same number of options: chance is that one value on every question, an

@@ -28,7 +28,7 @@ export const caseOfflineStep: DemoStep = {
     );
     const m = r.metrics;
     const w = DEFAULT_QUERY_PLAN.weights;
-    const baselines = answerBaselines(questions, ctx.seed);
+    const baselines = answerBaselines(questions, ctx.seed, ctx.iterations);
     const withSignals = r.evidenceSelection.endsWith(SIGNALS_SUFFIX);
     const selector = withSignals ? EVIDENCE_SELECTOR_MODEL_DENSE : EVIDENCE_SELECTOR_MODEL;
     const intro =
