@@ -4,9 +4,9 @@
  * progress switch those flags set are put back when the command ends, so a program that runs
  * several commands in one process (the library, an in-process test) gets each with its own flags.
  */
-import { constants } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { errorMessage, isLexcaseError } from '../../core/errors.js';
+import { exitCodeOfSignal } from '../../core/interrupt.js';
 import { getLogLevel, log, logLevelFromEnv, redact, setLogLevel } from '../../core/log.js';
 import { isProgressEnabled, progressIntervalFromEnv, progressModeFromEnv, setProgressEnabled } from '../../core/progress.js';
 import { intOpt, type NumericParser, type NumericRange } from './numeric-options.js';
@@ -57,11 +57,11 @@ export function parseUniqueListOpt(what: string): (v: string) => string[] {
 
 /**
  * The exit status of a failed command: 1, or for a step stopped by Ctrl-C / SIGTERM (INTERRUPTED) the
- * shell's 128 + signal number (130, 143), as `run <system>` and `eval run` exit (run-interrupt.ts).
+ * shell's 128 + signal number (130, 143: core/interrupt.ts exitCodeOfSignal), as `run <system>` and `eval run` exit.
  */
 export function exitCodeOf(e: unknown): number {
   const signal = isLexcaseError(e) && e.code === 'INTERRUPTED' ? e.details.signal : undefined;
-  return signal ? 128 + constants.signals[signal] : 1;
+  return signal ? exitCodeOfSignal(signal) : 1;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

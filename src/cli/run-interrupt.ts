@@ -10,13 +10,18 @@
  * writing no file) takes the signals with `exitOnInterrupt`: one message saying nothing was written
  * and the command that starts it again, exit 130 / 143, as a run; before, Node's default ended it
  * without a word.
+ *
+ * Why this does not abort and unwind as demo, index build, index dense and eval retrieval do
+ * (core/interrupt.ts whileInterruptible): a run has nothing to undo (each results.jsonl line is
+ * whole) and its items wait on LLM requests that the plugin API gives no AbortSignal, so unwinding
+ * would keep the process alive for minutes; the signal handling itself is the shared one
+ * (core/interrupt.ts onFirstSignal, exitCodeOfSignal).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { holdResultWrites, resultsDirs } from '../../eval/results-writes.js';
 import { RUN_FILES } from '../../eval/run-files.js';
-
-const EXIT_CODE: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 130, SIGTERM: 143 };
+import { exitCodeOfSignal, onFirstSignal, STOP_SIGNALS } from '../../core/interrupt.js';
 
 /** One argument as a POSIX shell reads it back: bare when safe, else single-quoted. */
 export function shellWord(a: string): string {
@@ -69,12 +74,12 @@ export function interruptMessage(signal: NodeJS.Signals, args: readonly string[]
  * Call dispose() when the command ends (after its output).
  */
 export function exitOnInterrupt(what: string, args: readonly string[]): { dispose(): void } {
-  return onceOnSignals((signal) => {
+  return onFirstSignal((signal) => {
     process.stderr.write(
       `interrupted (${signal}): ${what} stopped before it printed its figures; it writes no file, so nothing is half-written.\nto start again: ${resumeCommand(args, undefined)}\n`,
     );
-    process.exit(EXIT_CODE[signal]);
-  });
+    process.exit(exitCodeOfSignal(signal));
+  }, STOP_SIGNALS);
 }
 
 /**
@@ -82,29 +87,10 @@ export function exitOnInterrupt(what: string, args: readonly string[]): { dispos
  * Call dispose() when the command ends.
  */
 export function reportRunInterrupt(args: readonly string[]): { dispose(): void } {
-  return onceOnSignals((signal) => {
+  return onFirstSignal((signal) => {
     void holdResultWrites().then(() => {
       process.stderr.write(interruptMessage(signal, args, resultsDirs()));
-      process.exit(EXIT_CODE[signal]);
+      process.exit(exitCodeOfSignal(signal));
     });
-  });
-}
-
-/** `then(signal)` on the first SIGINT or SIGTERM, both handlers removed first; dispose() removes them unused. */
-function onceOnSignals(then: (signal: 'SIGINT' | 'SIGTERM') => void): { dispose(): void } {
-  const handlers = (['SIGINT', 'SIGTERM'] as const).map(
-    (s) =>
-      [
-        s,
-        () => {
-          dispose();
-          then(s);
-        },
-      ] as const,
-  );
-  for (const [s, h] of handlers) process.once(s, h);
-  function dispose(): void {
-    for (const [s, h] of handlers) process.off(s, h);
-  }
-  return { dispose };
+  }, STOP_SIGNALS);
 }
