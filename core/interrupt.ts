@@ -17,7 +17,7 @@
  *   dir). `eval run` and `eval retrieval --sweep-fusion`, which write no file, exit from the handler too.
  */
 import { constants } from 'node:os';
-import { errors } from './errors.js';
+import { errors, isLexcaseError } from './errors.js';
 
 /** The exit status after `signal`: the shell's 128 + signal number (SIGINT 130, SIGTERM 143). */
 export function exitCodeOfSignal(signal: NodeJS.Signals): number {
@@ -61,7 +61,9 @@ export interface Interrupt {
   received(): NodeJS.Signals | undefined;
   /**
    * The error to report for `e`, thrown while this was installed: once a signal came, the INTERRUPTED
-   * error (what was kept), whatever the step threw on its way out.
+   * error (what was kept), whatever the step threw on its way out, unless the step threw an
+   * INTERRUPTED error of its own (a step that knows better what was kept, as eval retrieval's
+   * final writes).
    */
   reason(e: unknown): unknown;
   /** Remove the handlers (call in a finally). */
@@ -75,7 +77,7 @@ export function abortOnSignals(what: string, opts: { note?: string; signals?: No
     got = s;
     ac.abort(errors.interrupted(what, s, opts.note));
   }, opts.signals ?? STOP_SIGNALS);
-  return { signal: ac.signal, received: () => got, reason: (e) => (ac.signal.aborted ? ac.signal.reason : e), dispose };
+  return { signal: ac.signal, received: () => got, reason: (e) => (ac.signal.aborted && !isInterrupted(e) ? ac.signal.reason : e), dispose };
 }
 
 /**
@@ -92,4 +94,8 @@ export async function whileInterruptible<T>(what: string, opts: { note?: string 
   } finally {
     interrupt.dispose();
   }
+}
+
+function isInterrupted(e: unknown): boolean {
+  return isLexcaseError(e) && e.code === 'INTERRUPTED';
 }

@@ -21,6 +21,7 @@ import { output, parseIntOpt, type GlobalOpts } from '../action.js';
 import { retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { addTrecEvalOptions, trecEvalOptions, type TrecEvalFlags } from './trec-eval-options.js';
 import { addAggregateOptions, checkAggregateFlags, type AggregateFlags } from './aggregate-options.js';
+import { finalWrites } from './eval-retrieval-final-writes.js';
 
 export interface TopicsFlags extends TrecEvalFlags, RetrieverFlags, AggregateFlags {
   topics?: string;
@@ -177,18 +178,21 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
       },
     });
     bar?.stop();
-    if (flags.out) {
-      await mkdir(dirname(flags.out), { recursive: true });
-      await writeAtomic(flags.out, JSON.stringify(r, null, 2) + '\n');
-    }
-    if (flags.plot) {
-      await mkdir(dirname(flags.plot), { recursive: true });
-      await writeCurvePlot(
-        flags.plot,
-        curves,
-        `Recall@k — ${basename(topicsFile)} (${r.results[0]?.n ?? 0} topics, relevant: grade ≥ ${flags.relevanceLevel}), 95% CI bands`,
-      );
-    }
+    // a signal during the final writes lets them finish, then stops the command (exit 130 / 143)
+    await finalWrites(signal, { runFile: flags.runFile, out: flags.out, plot: flags.plot }, async () => {
+      if (flags.out) {
+        await mkdir(dirname(flags.out), { recursive: true });
+        await writeAtomic(flags.out, JSON.stringify(r, null, 2) + '\n');
+      }
+      if (flags.plot) {
+        await mkdir(dirname(flags.plot), { recursive: true });
+        await writeCurvePlot(
+          flags.plot,
+          curves,
+          `Recall@k — ${basename(topicsFile)} (${r.results[0]?.n ?? 0} topics, relevant: grade ≥ ${flags.relevanceLevel}), 95% CI bands`,
+        );
+      }
+    });
     return r;
   });
   output(g, report, () => formatTopicsReport(report, { perTopic: flags.perTopic }));

@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { writeAtomic } from '../../../eval/run-dir.js';
 import { whileInterruptible } from '../../../core/interrupt.js';
 import { exitOnInterrupt } from '../run-interrupt.js';
+import { finalWrites } from './eval-retrieval-final-writes.js';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { datasetNames, datasetsWithGold } from '../../../corpora/catalog.js';
@@ -163,20 +164,22 @@ export function register(program: Command): void {
             bar!.update(done);
           },
         }).finally(() => bar?.stop());
-        signal.throwIfAborted();
-        if (flags.out) {
-          await mkdir(dirname(flags.out), { recursive: true });
-          await writeAtomic(flags.out, JSON.stringify(r, null, 2) + '\n');
-        }
-        if (flags.plot) {
-          await mkdir(dirname(flags.plot), { recursive: true });
-          await writeRecallPlot(dirname(flags.plot), r, {
-            seed: flags.seed,
-            iterations: flags.iterations,
-            file: basename(flags.plot),
-            title: `Recall@k — ${r.dataset.name} ${r.dataset.split} (n = ${r.dataset.n}), 95% interval bands`,
-          });
-        }
+        // a signal during the final writes lets them finish, then stops the command (exit 130 / 143)
+        await finalWrites(signal, flags, async () => {
+          if (flags.out) {
+            await mkdir(dirname(flags.out), { recursive: true });
+            await writeAtomic(flags.out, JSON.stringify(r, null, 2) + '\n');
+          }
+          if (flags.plot) {
+            await mkdir(dirname(flags.plot), { recursive: true });
+            await writeRecallPlot(dirname(flags.plot), r, {
+              seed: flags.seed,
+              iterations: flags.iterations,
+              file: basename(flags.plot),
+              title: `Recall@k — ${r.dataset.name} ${r.dataset.split} (n = ${r.dataset.n}), 95% interval bands`,
+            });
+          }
+        });
         return r;
       });
       const compact = {
