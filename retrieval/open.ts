@@ -11,6 +11,7 @@ import { didYouMean } from '../core/did-you-mean.js';
 import { RETRIEVER_OPTION_KEYS, unreadOptions, unreadOptionText } from './method-options.js';
 import { METHODS, METHOD_NAMES, RM3_METHODS, methodSpec } from './methods.js';
 import { rm3Params } from './rm3-params.js';
+import { restoreDenseSwap } from '../indexer/dense/dense-swap.js';
 
 export { openSparseIndex, closeSparseIndexes, QUERY_THREADS_MIN_DOCS } from './open-sparse.js';
 
@@ -20,6 +21,7 @@ export const SPARSE_METHODS: readonly string[] = METHODS.filter((m) => m.sparse)
 export async function openRetriever(dir: string, method: string, opts: Record<string, unknown> = {}): Promise<Retriever> {
   const spec = methodSpec(method);
   if (!spec) throw errors.methodUnknown(method, RETRIEVAL_METHODS);
+  await restoreDenseSwap(dir); // a dense --rebuild stopped between its two renames left no dense/ (dense-swap.ts)
   // a key no method reads (a typo, another library's name) is refused, not ignored; a key of another method
   // is let through with a warning (it changes nothing here), so one options object still serves several
   // methods (docs/library.md; callers that share one give each method its own keys: `shareOptions`)

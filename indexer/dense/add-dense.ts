@@ -45,6 +45,7 @@ import { annParams, DEFAULT_ANN_THRESHOLD, type AnnParams } from './ann-params.j
 import { enclosingProtected, isWithin, realpathLoose } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../out-dir.js';
 import { DEFAULT_DENSE_TABLE, DEFAULT_DENSE_URI, denseIdsDigest, isRemoteUri, newDenseOwner, resolveDenseUri, type DenseSection } from './dense-section.js';
+import { restoreDenseSwapLocked } from './dense-swap.js';
 import {
   appendVectors,
   buildAnnIndex,
@@ -154,6 +155,7 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
   const buildStep = opts.indexDir !== undefined && resolve(opts.indexDir) !== resolve(dir);
   const lock = buildStep ? undefined : acquireLock(`${realpathLoose(dir)}.lock`, dir, 'index dense');
   try {
+    if (lock) await restoreDenseSwapLocked(dir); // a --rebuild stopped mid-swap left no dense/ (dense-swap.ts)
     return await addDenseLocked(dir, opts);
   } finally {
     lock?.release();

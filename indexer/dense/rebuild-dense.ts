@@ -10,8 +10,9 @@
  * index's own passages. Only once it is complete and checked (every passage, its ids) is it renamed
  * to `<dir>/dense` (the old part renamed aside first, then removed) and the manifest rewritten to
  * record it: a build that fails or is interrupted (Ctrl-C) removes the stage and leaves the old dense
- * part, its manifest entry and its dense-build.json as they were. Under the index dir's lock, as
- * every writer of it. The dense part must be the index's own (dense/ inside it, table "passages").
+ * part, its manifest entry and its dense-build.json as they were. A process killed between the
+ * swap's two renames leaves no dense/: the next command that opens the index puts the old part back
+ * (dense-swap.ts). Under the index dir's lock, as every writer of it. The dense part must be the index's own (dense/ inside it, table "passages").
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -24,15 +25,15 @@ import { openDocStore } from '../docstore.js';
 import { readManifest, writeManifest, type Manifest } from '../manifest.js';
 import { addDenseIndex, type AddDenseOptions } from './add-dense.js';
 import { DEFAULT_DENSE_TABLE, DEFAULT_DENSE_URI } from './dense-section.js';
-
-const STAGE_PREFIX = '.dense-rebuild-';
-const OLD_PREFIX = '.dense-old-';
+import { OLD_PREFIX, restoreDenseSwapLocked, STAGE_PREFIX } from './dense-swap.js';
 
 export async function rebuildDenseIndex(dir: string, opts: Omit<AddDenseOptions, 'passages' | 'indexDir'> = {}): Promise<Manifest> {
   if ((opts.uri !== undefined && opts.uri !== DEFAULT_DENSE_URI) || (opts.table !== undefined && opts.table !== DEFAULT_DENSE_TABLE))
     throw errors.usage('--rebuild replaces the dense part inside the index dir (dense/, table "passages"); it takes no --dense-uri or --dense-table');
   const lock = acquireLock(`${realpathLoose(dir)}.lock`, dir, 'index dense --rebuild');
   try {
+    // a --rebuild stopped between the two renames below left no dense/: its old part goes back first
+    await restoreDenseSwapLocked(dir);
     const manifest = await readManifest(dir);
     const recorded = manifest.dense as { uri?: string; table?: string } | undefined;
     if (recorded && (recorded.uri !== DEFAULT_DENSE_URI || recorded.table !== DEFAULT_DENSE_TABLE))

@@ -5,9 +5,13 @@
  * a new dir": there was no way but deleting files by hand); `--rebuild` embeds every passage again
  * beside the old part and swaps the new one in, searchable, nothing left over. A rebuild whose
  * embedding endpoint fails midway (HTTP 400 on its third request, 127.0.0.1) leaves the old part,
- * its manifest entry and its search results as they were, and no stage dir.
+ * its manifest entry and its search results as they were, and no stage dir. A rebuild killed exactly
+ * between the swap's two renames (dense/ aside as .dense-old-<pid>/, the new part still in the stage,
+ * no dense/: made on disk here) is noticed by the next command that opens the index, which puts the
+ * old part back and says so in one line; before, that search failed and the next --rebuild deleted
+ * the part set aside.
  */
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -116,4 +120,37 @@ describe('lexcase index dense --rebuild', () => {
       'it takes no --dense-uri or --dense-table',
     );
   }, 60_000);
+
+  /** The state a --rebuild killed between its two renames leaves: dense/ aside, the new part staged, no dense/. */
+  const stopBetweenRenames = async (pid: number) => {
+    await rename(join(index, 'dense'), join(index, `.dense-old-${pid}`));
+    await mkdir(join(index, `.dense-rebuild-${pid}`));
+    await cp(join(index, `.dense-old-${pid}`), join(index, `.dense-rebuild-${pid}`, 'dense'), { recursive: true });
+  };
+  const LISTING = ['.lexcase-owner', 'blocks.crc32', 'dense', 'docs', 'manifest.json', 'sparse'];
+
+  it('a rebuild stopped between its two renames (no dense/): the next search puts the old part back, says so in one line, and ranks as before', async () => {
+    const before = { dense: await dense(), hits: await search() };
+    await stopBetweenRenames(4242);
+    const r = await runCli(['--json', 'search', 'hearsay statement offered for its truth', '--index', index, '--method', 'dense', '-k', '3']);
+    // before: exit 1, the dense table not found
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `${index}: put dense/ back from .dense-old-4242, where an \`index dense --rebuild\` stopped between its two renames had left it; the dense part is the one the index had before (the one its manifest records); rerun the --rebuild to replace it`,
+    );
+    expect((JSON.parse(r.stdout) as { hits: { id: string; score: number }[] }).hits.map((h) => [h.id, h.score])).toEqual(before.hits);
+    expect((await readdir(index)).sort()).toEqual(LISTING);
+    expect(await dense()).toEqual(before.dense);
+  }, 120_000);
+
+  it('a --rebuild run on that state puts the old part back before it sweeps leftovers, then rebuilds', async () => {
+    await stopBetweenRenames(4343);
+    const r = await runCli(['index', 'dense', index, '--model-dir', TINY_BERT, '--rebuild']);
+    // before: the sweep removed .dense-old-4343 as a leftover
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('put dense/ back from .dense-old-4343');
+    expect((await readdir(index)).sort()).toEqual(LISTING);
+    expect(await dense()).toMatchObject({ rows: 40, source: `model files sha256 ${await modelFilesDigest(TINY_BERT)}` });
+    expect(await search()).toHaveLength(3);
+  }, 120_000);
 });
