@@ -66,6 +66,28 @@ function split(u: number[], theta: number) {
   return { non: present.slice(0, m), ess: present.slice(m), ns };
 }
 
+/**
+ * Doc d under a MaxScore split (non-essential terms `non`, their bound sum `ns`, essential `ess`) and
+ * bounds u: its essential postings; whether it is a candidate (its essential score plus ns reaches
+ * θ); and then how many non-essential lookups the early exit makes (largest bound first, stopping
+ * once what is left cannot reach θ).
+ */
+function walkDoc(W: Float64Array[], d: number, { non, ess, ns }: { non: number[]; ess: number[]; ns: number }, u: number[], theta: number) {
+  const here = ess.filter((j) => W[j][d] > 0);
+  const partial = here.reduce((s, j) => s + W[j][d], 0);
+  if (!here.length || !reach(partial + ns, theta)) return { essential: here.length, candidate: false, early: 0 };
+  let s = partial;
+  let rest = ns;
+  let early = 0;
+  for (const j of [...non].reverse()) {
+    if (!reach(s + rest, theta)) break;
+    early++;
+    s += W[j][d];
+    rest -= u[j];
+  }
+  return { essential: here.length, candidate: true, early };
+}
+
 function bruteMaxScore(W: Float64Array[], terms: OracleTerm[], theta: number) {
   const bound = W.map((w) => Math.max(...w));
   // Global bounds: ties ordered as the oracle does (longer list first), so the split is the same.
@@ -80,21 +102,11 @@ function bruteMaxScore(W: Float64Array[], terms: OracleTerm[], theta: number) {
   let C = 0;
   let early = 0;
   for (let d = 0; d < N; d++) {
-    const here = ess.filter((j) => W[j][d] > 0);
-    E += here.length;
-    if (!here.length) continue;
-    docs++;
-    const partial = here.reduce((s, j) => s + W[j][d], 0);
-    if (!reach(partial + ns, theta)) continue;
-    C++;
-    let s = partial;
-    let rest = ns;
-    for (const j of [...non].reverse()) {
-      if (!reach(s + rest, theta)) break;
-      early++;
-      s += W[j][d];
-      rest -= bound[j];
-    }
+    const walk = walkDoc(W, d, { non, ess, ns }, bound, theta);
+    E += walk.essential;
+    if (walk.essential) docs++;
+    if (walk.candidate) C++;
+    early += walk.early;
   }
   return { nonEssential: m, essentialPostings: E, essentialDocs: docs, candidates: C, lookups: C * m, lookupsEarlyExit: early };
 }
@@ -138,22 +150,13 @@ function bruteBlocks(W: Float64Array[], terms: OracleTerm[], cfg: BoundConfig, t
     const has = W.map((w) => w[d] > 0);
     if (has.some(Boolean)) liveTouched++;
     livePostings += has.filter(Boolean).length;
-    const { non, ess, ns } = split(u, theta);
-    const here = ess.filter((j) => has[j]);
-    E += here.length;
-    if (!here.length) continue;
-    const partial = here.reduce((s, j) => s + W[j][d], 0);
-    if (!reach(partial + ns, theta)) continue;
+    const parts = split(u, theta);
+    const walk = walkDoc(W, d, parts, u, theta);
+    E += walk.essential;
+    if (!walk.candidate) continue;
     C++;
-    lookups += non.length;
-    let s = partial;
-    let rest = ns;
-    for (const j of [...non].reverse()) {
-      if (!reach(s + rest, theta)) break;
-      early++;
-      s += W[j][d];
-      rest -= u[j];
-    }
+    lookups += parts.non.length;
+    early += walk.early;
   }
   return { liveDocs, liveTouchedDocs: liveTouched, livePostings, essentialPostings: E, candidates: C, lookups, lookupsEarlyExit: early };
 }

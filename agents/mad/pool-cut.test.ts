@@ -9,14 +9,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadPassages } from '../../corpora/registry.js';
-import type { Passage } from '../../corpora/types.js';
-import { buildIndex } from '../../indexer/build.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
+import { buildBarexamIndex } from '../../tests/support/barexam-index.js';
 import { runCli } from '../../tests/support/run-cli.js';
+import { useScriptedLlm } from '../../tests/support/scripted-llm-env.js';
 import { schemaFollowing, startScriptedServer } from '../../tests/support/scripted-openai-server.js';
 
-const LLM_VARS = ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY'];
 const flat = (t: string) => t.replace(/\s+/g, ' ');
 
 let dir: string;
@@ -26,15 +24,7 @@ let text: Map<string, string>;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-mad-pool-cut-'));
   index = join(dir, 'idx');
-  const passages: Passage[] = [];
-  text = new Map();
-  for await (const p of loadPassages('barexam')) passages.push(p), text.set(p.id, p.text);
-  await buildIndex(
-    (async function* () {
-      yield* passages;
-    })(),
-    { out: index, corpusName: 'test', workers: 0 },
-  );
+  ({ text } = await buildBarexamIndex(index));
 }, 60_000);
 
 afterAll(async () => {
@@ -48,9 +38,7 @@ describe('run mad: pool passages cut for the prompts are counted', () => {
   it('single-rag marks each pool passage longer than --passage-chars cutFrom in the trace and report.md counts them', async () => {
     const srv = await startScriptedServer(schemaFollowing());
     try {
-      for (const v of LLM_VARS) vi.stubEnv(v, undefined as unknown as string);
-      vi.stubEnv('LEXCASE_LLM_BASE_URL', srv.url);
-      vi.stubEnv('LEXCASE_LLM_MODEL', 'scripted');
+      useScriptedLlm(srv.url);
       const runDir = join(dir, 'single');
       const r = await runCli([
         'run',

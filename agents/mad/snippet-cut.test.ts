@@ -16,8 +16,8 @@ import { closeSparseIndexes } from '../../retrieval/open.js';
 import { runCli } from '../../tests/support/run-cli.js';
 import { instanceOf, requestedSchema, startScriptedServer, type RecordedRequest, type ScriptReply } from '../../tests/support/scripted-openai-server.js';
 import { buildSmallBarexamIndex } from '../../tests/support/small-barexam-index.js';
+import { useScriptedLlm } from '../../tests/support/scripted-llm-env.js';
 
-const LLM_VARS = ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY'];
 const flat = (t: string) => t.replace(/\s+/g, ' ');
 
 let dir: string;
@@ -63,9 +63,7 @@ describe('run mad: requested snippets cut for the tool result are counted', () =
   it('a brief whose requested snippet is longer than --passage-chars marks request.cutFrom and report.md counts it beside the pool', async () => {
     const srv = await startScriptedServer(requester);
     try {
-      for (const v of LLM_VARS) vi.stubEnv(v, undefined as unknown as string);
-      vi.stubEnv('LEXCASE_LLM_BASE_URL', srv.url);
-      vi.stubEnv('LEXCASE_LLM_MODEL', 'scripted');
+      useScriptedLlm(srv.url);
       const runDir = join(dir, 'mad');
       const r = await runCli(['run', 'mad', '--index', index, '--limit', '1', '--rounds', '2', '--run-dir', runDir, '--no-cache']);
       expect(r.code).toBe(0);

@@ -9,15 +9,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
-import type { Passage, Question } from '../../../corpora/types.js';
-import { buildIndex } from '../../../indexer/build.js';
+import { loadQuestions } from '../../../corpora/registry.js';
+import type { Question } from '../../../corpora/types.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
+import { buildBarexamIndex } from '../../../tests/support/barexam-index.js';
 import { runCli } from '../../../tests/support/run-cli.js';
+import { useScriptedLlm } from '../../../tests/support/scripted-llm-env.js';
 import { startScriptedServer } from '../../../tests/support/scripted-openai-server.js';
 import { CASE_PROMPT_LIMITS } from '../../common/defaults.js';
 
-const LLM_VARS = ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY'];
 const LIMIT = CASE_PROMPT_LIMITS.baselinePassageChars;
 const flat = (t: string) => t.replace(/\s+/g, ' ');
 
@@ -30,19 +30,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-context-cut-'));
   index = join(dir, 'idx');
   const all = await loadQuestions('barexam', 'all');
-  const passages: Passage[] = [];
-  text = new Map();
-  for await (const p of loadPassages('barexam')) passages.push(p), text.set(p.id, p.text);
+  ({ text } = await buildBarexamIndex(index));
   // the first question of the split whose gold passage is longer than the limit, and the ones before it
   const at = all.findIndex((q) => q.goldPassageIds.some((id) => flat(text.get(id) ?? '').length > LIMIT));
   expect(at).toBeGreaterThanOrEqual(0);
   items = all.slice(0, at + 1);
-  await buildIndex(
-    (async function* () {
-      yield* passages;
-    })(),
-    { out: index, corpusName: 'test', workers: 0 },
-  );
 }, 60_000);
 
 afterAll(async () => {
@@ -56,9 +48,7 @@ describe('run baseline: passages cut for the prompt are counted', () => {
   it('an oracle run whose gold passage is longer than 2,000 characters marks it cutFrom in the trace and says so in report.md', async () => {
     const srv = await startScriptedServer(() => ({ content: '{"reasoning":"r","answer":"A"}' }));
     try {
-      for (const v of LLM_VARS) vi.stubEnv(v, undefined as unknown as string);
-      vi.stubEnv('LEXCASE_LLM_BASE_URL', srv.url);
-      vi.stubEnv('LEXCASE_LLM_MODEL', 'scripted');
+      useScriptedLlm(srv.url);
       const runDir = join(dir, 'oracle');
       const r = await runCli([
         'run',

@@ -9,14 +9,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadPassages, loadQuestions } from '../../../corpora/registry.js';
-import type { Passage } from '../../../corpora/types.js';
-import { buildIndex } from '../../../indexer/build.js';
+import { loadQuestions } from '../../../corpora/registry.js';
 import { readManifest } from '../../../indexer/manifest.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';
 import { cliChild } from '../../../tests/support/cli-child.js';
 import { treeOf } from '../../../tests/support/tree-snapshot.js';
+import { buildSmallBarexamIndex } from '../../../tests/support/small-barexam-index.js';
 import { lockReproductionDir } from '../../../eval/reproduce/run-grid.js';
 
 let dir: string;
@@ -27,19 +26,8 @@ const LIMIT = 7;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lexcase-reproduce-'));
   index = join(dir, 'idx');
-  const val = (await loadQuestions('barexam', 'val')).slice(0, LIMIT);
-  // gold passages of only some questions, so recall differs across items
-  const gold = new Set(val.slice(0, 4).flatMap((q) => q.goldPassageIds));
-  const passages: Passage[] = [];
-  for await (const p of loadPassages('barexam')) if (gold.has(p.id)) passages.push(p);
-  let n = 0;
-  for await (const p of loadPassages('legal_corpus')) if (n++ < 400) passages.push(p);
-  await buildIndex(
-    (async function* () {
-      yield* passages;
-    })(),
-    { out: index, corpusName: 'test', workers: 0 },
-  );
+  // gold passages of only the first 4 of the LIMIT val questions, so recall differs across items
+  await buildSmallBarexamIndex(index, { items: 4, corpus: 400 });
 }, 60_000);
 
 afterAll(async () => {
