@@ -69,3 +69,31 @@ describe('lexcase evidence --tools help says what runs without it', () => {
     expect(EVIDENCE_TOOLS_HELP).toContain('with --against every one of bm25, qld, dense the index has, else hybrid');
   });
 });
+
+describe('lexcase evidence (text output) never sends a passage’s or the model’s control characters to the terminal', () => {
+  it('an escape sequence in a passage, its justification or the analysis is printed escaped, on its own line', () => {
+    const text = formatEvidence({
+      hypothesis: 'Paul cannot impeach his own witness',
+      facts: '',
+      stance: 'for',
+      mode: 'llm',
+      evidence: [
+        {
+          id: 'fre_607',
+          score: 2.5,
+          justification: 'quoted\u001b[1A\u001b[2K 1. forged  score 99.0000',
+          text: 'Who May Impeach.\u001b[2J Any party\u009b31m may attack',
+        },
+      ],
+      toolCalls: [],
+      analysis: 'Rule 607\nallows it\u202E',
+      stop: 'offline',
+      tokens: 0,
+    });
+    // before: the ESC, CSI (U+009B) and U+202E reached stdout raw, and the analysis's newline split its line
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text).toContain('Analysis: Rule 607 allows it\\u202e');
+    expect(text).toContain('    quoted\\u001b[1A\\u001b[2K 1. forged score 99.0000');
+    expect(text).toContain('    "Who May Impeach.\\u001b[2J Any party\\u009b31m may attack"');
+  });
+});

@@ -12,6 +12,7 @@ import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../a
 import { addLlmOptions, EVIDENCE_PAPER, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
 import { AGENT_DEFAULTS } from '../../../agents/common/defaults.js';
+import { terminalLine } from '../terminal-text.js';
 
 interface EvidenceFlags extends LlmCliOpts {
   facts?: string;
@@ -25,7 +26,7 @@ interface EvidenceFlags extends LlmCliOpts {
 }
 
 const flat = (s: string, n: number) => {
-  const t = (s ?? '').replace(/\s+/g, ' ').trim();
+  const t = terminalLine(s ?? '');
   return t.length <= n ? t : `${t.slice(0, n - 1).trimEnd()}…`;
 };
 
@@ -39,11 +40,11 @@ export function formatEvidence(r: EvidenceResult): string {
     `(${r.mode}${r.stop !== 'final' && r.stop !== 'offline' ? `; stopped at ${r.stop}` : ''})`,
     '',
   ];
-  if (r.analysis) lines.push(`Analysis: ${r.analysis}`, '');
+  if (r.analysis) lines.push(`Analysis: ${terminalLine(r.analysis)}`, '');
   if (r.evidence.length === 0) lines.push(r.error ? `No passages found: ${r.error}` : 'No passages found.');
   r.evidence.forEach((e, i) => {
     lines.push(`${String(i + 1).padStart(2)}. ${e.id}  score ${e.score.toFixed(4)}`);
-    lines.push(`    ${e.justification}`);
+    lines.push(`    ${terminalLine(e.justification)}`);
     if (e.text) lines.push(`    "${flat(e.text, 220)}"`);
   });
   lines.push('', `Tool calls (${r.toolCalls.length}):`);

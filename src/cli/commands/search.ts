@@ -18,6 +18,7 @@ import { methodsHelp } from '../../../retrieval/methods.js';
 import { beyondDepthNote } from '../../../retrieval/ranking-depth.js';
 import { log } from '../../../core/log.js';
 import { fixed } from '../../../core/fixed.js';
+import { terminalLine } from '../terminal-text.js';
 
 interface SearchFlags extends RetrieverFlags, BatchSearchFlags {
   index: string;
@@ -115,12 +116,13 @@ export function register(program: Command): void {
             hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })),
           },
           () => {
-            if (rows.length === 0) return `no hits for "${snippet(query, 60)}" (${retriever.method}; all query terms unknown or stopwords?)`;
+            if (rows.length === 0) return `no hits for "${terminalLine(snippet(query, 60))}" (${retriever.method}; all query terms unknown or stopwords?)`;
             const out = [`${rows.length} hits · ${retriever.method}${approx ? ` · ${describeApprox(approx)}` : ''} · ${ms.toFixed(1)} ms`];
             if (expansion) out.push(`expanded query (RM3): ${expansion.map((t) => `${t.term} ${fixed(t.weight, 4)}`).join(', ')}`);
             for (const r of rows) {
-              out.push(`${String(r.rank).padStart(4)}  ${fixed(r.score, 4).padStart(10)}  ${r.id}${r.title ? `  — ${r.title}` : ''}`);
-              out.push(`      ${snippet(r.text, flags.snippet)}`);
+              out.push(`${String(r.rank).padStart(4)}  ${fixed(r.score, 4).padStart(10)}  ${r.id}${r.title ? `  — ${terminalLine(r.title)}` : ''}`);
+              // the text is the corpus's: its control characters are shown escaped, never sent to the terminal
+              out.push(`      ${terminalLine(snippet(r.text, flags.snippet))}`);
               if (r.explanation) out.push(...explainLines(r.explanation));
             }
             return out.join('\n');
