@@ -84,4 +84,42 @@ describe('index build notes empty passages and replacement characters', () => {
     // the clean file of the test above: nothing recorded
     expect((await readManifest(join(tmp.dir, 'clean'))).corpus).not.toHaveProperty('termlessPassages');
   });
+
+  it('counts passages with an invisible format character inside a word (soft hyphen, zero-width space, bidi control) and names the first word, escaped', async () => {
+    // A soft hyphen from a PDF or HTML's &shy; ends a token: "con\u00adtract" was indexed as "con" and
+    // "tract", so `search contract` missed these passages and their length counted two terms, and the
+    // build said nothing ("45 passages"). Thai writes U+200B between words and Persian ZWNJ inside
+    // them: neither is counted.
+    const f = join(tmp.dir, 'format.jsonl');
+    const extra = [
+      { id: 'shy1', text: 'A valid con\u00adtract requires offer, acceptance and consideration.' },
+      { id: 'zw1', text: 'The de\u200bfendant breached the warranty of merchantability.' },
+      { id: 'bidi1', text: 'Damages for breach of warr\u202eanty are measured at the time of tender.' },
+      { id: 'thai', text: 'สัญญา\u200bซื้อขาย\u200bที่ดิน' },
+      { id: 'fa', text: 'قرارداد می\u200cخواهد' },
+      { id: 'edge', text: '\ufeffA deed is delivered \u200b when the grantor intends it.' },
+      { id: 'lone', text: 'A trust \ud800 needs a res.' },
+    ];
+    await writeFile(f, `${real.slice(0, 38).join('\n')}\n${extra.map((p) => JSON.stringify(p)).join('\n')}\n`);
+    const out = join(tmp.dir, 'format-idx');
+    const r = await runCli(['index', 'build', f, '--out', out, '--workers', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'format.jsonl: 3 of 45 passages have an invisible format character inside a word (soft hyphen U+00AD, zero-width space U+200B, word joiner U+2060, U+FEFF or a bidirectional control; the first: "shy1", the word "con\\u00adtract")',
+    );
+    // a lone surrogate is stored as U+FFFD, so it is counted with the replacement characters
+    expect(r.stderr).toContain('format.jsonl: 1 of 45 passages hold U+FFFD replacement characters (the first: "lone")');
+    expect(r.stdout).toContain('45 passages (1 with U+FFFD replacement characters, 3 with invisible characters inside words)');
+    expect((await readManifest(out)).corpus).toMatchObject({ passages: 45, replacementPassages: 1, formatCharPassages: 3 });
+    const info = await runCli(['index', 'info', out]);
+    expect(info.stdout).toContain('\n  notes     1 with U+FFFD replacement characters, 3 with invisible characters inside words\n');
+    // what the note is about: the plain word does not find the passage that holds it with a soft hyphen
+    const s = await runCli(['search', 'valid contract offer acceptance', '--index', out, '--json', '-k', '45']);
+    const ids = (JSON.parse(s.stdout) as { hits: Array<{ id: string }> }).hits.map((h) => h.id);
+    expect(ids).toContain('shy1');
+    const plain = await runCli(['search', 'contract', '--index', out, '--json', '-k', '45']);
+    expect((JSON.parse(plain.stdout) as { hits: Array<{ id: string }> }).hits.map((h) => h.id)).not.toContain('shy1');
+    // the clean file of the first test: nothing recorded
+    expect((await readManifest(join(tmp.dir, 'clean'))).corpus).not.toHaveProperty('formatCharPassages');
+  });
 });

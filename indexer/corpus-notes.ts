@@ -12,18 +12,52 @@
  *                        empty ones; counted from the document lengths once the build has them
  *   replacementPassages  passages whose text or title holds U+FFFD, the replacement character:
  *                        what the loaders read invalid UTF-8 bytes as (a Latin-1 file's "é"), so
- *                        those words are neither searched nor shown as the file wrote them
+ *                        those words are neither searched nor shown as the file wrote them; or a
+ *                        lone surrogate (a JSON "\ud800" escape with no pair), which the doc store
+ *                        writes as UTF-8 and so holds as U+FFFD
+ *   formatCharPassages   passages whose text has an invisible format character inside a word: a
+ *                        soft hyphen (U+00AD, common in text from PDFs and HTML's &shy;), a zero-width
+ *                        space (U+200B), a word joiner (U+2060), U+FEFF or a bidirectional control
+ *                        (U+202E …). The default analyzer ends a token there ("con\u00adtract" is
+ *                        indexed as "con" and "tract"), the lucene preset keeps it inside the term
+ *                        (as Lucene does): either way a query that spells the word plainly
+ *                        ("contract") does not find it, and the document length counts the pieces.
+ *                        (ZWJ and ZWNJ, U+200C/U+200D, are not counted: Persian and Indic scripts
+ *                        write them inside words, and emoji sequences use ZWJ.)
  *
  * A count is recorded only when it is not zero.
  */
 import type { PassageInput } from './passage-input.js';
 
 const REPLACEMENT = '\uFFFD';
+/** A lone surrogate: a high one with no low one after it, or a low one with no high one before it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const FORMAT_CHARS = '\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff';
+const FORMAT_CHAR = new RegExp(`[${FORMAT_CHARS}]`);
+// Letters of the scripts that separate words with spaces (Thai, Khmer and CJK text writes U+200B
+// between words, where splitting is right), digits, and marks after them.
+const WORD_CHAR = '\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}\\p{N}';
+/** An invisible format character between a letter or digit (or a mark after one) and a letter or digit. */
+const FORMAT_IN_WORD = new RegExp(`[${WORD_CHAR}\\p{M}][${FORMAT_CHARS}]+[${WORD_CHAR}]`, 'u');
+const WORD_PART = new RegExp(`[\\p{L}\\p{N}\\p{M}${FORMAT_CHARS}]`, 'u');
+
+/** The whole word around the match at `at` (at most 40 characters each side). */
+function wordAround(text: string, at: number, length: number): string {
+  let start = at;
+  let end = at + length;
+  while (start > 0 && at - start < 40 && WORD_PART.test(text[start - 1])) start--;
+  while (end < text.length && end - at < 40 && WORD_PART.test(text[end])) end++;
+  return text.slice(start, end);
+}
+
+/** The word as ASCII: its invisible characters (and any other non-ASCII one) written as \uXXXX. */
+const visible = (word: string): string => word.replace(/[^\u0020-\u007e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export interface CorpusNoteCounts {
   emptyPassages?: number;
   termlessPassages?: number;
   replacementPassages?: number;
+  formatCharPassages?: number;
 }
 
 export class CorpusNotes {
@@ -36,6 +70,9 @@ export class CorpusNotes {
   private added = 0;
   private termless = 0;
   private firstTermless = '';
+  private formatChars = 0;
+  private firstFormatChar = '';
+  private firstFormatWord = '';
 
   add(p: PassageInput): void {
     const i = this.added++;
@@ -48,8 +85,17 @@ export class CorpusNotes {
       }
       this.emptyBits[i >> 3] |= 1 << (i & 7);
     }
-    if (p.text.includes(REPLACEMENT) || p.title?.includes(REPLACEMENT)) {
+    const text = p.text;
+    const title = p.title;
+    if (text.includes(REPLACEMENT) || title?.includes(REPLACEMENT) || LONE_SURROGATE.test(text) || (title !== undefined && LONE_SURROGATE.test(title))) {
       if (!this.replaced++) this.firstReplaced = p.id;
+    }
+    if (FORMAT_CHAR.test(text)) {
+      const m = FORMAT_IN_WORD.exec(text);
+      if (m && !this.formatChars++) {
+        this.firstFormatChar = p.id;
+        this.firstFormatWord = wordAround(text, m.index, m[0].length);
+      }
     }
   }
 
@@ -71,6 +117,7 @@ export class CorpusNotes {
       ...(this.empty ? { emptyPassages: this.empty } : {}),
       ...(this.termless ? { termlessPassages: this.termless } : {}),
       ...(this.replaced ? { replacementPassages: this.replaced } : {}),
+      ...(this.formatChars ? { formatCharPassages: this.formatChars } : {}),
     };
   }
 
@@ -90,7 +137,12 @@ export class CorpusNotes {
         : []),
       ...(this.replaced
         ? [
-            `${corpusName}: ${of(this.replaced)} hold U+FFFD replacement characters (the first: "${this.firstReplaced}"), what invalid UTF-8 bytes are read as: is the file in another encoding (Latin-1)? Convert it to UTF-8 (iconv -f latin1 -t utf-8) and rebuild`,
+            `${corpusName}: ${of(this.replaced)} hold U+FFFD replacement characters (the first: "${this.firstReplaced}"), what invalid UTF-8 bytes are read as: is the file in another encoding (Latin-1)? Convert it to UTF-8 (iconv -f latin1 -t utf-8) and rebuild (a lone surrogate, a JSON "\\ud800" escape with no pair, is also stored as U+FFFD)`,
+          ]
+        : []),
+      ...(this.formatChars
+        ? [
+            `${corpusName}: ${of(this.formatChars)} have an invisible format character inside a word (soft hyphen U+00AD, zero-width space U+200B, word joiner U+2060, U+FEFF or a bidirectional control; the first: "${this.firstFormatChar}", the word "${visible(this.firstFormatWord)}"): a query that spells the word without it does not find these passages (the default analyzer indexes the pieces as separate terms, the lucene preset keeps the character inside the term); remove the characters and rebuild if the words should be found`,
           ]
         : []),
     ];

@@ -36,6 +36,8 @@ export const manifestSchema = z.object({
     termlessPassages: z.number().int().optional(),
     /** Passages whose text or title holds U+FFFD (invalid UTF-8 read as replacement characters), when any; absent in older dirs. */
     replacementPassages: z.number().int().optional(),
+    /** Passages with an invisible format character (soft hyphen, zero-width space, bidi control …) inside a word, when any (corpus-notes.ts); absent in older dirs. */
+    formatCharPassages: z.number().int().optional(),
   }),
   analyzer: analyzerConfigSchema,
   methods: z.array(z.string()),

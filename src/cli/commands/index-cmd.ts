@@ -146,13 +146,14 @@ export async function runIndexBuild(
   }
 }
 
-/** "2 with no text, 1 with no index term, 1 with U+FFFD replacement characters" (indexer/corpus-notes.ts); "" when the build noted none. */
+/** "2 with no text, 1 with no index term, 1 with U+FFFD replacement characters, 3 with invisible characters inside words" (indexer/corpus-notes.ts); "" when the build noted none. */
 function corpusNotes(m: Manifest): string {
-  const { emptyPassages: empty, termlessPassages: termless, replacementPassages: replaced } = m.corpus;
+  const { emptyPassages: empty, termlessPassages: termless, replacementPassages: replaced, formatCharPassages: formatChars } = m.corpus;
   return [
     ...(empty ? [`${empty.toLocaleString('en-US')} with no text`] : []),
     ...(termless ? [`${termless.toLocaleString('en-US')} with no index term`] : []),
     ...(replaced ? [`${replaced.toLocaleString('en-US')} with U+FFFD replacement characters`] : []),
+    ...(formatChars ? [`${formatChars.toLocaleString('en-US')} with invisible characters inside words`] : []),
   ].join(', ');
 }
 
