@@ -64,6 +64,18 @@ describe('JSONL passage loader', () => {
     await expect(collect(loadJsonlPassages(f))).rejects.toMatchObject({ code: 'CORPUS_PARSE', message: expect.stringContaining(`${f}:2: malformed JSON`) });
   });
 
+  it('says a line starting with a byte-order mark (two files joined with cat) is why it is not JSON, not "Unexpected token \'\'"', async () => {
+    // The BOM of the file's first line is dropped; the second file's BOM, now inside the file, is not.
+    // Before, the message quoted the invisible mark: `bad.jsonl:3: malformed JSON: Unexpected token '\ufeff', …`.
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const f = join(dir, 'joined.jsonl');
+    await writeFile(f, '\ufeff{"id":"a","text":"Alpha"}\n{"id":"b","text":"Beta"}\n\ufeff{"id":"c","text":"Gamma"}\n');
+    const err = await collect(loadJsonlPassages(f)).catch((e: Error) => e);
+    expect(err).toMatchObject({ code: 'CORPUS_PARSE' });
+    expect((err as Error).message).toContain(`${f}:3: malformed JSON: the line starts with a byte-order mark (U+FEFF, bytes EF BB BF)`);
+    expect((err as Error).message).not.toContain('\ufeff');
+  });
+
   it('rejects a missing id naming file, line and field, and allows empty text', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
     const f = join(dir, 'noid.jsonl');

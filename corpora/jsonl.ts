@@ -13,6 +13,16 @@ export interface JsonRecord {
   text: string;
 }
 
+/**
+ * Why a line that starts with a byte-order mark is not JSON, in words: JSON.parse's own message
+ * quotes the mark, which prints as nothing ("Unexpected token '', …"). The mark is dropped at the
+ * start of a file only (read-lines.ts); inside one it is where another file was joined on.
+ */
+export function bomNote(text: string): string | undefined {
+  if (text.charCodeAt(0) !== 0xfeff) return undefined;
+  return "the line starts with a byte-order mark (U+FEFF, bytes EF BB BF), as a file joined onto another does (cat a.jsonl b.jsonl): remove it (sed 's/^\\xEF\\xBB\\xBF//')";
+}
+
 /** Parsed JSON values, one per non-blank line; a malformed line → CORPUS_PARSE naming file:line. */
 export async function* readJsonl(file: string, opts: ReadLinesOptions = {}): AsyncGenerator<JsonRecord> {
   for await (const { line, text } of readLines(file, opts)) {
@@ -21,7 +31,7 @@ export async function* readJsonl(file: string, opts: ReadLinesOptions = {}): Asy
     try {
       value = JSON.parse(text);
     } catch (e) {
-      throw errors.corpusParse(file, line, `malformed JSON: ${(e as Error).message}`, e);
+      throw errors.corpusParse(file, line, `malformed JSON: ${bomNote(text) ?? (e as Error).message}`, e);
     }
     yield { line, value, text };
   }

@@ -76,6 +76,10 @@ describe('loadTopics', () => {
     await expect(loadTopics(await file('b.tsv', 'q 1\ttext\n'))).rejects.toThrow(/b\.tsv:1: qid "q 1" contains whitespace/);
     await expect(loadTopics(await file('c.jsonl', '{"id": "q1", "text": 5}\n'))).rejects.toThrow(/c\.jsonl:1: field "text": expected a string, got number/);
     await expect(loadTopics(await file('d.jsonl', '{"id": "q1", "text": "x"}\n{"id": "q1"\n'))).rejects.toThrow(/d\.jsonl:2: malformed JSON/);
+    // a second file's byte-order mark, joined on with cat, is named (its JSON.parse message quoted it invisibly)
+    await expect(loadTopics(await file('bom.jsonl', '{"id": "q1", "text": "x"}\n\ufeff{"id": "q2", "text": "y"}\n'))).rejects.toThrow(
+      /bom\.jsonl:2: malformed JSON: the line starts with a byte-order mark \(U\+FEFF/,
+    );
     await expect(loadTopics(await file('e.tsv', '\n\n'))).rejects.toThrow(/e\.tsv: no topics in the file/);
     await expect(loadTopics(join(dir, 'missing.tsv'))).rejects.toThrow(/topics file not found: .*missing\.tsv/);
   });

@@ -15,6 +15,7 @@
  */
 import { errors } from '../core/errors.js';
 import { jsonMemberText } from './json-member-text.js';
+import { bomNote } from './jsonl.js';
 import { readNamedLines } from './named-lines.js';
 import { rawNumberIdProblem } from './passage-rules.js';
 import type { Line } from './read-lines.js';
@@ -98,7 +99,7 @@ function jsonlTopic(file: string, line: number, text: string): Topic {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw errors.fileParse(file, line, `malformed JSON: ${(e as Error).message}`);
+    throw errors.fileParse(file, line, `malformed JSON: ${bomNote(text) ?? (e as Error).message}`);
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw errors.fileParse(file, line, 'expected a JSON object {"id": …, "text": …}');
   const o = v as Record<string, unknown>;
