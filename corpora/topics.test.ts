@@ -3,7 +3,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { log } from '../core/log.js';
 import { loadTopics, topicsFormatOf, parseTopicsFormat, parseTopicFields } from './topics.js';
 
 let dir: string;
@@ -201,5 +202,28 @@ describe('MS MARCO queries and auto-detection', () => {
       /q4\.dat:2: cannot tell the topics format: the first line is neither TREC SGML \(<top>\), JSONL \(\{…\}\) nor "qid<TAB>text"/,
     );
     await expect(loadTopics(await file('q5.dat', '\n\n'))).rejects.toThrow(/q5\.dat: no topics in the file/);
+  });
+});
+
+describe('loadTopics notes invisible format characters inside a query word', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('warns naming file:line, the topic and the word escaped, and keeps the text as the file holds it', async () => {
+    // A query pasted from a PDF: "con\u00adtract" is analysed as "con" + "tract", so the topic searched
+    // other terms than it shows, and nothing said so.
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => undefined);
+    const f = await file(
+      'shy.tsv',
+      'q1\tIs an oral contract for land enforceable?\nq2\tBreach of con\u00adtract damages\nq3\tde\u200bfendant negligence\nq4\tสัญญา\u200bซื้อขาย\n',
+    );
+    const topics = await loadTopics(f);
+    expect(topics[1].text).toBe('Breach of con\u00adtract damages');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0][0])).toContain(
+      `2 of 4 topics have an invisible format character inside a word (soft hyphen U+00AD, zero-width space U+200B, word joiner U+2060, U+FEFF or a bidirectional control; the first: ${f}:2: topic "q2", the word "con\\u00adtract")`,
+    );
+    warn.mockClear();
+    await loadTopics(await file('clean.tsv', 'q1\tIs an oral contract for land enforceable?\n'));
+    expect(warn).not.toHaveBeenCalled();
   });
 });

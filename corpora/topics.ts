@@ -14,6 +14,8 @@
  * (`1.0`, `1e1`, a number beyond 2^53), a non-numeric MS MARCO qid, a broken TREC topic.
  */
 import { errors } from '../core/errors.js';
+import { log } from '../core/log.js';
+import { formatCharWord, visibleWord } from './format-chars.js';
 import { jsonMemberText } from './json-member-text.js';
 import { bomNote } from './jsonl.js';
 import { readNamedLines } from './named-lines.js';
@@ -161,6 +163,8 @@ export async function loadTopics(file: string, opts: LoadTopicsOptions = {}): Pr
   const format = opts.format ?? (await detectFormat(file));
   const topics: Topic[] = [];
   const seen = new Map<string, number>();
+  let formatChars = 0;
+  let firstFormatChar = '';
   if (!format) throw errors.fileParse(file, undefined, 'no topics in the file');
   for await (const { line, ...t } of topicLines(file, format, opts.fields)) {
     if (t.id === '') throw errors.fileParse(file, line, 'empty qid');
@@ -170,8 +174,14 @@ export async function loadTopics(file: string, opts: LoadTopicsOptions = {}): Pr
     const first = seen.get(t.id);
     if (first !== undefined) throw errors.fileParse(file, line, `duplicate qid "${t.id}" (first on line ${first})`);
     seen.set(t.id, line);
+    const word = formatCharWord(t.text);
+    if (word !== undefined && !formatChars++) firstFormatChar = `${file}:${line}: topic "${t.id}", the word "${visibleWord(word)}"`;
     topics.push(t);
   }
   if (topics.length === 0) throw errors.fileParse(file, undefined, 'no topics in the file');
+  if (formatChars)
+    log.warn(
+      `${formatChars} of ${topics.length} topics have an invisible format character inside a word (soft hyphen U+00AD, zero-width space U+200B, word joiner U+2060, U+FEFF or a bidirectional control; the first: ${firstFormatChar}): such a word is not searched as typed (the default analyzer searches its pieces, the lucene preset a term that holds the character); remove the characters if the word was meant`,
+    );
   return topics;
 }

@@ -27,31 +27,12 @@
  *
  * A count is recorded only when it is not zero.
  */
+import { formatCharWord, visibleWord } from '../corpora/format-chars.js';
 import type { PassageInput } from './passage-input.js';
 
 const REPLACEMENT = '\uFFFD';
 /** A lone surrogate: a high one with no low one after it, or a low one with no high one before it. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const FORMAT_CHARS = '\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff';
-const FORMAT_CHAR = new RegExp(`[${FORMAT_CHARS}]`);
-// Letters of the scripts that separate words with spaces (Thai, Khmer and CJK text writes U+200B
-// between words, where splitting is right), digits, and marks after them.
-const WORD_CHAR = '\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}\\p{N}';
-/** An invisible format character between a letter or digit (or a mark after one) and a letter or digit. */
-const FORMAT_IN_WORD = new RegExp(`[${WORD_CHAR}\\p{M}][${FORMAT_CHARS}]+[${WORD_CHAR}]`, 'u');
-const WORD_PART = new RegExp(`[\\p{L}\\p{N}\\p{M}${FORMAT_CHARS}]`, 'u');
-
-/** The whole word around the match at `at` (at most 40 characters each side). */
-function wordAround(text: string, at: number, length: number): string {
-  let start = at;
-  let end = at + length;
-  while (start > 0 && at - start < 40 && WORD_PART.test(text[start - 1])) start--;
-  while (end < text.length && end - at < 40 && WORD_PART.test(text[end])) end++;
-  return text.slice(start, end);
-}
-
-/** The word as ASCII: its invisible characters (and any other non-ASCII one) written as \uXXXX. */
-const visible = (word: string): string => word.replace(/[^\u0020-\u007e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export interface CorpusNoteCounts {
   emptyPassages?: number;
@@ -90,12 +71,10 @@ export class CorpusNotes {
     if (text.includes(REPLACEMENT) || title?.includes(REPLACEMENT) || LONE_SURROGATE.test(text) || (title !== undefined && LONE_SURROGATE.test(title))) {
       if (!this.replaced++) this.firstReplaced = p.id;
     }
-    if (FORMAT_CHAR.test(text)) {
-      const m = FORMAT_IN_WORD.exec(text);
-      if (m && !this.formatChars++) {
-        this.firstFormatChar = p.id;
-        this.firstFormatWord = wordAround(text, m.index, m[0].length);
-      }
+    const word = formatCharWord(text);
+    if (word !== undefined && !this.formatChars++) {
+      this.firstFormatChar = p.id;
+      this.firstFormatWord = word;
     }
   }
 
@@ -142,7 +121,7 @@ export class CorpusNotes {
         : []),
       ...(this.formatChars
         ? [
-            `${corpusName}: ${of(this.formatChars)} have an invisible format character inside a word (soft hyphen U+00AD, zero-width space U+200B, word joiner U+2060, U+FEFF or a bidirectional control; the first: "${this.firstFormatChar}", the word "${visible(this.firstFormatWord)}"): a query that spells the word without it does not find these passages (the default analyzer indexes the pieces as separate terms, the lucene preset keeps the character inside the term); remove the characters and rebuild if the words should be found`,
+            `${corpusName}: ${of(this.formatChars)} have an invisible format character inside a word (soft hyphen U+00AD, zero-width space U+200B, word joiner U+2060, U+FEFF or a bidirectional control; the first: "${this.firstFormatChar}", the word "${visibleWord(this.firstFormatWord)}"): a query that spells the word without it does not find these passages (the default analyzer indexes the pieces as separate terms, the lucene preset keeps the character inside the term); remove the characters and rebuild if the words should be found`,
           ]
         : []),
     ];
