@@ -14,6 +14,7 @@ import { answerBaselines, answerBaselinesMarkdown } from './answer-baselines.js'
 import { IR_SOLVER_DEPTH, IR_SOLVER_LABEL, IR_SOLVER_TOP } from './ir-solver.js';
 import { caseMetricsMarkdown } from './metrics.js';
 import { evalCaseOffline } from './offline-eval.js';
+import { SELECTOR_TRAINING } from './selector-training.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 
 export const caseOfflineStep: DemoStep = {
@@ -23,9 +24,15 @@ export const caseOfflineStep: DemoStep = {
     ctx.say(`CASE (${OFFLINE_LABEL}) on ${ctx.dataset} ${ctx.split} (${questions.length} questions)…`);
     const bar = createProgress('case offline', { unit: 'questions' });
     bar.start(questions.length);
-    const r = await evalCaseOffline({ index: ctx.indexDir, questions, k: DEFAULT_K, seed: ctx.seed, onProgress: (d) => bar.update(d) }).finally(() =>
-      bar.stop(),
-    );
+    const r = await evalCaseOffline({
+      index: ctx.indexDir,
+      questions,
+      k: DEFAULT_K,
+      seed: ctx.seed,
+      from: { dataset: ctx.dataset, split: ctx.split, splitSeed: ctx.splitSeed },
+      heldOutHint: `run the demo on its default split (val, split seed ${SELECTOR_TRAINING.splitSeed}) or on test with split seed ${SELECTOR_TRAINING.splitSeed}`,
+      onProgress: (d) => bar.update(d),
+    }).finally(() => bar.stop());
     const m = r.metrics;
     const w = DEFAULT_QUERY_PLAN.weights;
     const baselines = answerBaselines(questions, ctx.seed, ctx.iterations);

@@ -2,7 +2,7 @@
  * In-memory offline CASE evaluation over a list of questions (no run dir): used by the demo step
  * and for quick measurements. Experiment runs with resume and reports go through `lexcase run case`.
  */
-import type { Question } from '../../corpora/types.js';
+import type { Question, Split } from '../../corpora/types.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { deriveSeed } from '../../core/rng.js';
 import { createCase } from './index.js';
@@ -12,6 +12,9 @@ import { withGoldInIndex } from '../common/gold-in-index.js';
 import type { QueryPlan } from './advocate-offline.js';
 import type { EvidenceMode } from './case-offline-system.js';
 import type { SelectorModel } from './evidence-selector.js';
+import { assertSelectorHeldOut, SELECTOR_TRAINING } from './selector-training.js';
+import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
+import { EVIDENCE_SELECTOR_MODEL_DENSE } from './evidence-selector-weights-dense.js';
 
 export interface OfflineEvalResult {
   records: ResultRecord[];
@@ -35,10 +38,33 @@ export async function evalCaseOffline(opts: {
   evidence?: EvidenceMode;
   /** Selector weights (default: chooseSelector in case-offline-system.ts). */
   selector?: SelectorModel;
+  /** Where `questions` came from, named when the learned selector is refused on its own training questions. */
+  from?: { dataset: string; split: Split; splitSeed: number };
+  /** The way out named in that refusal (default: the library's). */
+  heldOutHint?: string;
   onProgress?: (done: number, total: number) => void;
 }): Promise<OfflineEvalResult> {
   const idx = await openCaseIndex(opts.index);
   const seed = opts.seed ?? 13;
+  // a committed learned selector is never measured on the questions it was trained on (as `run case --offline` refuses
+  // them); a custom plan leaves the selector out (learnedApplies), a caller's own selector has its own training set
+  const committed = !opts.selector || opts.selector === EVIDENCE_SELECTOR_MODEL || opts.selector === EVIDENCE_SELECTOR_MODEL_DENSE;
+  try {
+    await assertSelectorHeldOut({
+      offline: committed && !opts.plan,
+      evidence: opts.evidence,
+      tools: opts.methods,
+      retrievers: idx.retrievers,
+      questions: opts.questions,
+      ...opts.from,
+      hint:
+        opts.heldOutHint ??
+        `pass evidence: 'plan' (the query plan, trained on nothing), or evaluate the selector on the val or test split of split seed ${SELECTOR_TRAINING.splitSeed}`,
+    });
+  } catch (e) {
+    await idx.docs.close?.();
+    throw e;
+  }
   // goldInIndex per item: a question whose gold passage is not in the index is said, not a silent miss (caseMetrics)
   const system = withGoldInIndex(
     createCase({ offline: true, k: opts.k, tools: opts.methods, plan: opts.plan, evidence: opts.evidence, selector: opts.selector }),

@@ -14,6 +14,9 @@ import { buildSmallBarexamIndex } from '../../tests/support/small-barexam-index.
 import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
 import { EVIDENCE_SELECTOR_MODEL_DENSE } from './evidence-selector-weights-dense.js';
 import { runCaseExperiment } from './experiment.js';
+import { caseOfflineStep } from './demo-step.js';
+import { evalCaseOffline } from './offline-eval.js';
+import type { DemoContext } from '../../eval/demo/types.js';
 import { SELECTOR_TRAINING, selectorTrainingOverlap } from './selector-training.js';
 
 let dir: string;
@@ -55,5 +58,48 @@ describe('the learned evidence selector on its own training questions', () => {
     expect(plan.ran).toBe(2);
     const held = await offline('val13', { limit: 2 });
     expect(held.ran).toBe(2);
+  }, 60_000);
+});
+
+describe('the demo and the library (evalCaseOffline) hold the learned selector to the same rule', () => {
+  it("evalCaseOffline refuses split seed 7's val questions (94 of 124 trained on) before any item runs, names the way out, and runs them with evidence plan", async () => {
+    const seed7 = await loadQuestions('barexam', 'val', { seed: 7 });
+    let progress = 0;
+    const run = evalCaseOffline({ index, questions: seed7, onProgress: () => progress++ });
+    await expect(run).rejects.toThrow(/94 of the 124 questions given are questions the learned evidence selector was trained on/);
+    await expect(run).rejects.toMatchObject({ details: { hint: expect.stringContaining("evidence: 'plan'") } });
+    expect(progress).toBe(0);
+    const plan = await evalCaseOffline({ index, questions: seed7.slice(0, 2), evidence: 'plan' });
+    expect(plan.records).toHaveLength(2);
+    const held = await evalCaseOffline({ index, questions: (await loadQuestions('barexam', 'val')).slice(0, 2) });
+    expect(held.records).toHaveLength(2);
+    expect(held.evidenceSelection).toMatch(/learned evidence selector/);
+  }, 60_000);
+
+  it("the demo's CASE step (runDemo({ splitSeed: 7 }) or { split: 'train' }) refuses instead of printing the selector's figures on its training questions", async () => {
+    const ctx = (split: DemoContext['split'], splitSeed: number): DemoContext => ({
+      dir,
+      indexDir: index,
+      corpus: 'default',
+      indexMethods: ['bm25', 'qld'],
+      evalMethods: ['bm25', 'qld'],
+      dataset: 'barexam',
+      split,
+      splitSeed,
+      seed: 13,
+      iterations: 10,
+      rebuild: false,
+      say: () => {},
+      sections: [],
+      data: {},
+    });
+    const seed7 = ctx('val', 7);
+    await expect(caseOfflineStep.run(seed7)).rejects.toThrow(
+      /94 of the 124 questions of barexam val \(split seed 7\) are questions the learned evidence selector/,
+    );
+    await expect(caseOfflineStep.run(seed7)).rejects.toMatchObject({ details: { hint: expect.stringContaining('run the demo on its default split') } });
+    expect(seed7.sections).toEqual([]);
+    expect(seed7.data.caseOffline).toBeUndefined();
+    await expect(caseOfflineStep.run(ctx('train', 13))).rejects.toThrow(/954 of the 954 questions of barexam train \(split seed 13\)/);
   }, 60_000);
 });

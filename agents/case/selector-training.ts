@@ -27,16 +27,23 @@ export async function assertSelectorHeldOut(o: {
   tools?: string[];
   retrievers: Partial<Record<string, Retriever>>;
   questions: readonly Question[];
-  dataset: string;
-  split: Split;
+  /** Where the questions came from, for the message; absent: "of the N questions given". */
+  dataset?: string;
+  split?: Split;
   splitSeed?: number;
+  /** The way out on this surface (default: the CLI's flags). */
+  hint?: string;
 }): Promise<void> {
   if (!o.offline || !learnedApplies({ evidence: o.evidence }, o.tools, o.retrievers)) return;
   const overlap = await selectorTrainingOverlap(o.questions);
   if (!overlap.length) return;
   const t = SELECTOR_TRAINING;
+  const of =
+    o.dataset && o.split
+      ? `the ${o.questions.length} questions of ${o.dataset} ${o.split} (split seed ${o.splitSeed ?? 13})`
+      : `the ${o.questions.length} questions given`;
   throw errors.usage(
-    `--evidence learned (the default): ${overlap.length} of the ${o.questions.length} questions of ${o.dataset} ${o.split} (split seed ${o.splitSeed ?? 13}) are questions the learned evidence selector was trained on (${t.dataset} ${t.split}, split seed ${t.splitSeed}; e.g. ${overlap.slice(0, 3).join(', ')}): its figures would be measured on its own training data`,
-    `pass --evidence plan (the query plan, trained on nothing), or evaluate the selector on --split val or test with --split-seed ${t.splitSeed}`,
+    `--evidence learned (the default): ${overlap.length} of ${of} are questions the learned evidence selector was trained on (${t.dataset} ${t.split}, split seed ${t.splitSeed}; e.g. ${overlap.slice(0, 3).join(', ')}): its figures would be measured on its own training data`,
+    o.hint ?? `pass --evidence plan (the query plan, trained on nothing), or evaluate the selector on --split val or test with --split-seed ${t.splitSeed}`,
   );
 }
