@@ -33,6 +33,21 @@ describe('gold passage texts under a second id (docs/case.md)', () => {
     expect(all.filter(dupGold)).toHaveLength(23);
     expect([bySplit.train.length, bySplit.val, bySplit.test.length]).toEqual([20, ['mbe_1066'], 2]);
 
+    // twins that differ only in punctuation, case or spacing (docs/cli.md, eval retrieval): 7 more questions
+    const norm = (t: string) =>
+      t
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, ' ')
+        .trim();
+    const byNorm = new Map<string, number>();
+    for (const t of textOf.values()) byNorm.set(norm(t), (byNorm.get(norm(t)) ?? 0) + 1);
+    const nearTwin = (q: { goldPassageIds: string[] }) => !dupGold(q) && q.goldPassageIds.some((g) => (byNorm.get(norm(textOf.get(g) ?? '')) ?? 0) > 1);
+    const nearBySplit = await Promise.all((['train', 'val', 'test'] as const).map(async (s) => (await loadQuestions('barexam', s)).filter(nearTwin).length));
+    expect(nearBySplit).toEqual([6, 0, 1]);
+    const cli = readFileSync(join(import.meta.dirname, '../docs/cli.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(cli).toContain('23 questions have a byte-identical twin of their gold text (1 val, 2 test) and 7 more a twin that differs only in punctuation');
+    expect(cli).toContain('6 train, 1 test');
+
     const doc = readFileSync(join(import.meta.dirname, '../docs/case.md'), 'utf8').replace(/\s+/g, ' ');
     expect(doc).toContain('11 gold-passage texts are there under a second id: 10 pairs within Bar Exam QA');
     expect(doc).toContain('`mbe_45` (the gold passage of question `mbe_54`) = `usconst-amend1#p0`');
