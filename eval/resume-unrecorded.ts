@@ -29,6 +29,10 @@
  *   evidence      the evidence selection an offline CASE run ran ("learned" or "plan"): an older lexcase
  *                 recorded "learned" (the default asked for) also where the query plan ran (--tools given, or
  *                 an index without bm25 and qld); such a record is taken as unknown, and corrected from then on
+ *   selector      which learned evidence selector an offline CASE run's evidence came from: its feature
+ *                 count, keep, training split and a digest of its weights (agents/case/selector-training.ts);
+ *                 runs before it recorded only `evidence: "learned"`, so a resume after the weights were
+ *                 refitted ran its new items with another selector than its earlier ones, unseen
  *   hypothesisMapping
  *                 how CASE's exploratory hypotheses are mapped to options (agents/case/map-hypotheses.ts):
  *                 an older lexcase gave a tie the lowest letter, so its exploratory run dirs are refused
@@ -194,6 +198,9 @@ const ADDED: {
       old.mode === 'offline heuristic, no LLM' &&
       (Array.isArray(old.tools) || (Array.isArray(old.retrievers) && !(old.retrievers.includes('bm25') && old.retrievers.includes('qld')))),
   },
+  // an offline CASE run whose evidence the learned selector chose records which fit (features, training split, weights
+  // digest: agents/case/selector-training.ts selectorRecord); runs before it recorded none
+  { path: ['selector'], what: 'which learned evidence selector chose the evidence (features, training split, weights digest)', lacks: absent },
   {
     path: ['hypothesisMapping'],
     what: "how CASE's exploratory hypotheses are mapped to options",

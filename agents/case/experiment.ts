@@ -21,10 +21,10 @@ import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { BASELINE_MODES, type BaselineMode } from './baselines/baseline-modes.js';
 import { OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
-import { createCaseOfflineSystem, learnedApplies, type EvidenceMode } from './case-offline-system.js';
+import { chooseSelector, createCaseOfflineSystem, learnedApplies, type EvidenceMode } from './case-offline-system.js';
 import { withGoldGuard } from '../common/gold-guard.js';
 import { warnGoldMissing, withGoldInIndex } from '../common/gold-in-index.js';
-import { assertSelectorHeldOut } from './selector-training.js';
+import { assertSelectorHeldOut, selectorRecord } from './selector-training.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
@@ -172,8 +172,16 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
             // the offline advocates fuse each retriever's printed run (an older lexcase: its internal tie order; resume-unrecorded.ts refuses its run dirs)
             // the evidence selection that runs: the learned selector only where it applies (no --tools, bm25 and qld in the
             // index), else the query plan (an older lexcase recorded "learned" there; resume-unrecorded.ts takes its word back)
+            // and, where the learned selector runs, which fit (features, training split, weights digest): another fit
+            // refuses the resume, a run dir an older lexcase wrote (none recorded) resumes with a warning (resume-unrecorded.ts)
             ...(offline
-              ? { evidence: learnedApplies({ evidence: o.evidence }, o.tools, idx.retrievers) ? 'learned' : 'plan', componentRanking: PRINTED_RUN_RANKING }
+              ? learnedApplies({ evidence: o.evidence }, o.tools, idx.retrievers)
+                ? {
+                    evidence: 'learned',
+                    selector: selectorRecord(chooseSelector(undefined, idx.retrievers, idx.getPassage).model),
+                    componentRanking: PRINTED_RUN_RANKING,
+                  }
+                : { evidence: 'plan', componentRanking: PRINTED_RUN_RANKING }
               : {}),
             maxSteps: o.maxSteps ?? AGENT_DEFAULTS.maxSteps,
             maxTokens: o.maxTokens ?? AGENT_DEFAULTS.maxTokens,

@@ -4,7 +4,7 @@
  * refused with the overlap count, before any item runs; `--evidence plan` and the held-out splits
  * run. On a small real index (gold passages of the first val questions + legal_corpus, bm25 + qld).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import { runCaseExperiment } from './experiment.js';
 import { caseOfflineStep } from './demo-step.js';
 import { evalCaseOffline } from './offline-eval.js';
 import type { DemoContext } from '../../eval/demo/types.js';
-import { SELECTOR_TRAINING, selectorTrainingOverlap } from './selector-training.js';
+import { SELECTOR_TRAINING, selectorRecord, selectorTrainingOverlap } from './selector-training.js';
 
 let dir: string;
 let index: string;
@@ -101,5 +101,48 @@ describe('the demo and the library (evalCaseOffline) hold the learned selector t
     expect(seed7.sections).toEqual([]);
     expect(seed7.data.caseOffline).toBeUndefined();
     await expect(caseOfflineStep.run(ctx('train', 13))).rejects.toThrow(/954 of the 954 questions of barexam train \(split seed 13\)/);
+  }, 60_000);
+});
+
+describe("an offline run's config.json records which learned selector chose its evidence", () => {
+  const config = (runDir: string) => JSON.parse(readFileSync(join(dir, runDir, 'config.json'), 'utf8'));
+  const rewrite = (runDir: string, edit: (c: { config: Record<string, unknown> }) => void) => {
+    const c = config(runDir);
+    edit(c);
+    writeFileSync(join(dir, runDir, 'config.json'), JSON.stringify(c));
+  };
+
+  it('records the fit (features, keep, training split, weights digest); a plan run records none', async () => {
+    await offline('rec', { limit: 1 });
+    const rec = config('rec').config.selector;
+    expect(rec).toEqual(selectorRecord(EVIDENCE_SELECTOR_MODEL));
+    expect(rec).toMatchObject({
+      features: 88,
+      keep: 3,
+      trainedOn: expect.stringMatching(/^Bar Exam QA train split \(seed 13, n = 954\)/),
+      weights: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+    expect(selectorRecord(EVIDENCE_SELECTOR_MODEL_DENSE).weights).not.toBe(rec.weights);
+    await offline('rec-plan', { limit: 1, evidence: 'plan' });
+    expect(config('rec-plan').config.selector).toBeUndefined();
+  }, 60_000);
+
+  it('a resume with refitted weights is refused; a run dir an older lexcase wrote (none recorded) resumes with the field unchecked', async () => {
+    await offline('refit', { limit: 1 });
+    rewrite('refit', (c) => {
+      (c.config.selector as { weights: string }).weights = '0123456789abcdef';
+    });
+    const results = readFileSync(join(dir, 'refit', 'results.jsonl'), 'utf8');
+    await expect(offline('refit', { limit: 2 })).rejects.toMatchObject({ code: 'RUN_INVALID', message: expect.stringContaining('field "selector" differs') });
+    expect(readFileSync(join(dir, 'refit', 'results.jsonl'), 'utf8')).toBe(results);
+
+    await offline('older', { limit: 1 });
+    rewrite('older', (c) => {
+      delete c.config.selector;
+    });
+    expect(await offline('older', { limit: 2 })).toMatchObject({ ran: 1, skipped: 1 });
+    const after = config('older');
+    expect(after.resumes.at(-1).unchecked).toEqual(['selector']);
+    expect(after.config.selector).toEqual(selectorRecord(EVIDENCE_SELECTOR_MODEL));
   }, 60_000);
 });

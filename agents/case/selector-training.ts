@@ -9,9 +9,25 @@ import { loadQuestions } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { errors } from '../../core/errors.js';
 import type { Retriever } from '../../retrieval/types.js';
+import { createHash } from 'node:crypto';
 import { learnedApplies, type EvidenceMode } from './case-offline-system.js';
+import type { SelectorModel } from './evidence-selector.js';
 
 export const SELECTOR_TRAINING = { dataset: 'barexam', split: 'train', splitSeed: 13 } as const satisfies { dataset: string; split: Split; splitSeed: number };
+
+/** What an offline run's config.json records of the learned selector that chose its evidence. */
+export interface SelectorRecord {
+  features: number;
+  keep: number;
+  trainedOn: string;
+  /** sha256 (first 16 hex digits) of the weights, standardisation, keep and signals: another fit is another digest. */
+  weights: string;
+}
+
+export function selectorRecord(m: SelectorModel): SelectorRecord {
+  const fit = JSON.stringify({ features: m.features, keep: m.keep, mean: m.mean, std: m.std, w: m.w, signals: m.signals ?? null });
+  return { features: m.features, keep: m.keep, trainedOn: m.trainedOn, weights: createHash('sha256').update(fit).digest('hex').slice(0, 16) };
+}
 
 /** Ids of `questions` that are in the selector's training questions. */
 export async function selectorTrainingOverlap(questions: readonly Question[]): Promise<string[]> {
