@@ -14,7 +14,7 @@ import { answerBaselines, answerBaselinesMarkdown } from './answer-baselines.js'
 import { IR_SOLVER_DEPTH, IR_SOLVER_LABEL, IR_SOLVER_TOP } from './ir-solver.js';
 import { caseMetricsMarkdown } from './metrics.js';
 import { evalCaseOffline } from './offline-eval.js';
-import { SELECTOR_TRAINING } from './selector-training.js';
+import { SELECTOR_TRAINING, selectorRecord } from './selector-training.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 
 export const caseOfflineStep: DemoStep = {
@@ -58,6 +58,8 @@ export const caseOfflineStep: DemoStep = {
       plan: DEFAULT_QUERY_PLAN,
       evidenceSelection: r.evidenceSelection,
       selectorKeep: selector.keep,
+      // which fit chose the evidence (features, keep, training split and seed, weights digest), as `run case --offline` records it
+      selector: r.evidenceSelection.startsWith(LEARNED_SELECTOR_LABEL) ? selectorRecord(selector) : null,
       metrics: m,
       baselines,
     };

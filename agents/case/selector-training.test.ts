@@ -101,7 +101,11 @@ describe('the demo and the library (evalCaseOffline) hold the learned selector t
     expect(seed7.sections).toEqual([]);
     expect(seed7.data.caseOffline).toBeUndefined();
     await expect(caseOfflineStep.run(ctx('train', 13))).rejects.toThrow(/954 of the 954 questions of barexam train \(split seed 13\)/);
-  }, 60_000);
+    // on the held-out default split it runs, and report.json says which fit chose the evidence
+    const held = ctx('val', 13);
+    await caseOfflineStep.run(held);
+    expect((held.data.caseOffline as { selector: unknown }).selector).toEqual(selectorRecord(EVIDENCE_SELECTOR_MODEL));
+  }, 120_000);
 });
 
 describe("an offline run's config.json records which learned selector chose its evidence", () => {
