@@ -26,6 +26,10 @@
  *                 how a CASE offline run ranks the retriever runs its advocates fuse ("trec_eval, depth
  *                 past ties": each run as printed, retrieval/top-k.ts printedRun); an older lexcase fused
  *                 each retriever's internal tie order, so its offline run dirs are refused, never "unknown"
+ *   searchRanking how an agent run's searches cut their top k ("trec_eval, top k past ties": the search tools, a RAG
+ *                 baseline's context and the IR solver's pool as `lexcase search -k` prints them, retrieval/top-k.ts
+ *                 printedRun); an older lexcase kept the retriever's index order at a tie across the cut, so an
+ *                 item it ran may have seen another passage: unknown (the resume warns), never refused
  *   evidence      the evidence selection an offline CASE run ran ("learned" or "plan"): an older lexcase
  *                 recorded "learned" (the default asked for) also where the query plan ran (--tools given, or
  *                 an index without bm25 and qld); such a record is taken as unknown, and corrected from then on
@@ -185,6 +189,13 @@ const ADDED: {
     lacks: () => false,
     differed:
       "this run dir's evidence was fused by an older lexcase from each retriever's internal tie order (now each run as printed: trec_eval's order, ties by docid descending, as `lexcase search` shows it), so its items and new ones would not be comparable",
+  },
+  {
+    // agent runs that search (CASE, its RAG baselines, MAD, ACAL and its RAG baseline) cut each search's top k as `lexcase search -k`
+    // prints it (retrieval/top-k.ts printedRun); an older lexcase kept the retriever's index order at a tie across the cut
+    path: ['searchRanking'],
+    what: "how each search's top k is cut: an older lexcase kept the retriever's index order where passages tied at the cut (now trec_eval's, ties by id descending, as `lexcase search -k` prints them), so an item it ran may have seen another passage there than the items this resume runs",
+    lacks: absent,
   },
   {
     // an offline CASE run records the evidence selection that ran; an older lexcase recorded "learned" (the default asked

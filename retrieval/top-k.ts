@@ -95,6 +95,15 @@ export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: n
  */
 export const PRINTED_RUN_RANKING = 'trec_eval, depth past ties';
 
+/**
+ * How an agent's searches cut their top k (the search tools, a RAG baseline's context, the IR
+ * solver's pool): `printedRun`, the top k `lexcase search -k` prints (trec_eval's order, a tie at
+ * the cut searched past). Recorded as `searchRanking` in the config of the agent runs that search
+ * (CASE, its baselines, MAD, ACAL and its RAG baseline); an older lexcase kept the retriever's index
+ * order at a tie, so resuming a run dir it started warns (eval/resume-unrecorded.ts).
+ */
+export const PRINTED_SEARCH_RANKING = 'trec_eval, top k past ties';
+
 /** `r`'s top `depth` hits for `query` as its printed run ranks them (searchTopK). */
 export function printedRun(r: Pick<Retriever, 'search'>, query: string, depth: number, withText?: boolean): Promise<Hit[]> {
   return searchTopK((d) => r.search(query, withText === undefined ? { k: d } : { k: d, withText }), depth);

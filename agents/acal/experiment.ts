@@ -19,6 +19,7 @@ import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
+import { PRINTED_SEARCH_RANKING } from '../../retrieval/top-k.js';
 import type { Retriever } from '../../retrieval/types.js';
 import { indexContent, openCaseIndex, type AgentIndex } from '../../retrieval/open-index.js';
 import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardPromptingSystem } from './baselines/index.js';
@@ -144,6 +145,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     // what acal and rag search with: the task's terms and the whole item text ({text})
     // and how much of each passage they show
     ...(system === 'acal' || system === 'rag' ? { evidenceQuery: acalTask(opts.task).query('{text}'), passageChars } : {}),
+    // how its searches cut the top k: as `lexcase search -k` prints it (an older lexcase: index order at a tie; resume-unrecorded.ts warns)
+    ...(idx && (system === 'acal' || system === 'rag') ? { searchRanking: PRINTED_SEARCH_RANKING } : {}),
     ...(fewShotRecord ? { fewShot: fewShotRecord } : {}), // the examples sp/cot showed every item (train rows, by id)
     ...(system === 'acal'
       ? { semantics: opts.semantics ?? 'quadratic', clashResolution: opts.clashResolution !== false, escalation: opts.escalation !== false }

@@ -8,7 +8,8 @@
  * picks the longest or the shortest option. Here every option is scored against the same candidate
  * passages and normalised by its own length:
  *
- *   P        = the top `depth` passages retrieved by BM25 for the facts + question (shared by all options)
+ *   P        = the top `depth` passages retrieved by BM25 for the facts + question (shared by all options),
+ *              as `lexcase search` prints them (retrieval/top-k.ts printedRun: a tie at the cut in trec_eval's order)
  *   q_o      = the question sentence + option o (the fact pattern is left out: it is the same for all)
  *   s(o, p)  = BM25(q_o, p) / BM25(q_o, q_o) — the score on p divided by the query's self-score (the
  *              score it would get against a passage that is the query itself), so a query scores 1
@@ -20,6 +21,7 @@
  * form, depth (20) and aggregation (mean of the top 3) were chosen on the train split (docs/case.md).
  */
 import { bm25Idf } from '../../retrieval/sparse/score-core.js';
+import { printedRun } from '../../retrieval/top-k.js';
 import type { Explanation, Retriever } from '../../retrieval/types.js';
 import { tieDraw } from './majority-vote.js';
 import type { VerdictRecord } from './types.js';
@@ -68,7 +70,8 @@ export interface IrSolverInput {
 export async function irSolverVerdict(bm25: Retriever, input: IrSolverInput, depth = IR_SOLVER_DEPTH, top = IR_SOLVER_TOP, seed = 0): Promise<IrSolverResult> {
   const { facts, question, options } = input;
   if (!bm25.explain) throw errors.invalidInput('retriever', 'the IR solver needs a retriever with explain() (bm25)');
-  const pool = facts.trim() ? await bm25.search(facts, { k: depth }) : [];
+  // the top `depth` as `lexcase search` prints them (a tie at the cut: trec_eval's order, not index order)
+  const pool = facts.trim() ? await printedRun(bm25, facts, depth) : [];
   const scores: Record<string, number> = {};
   const support: Record<string, string | null> = {};
   for (const o of options) {

@@ -151,8 +151,8 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
         if (roleOf(req) === 'judge') return judgeReply('B', []); // the judge flags nothing
         if (roleOf(req) !== 'debater' || debaterLetter(req) !== 'B' || roundOf(req) < 2) return undefined;
         const tool = msgs(req).find((m) => m.role === 'tool');
-        if (!tool)
-          return { toolCalls: [{ name: 'bm25_search', args: { query: "a witness's character for truthfulness: extrinsic evidence of specific instances" } }] };
+        if (!tool) return { toolCalls: [{ name: 'bm25_search', args: { query: 'relevant evidence: any tendency to make a fact more or less probable' } }] };
+        // (a passage outside the pool: the pool's searches, cut as `lexcase search` prints them, hold fre608 since 2026-12-01)
         // B's closing cites the snippet it requested (by the handle its tool result showed) and an id no index holds
         const r = JSON.parse(String(tool.content)).results[0];
         snippet = { handle: r.id, text: r.text };
@@ -193,8 +193,7 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
         }
         if (roleOf(req) !== 'debater' || debaterLetter(req) !== 'B' || roundOf(req) !== 2) return undefined;
         const tool = msgs(req).find((m) => m.role === 'tool');
-        if (!tool)
-          return { toolCalls: [{ name: 'bm25_search', args: { query: "a witness's character for truthfulness: extrinsic evidence of specific instances" } }] };
+        if (!tool) return { toolCalls: [{ name: 'bm25_search', args: { query: 'relevant evidence: any tendency to make a fact more or less probable' } }] };
         // B's rebuttal cites the snippet it requested, by the handle its tool result showed, in two claims
         const r = JSON.parse(String(tool.content)).results[0];
         snippet = { handle: r.id, text: r.text };

@@ -7,6 +7,9 @@
  * some passages have and others lack (a title: every legal_corpus distractor has a case name, no
  * Bar Exam gold passage has one) would tell the kinds apart. Every call is recorded (tool, input,
  * ids, ms). A failing retriever returns {error, results: []} so an agent loop can go on.
+ * The hits are the top k as `lexcase search -k` prints them (retrieval/top-k.ts printedRun:
+ * trec_eval's order, ties by id descending, a tie at the cut searched past), so an agent sees the
+ * passages the CLI shows for its query, not the retriever's index order at a tie.
  * Both carry real passage ids; lexcase's agents hand the text to a model only through
  * agents/common/passage-handles.ts (`wrapTools`), which shows neutral handles (P1..) instead and
  * keeps the artifact (real ids) for the code.
@@ -17,6 +20,7 @@ import type { DocStore, Retriever } from '../types.js';
 import { makeSnippet } from './snippet.js';
 import { recordToolCall, type ToolRecorder } from './tool-recorder.js';
 import { DEFAULT_K } from '../default-k.js';
+import { printedRun } from '../top-k.js';
 
 /**
  * The tool's input, in the strict subset a model is offered (both fields required, k may be null);
@@ -70,7 +74,8 @@ export function createSearchTool(o: SearchToolOptions): StructuredToolInterface 
       const k = input.k ?? defaultK;
       const query = input.query.trim();
       try {
-        const hits = query ? await o.retriever.search(query, { k }) : [];
+        // the top k as `lexcase search -k` prints it (trec_eval's order, a tie at the cut searched past), not the retriever's index order
+        const hits = query ? await printedRun(o.retriever, query, k) : [];
         const results: SearchResult[] = [];
         for (const h of hits) {
           const doc = await o.docs.get(h.id);

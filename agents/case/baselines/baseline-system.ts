@@ -16,6 +16,7 @@ import { CASE_PROMPT_LIMITS } from '../../common/defaults.js';
 import { cutFrom, factsOf } from '../../common/question-text.js';
 import { answerMcq, type ContextPassage } from './mcq-prompt.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
+import { printedRun } from '../../../retrieval/top-k.js';
 import { BASELINE_MODES, type BaselineMode } from './baseline-modes.js';
 
 export { BASELINE_MODES, type BaselineMode };
@@ -55,7 +56,8 @@ async function contextFor(mode: BaselineMode, q: Question, ctx: SystemContext, k
       `available: ${Object.keys(ctx.retrievers).join(', ') || 'none'}`,
     );
   const query = factsOf(q);
-  const hits = await retriever.search(query, { k });
+  // the top k as `lexcase search -k` prints them (a tie at the cut: trec_eval's order, not index order)
+  const hits = await printedRun(retriever, query, k);
   trace.retrieval = { method, query, ids: hits.map((h) => h.id), scores: hits.map((h) => h.score) };
   const out: ContextPassage[] = [];
   for (const h of hits) {
