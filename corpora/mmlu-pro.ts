@@ -1,4 +1,4 @@
-/** MMLU-Pro (law) records → Question: {question_id, question, options[3..10], answer "A".."J", src}. */
+/** MMLU-Pro (law) records → Question: {question_id, question, options[2..10], answer "A".."J", src}. */
 import { errors } from '../core/errors.js';
 import { LETTERS, type Question } from './types.js';
 
@@ -7,7 +7,7 @@ export function mmluProQuestion(rec: unknown, file: string, line: number): Quest
   const r = rec as Record<string, unknown>;
   const id = String(r.question_id ?? r.id ?? '').trim();
   if (!id) throw errors.corpusParse(file, line, 'missing question id (field "question_id")');
-  if (!Array.isArray(r.options) || r.options.length < 2)
+  if (!Array.isArray(r.options) || r.options.length < 2 || r.options.length > LETTERS.length)
     throw errors.corpusParse(file, line, `question ${id}: field "options" must be an array of 2..10 strings`);
   const choices = r.options.map((o) => String(o));
   const answer = String(r.answer ?? '')
