@@ -90,6 +90,17 @@ describe('evalRetrieval', () => {
     expect(() => parseKs('1,0')).toThrow(/positive integer/);
     expect(() => parseKs('ten')).toThrow(/positive integer/);
   });
+
+  it('a bad cutoff is a LexcaseError (INVALID_INPUT) naming the field and the value, from parseKs and evalRetrieval alike', async () => {
+    expect(() => parseKs('1,0x10', '--k')).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', message: 'invalid --k: each cutoff k must be a positive integer, got "0x10"' }),
+    );
+    await expect(evalRetrieval({ retriever, questions, ks: [10, 0] })).rejects.toMatchObject({
+      name: 'LexcaseError',
+      code: 'INVALID_INPUT',
+      message: 'invalid ks: each cutoff k must be a positive integer, got "0"',
+    });
+  });
 });
 
 describe('TREC run and qrels files', () => {

@@ -24,6 +24,7 @@ import { percentile } from './bootstrap.js';
 import { DEFAULT_KS } from './retrieval-ks.js';
 import { trecRankedIds } from './trec/order.js';
 import { cutoffsBeyondDepthWarning } from '../retrieval/ranking-depth.js';
+import { errors } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { parseDecimalInt } from '../core/decimal-number.js';
 import { searchTopK } from '../retrieval/top-k.js';
@@ -84,7 +85,8 @@ export interface RetrievalEvalResult {
   noHits: { count: number; examples: string[] };
 }
 
-export function parseKs(s: string | number[]): number[] {
+/** Recall@k cutoffs, sorted and deduplicated; a bad one is INVALID_INPUT naming `field` (the library's `ks`, the CLI's `--k`) and the value as given. */
+export function parseKs(s: string | number[], field = 'ks'): number[] {
   // each cutoff in decimal digits, named as typed: `--k 0x10` ran as Recall@16 and `--k 10abc` said got "NaN"
   const given = Array.isArray(s)
     ? s.map((k) => ({ text: String(k), k }))
@@ -93,7 +95,8 @@ export function parseKs(s: string | number[]): number[] {
         .map((x) => x.trim())
         .filter(Boolean)
         .map((text) => ({ text, k: parseDecimalInt(text) }));
-  for (const { text, k } of given) if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got "${text}"`);
+  for (const { text, k } of given)
+    if (!Number.isInteger(k) || k < 1) throw errors.invalidInput(field, `each cutoff k must be a positive integer, got "${text}"`);
   const ks = given.map((g) => g.k);
   return [...new Set(ks)].sort((a, b) => a - b);
 }

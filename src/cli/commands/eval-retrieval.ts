@@ -95,12 +95,7 @@ export function register(program: Command): void {
       assertNoTopicsOptions(cmd);
       const g = cmd.optsWithGlobals() as GlobalOpts;
       const { parseKs } = await import('../../../eval/retrieval-eval.js');
-      let ks: number[];
-      try {
-        ks = parseKs(flags.k);
-      } catch (e) {
-        throw errors.invalidInput('--k', (e as Error).message);
-      }
+      const ks = parseKs(flags.k, '--k');
       if (flags.method.length === 0) throw errors.invalidInput('--method', 'give at least one method');
       // Never into the index it reads (nor any index or run dir), never over the dataset file.
       assertOutFiles(
