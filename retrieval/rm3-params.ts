@@ -29,14 +29,17 @@ export interface Rm3Params {
 
 export const RM3_DEFAULTS: Readonly<Rm3Params> = { fbDocs: 10, fbTerms: 10, originalQueryWeight: 0.5, filterTerms: true, ties: 'none' };
 
+/** The most feedback documents or terms RM3 takes (fbDocs, fbTerms): one limit for the library, the CLI (--fb-docs, --fb-terms), MCP and /v1. */
+export const RM3_FB_MAX = 10_000;
+
 /** A term in more than this share of the documents is never a feedback term (Anserini's stopword rule). */
 export const RM3_MAX_DF_SHARE = 0.1;
 
 const int = (field: string, v: unknown, dflt: number): number => {
   if (v === undefined || v === null) return dflt;
   const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 10_000)
-    throw errors.invalidInput(`rm3.${field}`, `expected an integer in [1, 10000], got ${JSON.stringify(v)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > RM3_FB_MAX)
+    throw errors.invalidInput(`rm3.${field}`, `expected an integer in [1, ${RM3_FB_MAX}], got ${JSON.stringify(v)}`);
   return n;
 };
 

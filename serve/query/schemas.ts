@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 import { INDEX_METHODS } from '../../retrieval/open-index.js';
 import { RM3_METHODS } from '../../retrieval/methods.js';
-import { RM3_DEFAULTS } from '../../retrieval/rm3-params.js';
+import { RM3_DEFAULTS, RM3_FB_MAX } from '../../retrieval/rm3-params.js';
 
 /** Most hits one search returns. */
 export const MAX_SEARCH_K = 100;
@@ -47,8 +47,8 @@ const rm3Option = z
     z.boolean(),
     z
       .object({
-        fbDocs: z.number().int().min(1).max(1000).optional().describe(`feedback documents (default ${RM3_DEFAULTS.fbDocs})`),
-        fbTerms: z.number().int().min(1).max(1000).optional().describe(`feedback terms (default ${RM3_DEFAULTS.fbTerms})`),
+        fbDocs: z.number().int().min(1).max(RM3_FB_MAX).optional().describe(`feedback documents (default ${RM3_DEFAULTS.fbDocs})`),
+        fbTerms: z.number().int().min(1).max(RM3_FB_MAX).optional().describe(`feedback terms (default ${RM3_DEFAULTS.fbTerms})`),
         originalQueryWeight: z.number().min(0).max(1).optional().describe(`weight of the original query (default ${RM3_DEFAULTS.originalQueryWeight})`),
       })
       .strict(),

@@ -272,6 +272,17 @@ describe('/v1 routes', () => {
     expect(bad.json.error.message).toMatch(/rm3/);
   });
 
+  it('rm3 fbDocs and fbTerms take up to 10,000, as the CLI and the library do (one limit, RM3_FB_MAX)', async () => {
+    const query = 'hearsay statement against interest';
+    const many = await call('POST', '/v1/search', { body: { query, k: 3, rm3: { fbDocs: 1500, fbTerms: 1500 } } });
+    expect(many.status).toBe(200);
+    const lib = await openRetriever(idx, 'bm25', { rm3: { fbDocs: 1500, fbTerms: 1500 } });
+    expect(many.json.hits.map((h: any) => h.id)).toEqual((await lib.search(query, { k: 3 })).map((h) => h.id));
+    const over = await call('POST', '/v1/search', { body: { query, rm3: { fbDocs: 10_001 } } });
+    expect(over.status).toBe(400);
+    expect(over.json.error.message).toMatch(/rm3.*fbDocs/);
+  });
+
   it('bad input is a 400 naming the field; unknown index or passage a 404; wrong method 405; not JSON 415; bad JSON 400', async () => {
     const k0 = await call('POST', '/v1/search', { body: { query: 'x', k: 0 } });
     expect(k0.status).toBe(400);

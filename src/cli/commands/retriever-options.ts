@@ -4,7 +4,7 @@ import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { methodsReading, unreadOptions, withoutUnreadOptions } from '../../../retrieval/method-options.js';
 import { intOpt, numOpt } from '../numeric-options.js';
-import { RM3_DEFAULTS } from '../../../retrieval/rm3-params.js';
+import { RM3_DEFAULTS, RM3_FB_MAX } from '../../../retrieval/rm3-params.js';
 import { addDenseSearchOptions, denseSearchOptions, type DenseSearchFlags } from '../dense-search-options.js';
 import { RETRIEVAL_DEFAULTS } from '../../../retrieval/defaults.js';
 import { DEFAULT_CACHE_MIB } from '../../../retrieval/sparse/list-cache.js';
@@ -39,8 +39,8 @@ export function addRetrieverOptions(cmd: Command): Command {
       '--rm3',
       "bm25/qld: RM3 query expansion (pseudo-relevance feedback, as Anserini's -rm3): the query plus the top feedback documents' heaviest terms, searched again",
     )
-    .option('--fb-docs <n>', `RM3: feedback documents (default ${RM3_DEFAULTS.fbDocs})`, intOpt('fb-docs', { min: 1, max: 10_000 }))
-    .option('--fb-terms <n>', `RM3: feedback terms (default ${RM3_DEFAULTS.fbTerms})`, intOpt('fb-terms', { min: 1, max: 10_000 }))
+    .option('--fb-docs <n>', `RM3: feedback documents (default ${RM3_DEFAULTS.fbDocs})`, intOpt('fb-docs', { min: 1, max: RM3_FB_MAX }))
+    .option('--fb-terms <n>', `RM3: feedback terms (default ${RM3_DEFAULTS.fbTerms})`, intOpt('fb-terms', { min: 1, max: RM3_FB_MAX }))
     .option(
       '--original-query-weight <x>',
       `RM3: weight of the original query, 0-1 (default ${RM3_DEFAULTS.originalQueryWeight})`,
