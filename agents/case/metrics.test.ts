@@ -165,3 +165,12 @@ describe('caseMetrics: the gold rows over failed items', () => {
     expect(caseMetricsMarkdown(caseMetrics(failed, new Map()))).toContain('Gold rows: 12 failed items count as misses, as accuracy counts them as wrong.');
   });
 });
+
+describe('caseMetrics: items with no answer', () => {
+  it('name their stratum "items with no answer", not "none confidence" (every juror of all 8 items failed)', () => {
+    const none: ResultRecord[] = Array.from({ length: 8 }, (_, i) => ({ ...rec(`mbe_${i}`, false, 'none', {}), prediction: null }));
+    const md = caseMetricsMarkdown(caseMetrics(none, new Map()));
+    expect(md).toMatch(/\| accuracy, items with no answer \(confidence "none"; counted wrong\) +\| 0\.0%/);
+    expect(md).not.toContain('none confidence');
+  });
+});

@@ -217,11 +217,14 @@ export function evidenceSelectionLine(selection: string): string {
   return `Evidence: ${selection}${selection === LEARNED_SELECTOR_LABEL ? ` — ${NO_SIGNALS_NOTE}` : ''}.`;
 }
 
+/** A confidence stratum's row: "accuracy, high confidence"; the items with no answer (confidence "none": every juror abstained or failed, no option scored) are named as such. */
+const stratumLabel = (k: string) => (k === 'none' ? 'accuracy, items with no answer (confidence "none"; counted wrong)' : `accuracy, ${k} confidence`);
+
 /** The metrics as markdown; `evidence: false` leaves out the evidence-selection line (the demo says it in its own text). */
 export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = {}): string {
   const lines = [`### Metrics${m.label ? ` — ${m.label}` : ''}`, ''];
   const rows: (string | number)[][] = [['accuracy', pct(m.accuracy)]];
-  for (const [k, v] of Object.entries(m.byConfidence)) rows.push([`accuracy, ${k} confidence`, pct(v)]);
+  for (const [k, v] of Object.entries(m.byConfidence)) rows.push([stratumLabel(k), pct(v)]);
   if (m.notUnanimous) rows.push(["accuracy, not unanimous (low + tie + failed: the paper's low confidence)", pct(m.notUnanimous)]);
   const er = m.evidenceRecall;
   if (er.goldInCorrectEvidence.n) rows.push([`gold in correct hypothesis's evidence`, pct(er.goldInCorrectEvidence)]);
