@@ -220,6 +220,14 @@ export const errors = {
       hint: `${didYouMean(method, known)}known methods: ${known.join(', ')}`,
     }),
 
+  /** A method name lexcase does not know, asked of a served index (MCP, /v1): the known names in the message, which is all those surfaces show. */
+  methodUnknownIn: (method: string, known: readonly string[], index: string, available: readonly string[]) =>
+    new LexcaseError(
+      'METHOD_UNAVAILABLE',
+      `unknown method "${method}" (${didYouMean(method, known)}known: ${known.join(', ')}; index "${index}" has: ${available.join(', ') || 'none'})`,
+      { field: 'method' },
+    ),
+
   /** A source filter naming sources the index does not hold (it would keep nothing of them, and say nothing). */
   unknownSources: (field: string, unknown: readonly string[], held: readonly string[], listMax = 30) =>
     new LexcaseError(

@@ -14,6 +14,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { errors, LexcaseError } from '../../core/errors.js';
 import { parseInput } from '../../core/parse-input.js';
 import { openIndex, type OpenedIndex } from '../../retrieval/open-index.js';
+import { METHOD_NAMES } from '../../retrieval/methods.js';
 import { INDEX_NAME, type IndexSpec } from './index-specs.js';
 import { evidenceFor, evidenceModel, explainPassage, searchPassages } from './index-queries.js';
 import {
@@ -116,6 +117,8 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
     return en;
   };
   const requireMethod = (en: Entry, method: string) => {
+    // a name lexcase does not know at all (a typo: bm26) is said so, not "not in index"
+    if (!METHOD_NAMES.includes(method)) throw errors.methodUnknownIn(method, METHOD_NAMES, en.name, en.info.methods);
     if (!en.info.methods.includes(method))
       throw new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not in index "${en.name}" (available: ${en.info.methods.join(', ')})`, {
         field: 'method',

@@ -292,6 +292,12 @@ describe('/v1 routes', () => {
     const method = await call('POST', '/v1/search', { body: { query: 'x', method: 'dense' } });
     expect(method.status).toBe(400);
     expect(method.json.error.code).toBe('METHOD_UNAVAILABLE');
+    const typo = await call('POST', '/v1/search', { body: { query: 'x', method: 'bm26' } });
+    expect(typo.status).toBe(400);
+    expect(typo.json.error).toMatchObject({
+      code: 'METHOD_UNAVAILABLE',
+      message: expect.stringMatching(/^unknown method "bm26" \(did you mean "bm25"\? known: bm25, qld, wink/),
+    });
     expect((await call('POST', '/v1/search', { body: { query: 'x', index: 'nope' } })).status).toBe(404);
     const unknown = await call('GET', '/v1/passage?id=no-such-passage');
     expect(unknown.status).toBe(404);
