@@ -7,7 +7,7 @@ import { PASSAGES } from '../../../agents/case/test-support/fixtures.js';
 import { buildIndex } from '../../../indexer/build.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { FakeChatModel, type FakeReply } from '../../../tests/support/fake-chat-model.js';
-import { EVIDENCE_TOOLS_HELP, formatEvidence } from './evidence.js';
+import { EVIDENCE_TOOLS_HELP, evidenceJson, formatEvidence } from './evidence.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -95,5 +95,16 @@ describe('lexcase evidence (text output) never sends a passageâ€™s or the modelâ
     expect(text).toContain('Analysis: Rule 607 allows it\\u202e');
     expect(text).toContain('    quoted\\u001b[1A\\u001b[2K 1. forged score 99.0000');
     expect(text).toContain('    "Who May Impeach.\\u001b[2J Any party\\u009b31m may attack"');
+  });
+});
+
+describe('lexcase evidence --json', () => {
+  it('gives each evidence item its 1-based rank, as MCP find_evidence does, the rest of the item unchanged', async () => {
+    const r = await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', index: join(dir, 'idx'), use: ['bm25'], k: 3 });
+    expect(r.evidence.length).toBeGreaterThan(1);
+    const json = JSON.parse(JSON.stringify(evidenceJson(r, { total: 0 })));
+    expect(json.evidence.map((e: { rank: number }) => e.rank)).toEqual(r.evidence.map((_, i) => i + 1));
+    expect(json.evidence.map(({ rank: _, ...e }: { rank: number }) => e)).toEqual(JSON.parse(JSON.stringify(r.evidence)));
+    expect(json.usage).toEqual({ total: 0 });
   });
 });

@@ -25,6 +25,11 @@ interface EvidenceFlags extends LlmCliOpts {
   maxSteps: number;
 }
 
+/** `evidence --json`: the advocate's result, each evidence item with its 1-based `rank` first (as MCP find_evidence and /v1/evidence give it), and the run's token usage. */
+export function evidenceJson(r: EvidenceResult, usage: unknown) {
+  return { ...r, evidence: r.evidence.map((e, i) => ({ rank: i + 1, ...e })), usage };
+}
+
 const flat = (s: string, n: number) => {
   const t = terminalLine(s ?? '');
   return t.length <= n ? t : `${t.slice(0, n - 1).trimEnd()}…`;
@@ -98,7 +103,7 @@ export function register(program: Command): void {
         maxSteps: flags.maxSteps,
       });
       if (r.shortfall) log.warn(`${r.shortfall.reason}`);
-      output(g, { ...r, usage: llm.usage.snapshot() }, () => formatEvidence(r));
+      output(g, evidenceJson(r, llm.usage.snapshot()), () => formatEvidence(r));
     }),
   );
 }
