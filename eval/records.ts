@@ -33,7 +33,7 @@ export const tokenUsageSchema = z.object({
   abandoned: z.number().optional(),
   /** Requests answered with an error after their retries (recorded with `error`; in no call count or total); absent when 0. */
   refused: z.number().optional(),
-  /** Failed attempts sent again (429, 5xx, a timeout, …; recorded as an exchange's `retries`; in no call count or total); absent when 0. */
+  /** Failed attempts sent again (429, 5xx, a timeout, …; recorded as an exchange's `retries`; in no call count or total); 0 included, absent only on a line an older lexcase wrote. */
   retried: z.number().optional(),
   /** Tokens of cache hits an earlier (killed) attempt of this run paid for (core/llm/usage.ts); not in total; absent when 0. */
   earlierAttempts: z.number().optional(),

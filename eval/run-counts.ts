@@ -68,6 +68,20 @@ export const runRefusedCount = (results: readonly ResultRecord[]): number => run
  */
 export const runRetriedCount = (results: readonly ResultRecord[]): number => runRequestCount(results, 'retried');
 
+/**
+ * Result lines that sent requests (LLM calls, or requests cut off or refused) and record no
+ * `tokens.retried`: lines an older lexcase wrote, before failed attempts sent again were counted
+ * (the runner writes it on every line since, 0 included), so runRetriedCount undercounts by theirs.
+ */
+export function runRetriesUnrecorded(results: readonly ResultRecord[]): number {
+  return results.filter((r) => r.tokens && r.tokens.retried === undefined && (r.tokens.calls > 0 || r.tokens.abandoned || r.tokens.refused)).length;
+}
+
+/** "retries not recorded for 3 items (written by an older lexcase)": the one wording (the counts line, report.md). */
+export function retriesUnrecordedText(n: number): string {
+  return `retries not recorded for ${n.toLocaleString('en-US')} ${n === 1 ? 'item' : 'items'} (written by an older lexcase)`;
+}
+
 /** "2 failed attempts sent again (HTTP 429/5xx, a timeout, …; their usage, if any, is in no total)": the one wording (the counts line, report.md, CASE's Tokens line). */
 export function resentText(n: number): string {
   return `${n.toLocaleString('en-US')} failed ${n === 1 ? 'attempt' : 'attempts'} sent again (HTTP 429/5xx, a timeout, …; ${n === 1 ? 'its' : 'their'} usage, if any, is in no total)`;
@@ -170,5 +184,6 @@ export function multiChoiceText(replies: number, choices: number): string {
 export function runTokensText(results: readonly ResultRecord[], thisCall: number): string {
   const total = runTokenTotal(results);
   const cache = runCacheCounts(results);
-  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results))}${replyFlagsText(runReplyFlags(results))}`;
+  const unrecorded = runRetriesUnrecorded(results);
+  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results))}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}`;
 }

@@ -118,7 +118,7 @@ describe('an item that fails with sibling calls in flight', () => {
     const first = await run(runDir, createChatModel(cfg(srv.url)));
     const failed = (await readResults(runDir)).records.find((x) => x.id === 'mbe_581')!;
     // before: tokens {calls: 0, total: 0} and nothing else, though B's turn 1 had been sent (and A's, refused: eval/runner-refused-calls.test.ts)
-    expect(failed.tokens).toEqual({ input: 0, output: 0, total: 0, calls: 0, cached: 0, abandoned: 1, refused: 1 });
+    expect(failed.tokens).toEqual({ input: 0, output: 0, total: 0, calls: 0, cached: 0, abandoned: 1, refused: 1, retried: 0 });
     const section = (await tokensSection(await readRun(runDir), {} as never))!;
     expect(section.json).toMatchObject({ calls: 3, abandoned: 1 });
     expect(section.markdown).toContain('| requests cut off when their item ended (usage in no total)');

@@ -63,7 +63,7 @@ describe('requests refused with an error after their retries', () => {
     const failed = records.find((x) => x.id === 'mbe_581')!;
     expect(failed.error).toMatch(/HTTP 400/);
     // before: {input: 0, output: 0, total: 0, calls: 0, cached: 0}
-    expect(failed.tokens).toEqual({ input: 0, output: 0, total: 0, calls: 0, cached: 0, refused: 1 });
+    expect(failed.tokens).toEqual({ input: 0, output: 0, total: 0, calls: 0, cached: 0, refused: 1, retried: 0 });
     const t = await section(runDir);
     expect(t.json).toMatchObject({ calls: 2, refused: 1 });
     expect((t.json as { calls: number }).calls + (t.json as { refused: number }).refused).toBe(srv.requests.length);

@@ -7,7 +7,7 @@
  * report.md's Tokens section, the counts line, CASE's Tokens line and the explorer (run summary, an
  * item's LLM-calls panel) say how many; a replay reproduces the count from the recording.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
@@ -98,5 +98,37 @@ describe('failed attempts sent again', () => {
     const replayed = join(dir, 'replay');
     await run(replayed, createChatModel(cfg('http://127.0.0.1:9/v1'), { replayFrom: runDir }));
     expect(readFileSync(resultsPath(replayed), 'utf8')).toBe(readFileSync(resultsPath(runDir), 'utf8'));
+  });
+
+  it('a run dir whose lines an older lexcase wrote (no tokens.retried) says "retries not recorded for 2 items (written by an older lexcase)" in report.md and the counts line, not a silent undercount', async () => {
+    // mbe_581: 429 then a reply; the others: a reply at once
+    let first = true;
+    srv = await startScriptedServer((r) => {
+      if (first && textOf(r).includes('[mbe_581]')) {
+        first = false;
+        return { status: 429, error: 'rate limited', headers: { 'retry-after': '0' } };
+      }
+      return ok;
+    });
+    const runDir = join(dir, 'run');
+    await run(runDir, createChatModel(cfg(srv.url)));
+    const lines = readFileSync(resultsPath(runDir), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    // every line records the field now, 0 included
+    expect(Object.fromEntries(lines.map((l) => [l.id, l.tokens.retried]))).toEqual({ mbe_137: 0, mbe_581: 1, mbe_222: 0 });
+    // mbe_581's and mbe_222's lines as a lexcase before the count wrote them: no `retried`
+    for (const l of lines) if (l.id !== 'mbe_137') delete l.tokens.retried;
+    writeFileSync(resultsPath(runDir), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+
+    const t = (await tokensSection(await readRun(runDir), {} as never))!;
+    expect(t.json).toMatchObject({ calls: 3, retriesUnrecorded: 2 });
+    expect(t.markdown).toContain('**retries not recorded for 2 items (written by an older lexcase)**');
+    const records = (await readResults(runDir)).records;
+    expect(runTokensText(records, 1230)).toBe('tokens 1,230; retries not recorded for 2 items (written by an older lexcase)');
+    expect(caseMetricsMarkdown(caseMetrics(records, new Map()))).toContain(
+      'Tokens: 1230 total, 410 per question (other 1230); retries not recorded for 2 items (written by an older lexcase).',
+    );
   });
 });

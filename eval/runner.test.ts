@@ -147,7 +147,7 @@ describe('runExperiment', () => {
       ['mbe_3', 'A', false],
       ['mbe_4', 'A', false],
     ]);
-    expect(records[0].tokens).toEqual({ input: 100, output: 7, total: 107, calls: 1, cached: 0 });
+    expect(records[0].tokens).toEqual({ input: 100, output: 7, total: 107, calls: 1, cached: 0, retried: 0 });
     expect(records[0].metrics).toEqual({ retrieved: 1 });
     expect(usage.snapshot()).toMatchObject({ input: 400, output: 28, calls: 4 });
     const trace = JSON.parse(readFileSync(tracePath(dir, 'mbe_1'), 'utf8'));

@@ -494,11 +494,12 @@ async function runLocked<Item extends { id: string }>(
     const exchanges = [...xlog.recorded];
     const abandoned = exchanges.filter((x) => x.abandoned).length;
     const refused = exchanges.filter((x) => x.error && !x.abandoned).length;
-    // failed attempts sent again (429, 5xx, a timeout, …): sent, yet in no call count or total
+    // failed attempts sent again (429, 5xx, a timeout, …): sent, yet in no call count or total; written
+    // when 0 too, so a line without it is one an older lexcase wrote (the report says so: runRetriesUnrecorded)
     const retried = exchanges.reduce((n, x) => n + (x.retries ?? 0), 0);
     const cut = {
       exchanges,
-      tokens: { ...meter.snapshot(), ...(abandoned ? { abandoned } : {}), ...(refused ? { refused } : {}), ...(retried ? { retried } : {}) },
+      tokens: { ...meter.snapshot(), ...(abandoned ? { abandoned } : {}), ...(refused ? { refused } : {}), retried },
     };
     if (xlog.mismatch) {
       fail(xlog.mismatch);

@@ -10,7 +10,7 @@ const rec = (id: string, correct: boolean, confidence: string, m: Record<string,
   correct,
   confidence,
   metrics: m,
-  tokens: { input: total - 10, output: 10, total, calls: 5, cached: 0 },
+  tokens: { input: total - 10, output: 10, total, calls: 5, cached: 0, retried: 0 },
   ms: 1,
 });
 const trace = (calls: [string, string[]][]) => ({
@@ -75,7 +75,7 @@ describe('caseMetrics', () => {
     expect(md).toContain('bm25_search 5');
   });
   it('tokens are what the run spent (the runner\'s count): 0 for a run the cache answered, whatever the traces kept; what no stage counted is "other"', () => {
-    const cached = records.map((r) => ({ ...r, tokens: { input: 0, output: 0, total: 0, calls: 5, cached: 5 } }));
+    const cached = records.map((r) => ({ ...r, tokens: { input: 0, output: 0, total: 0, calls: 5, cached: 5, retried: 0 } }));
     // before: a total of 0 fell back to the traces' stages (500 tokens printed for a run that spent none)
     expect(caseMetrics(cached, traces).tokens.total).toBe(0);
     // and the Tokens line says why (before: no Tokens line at all)

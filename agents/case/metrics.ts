@@ -21,6 +21,8 @@ import {
   runCutOffCount,
   runRefusedCount,
   runRetriedCount,
+  runRetriesUnrecorded,
+  retriesUnrecordedText,
   runReplyFlags,
   uncountedRequestsText,
   type RunReplyFlags,
@@ -73,6 +75,8 @@ export interface CaseMetrics {
     refused?: number;
     /** Failed attempts sent again (429, 5xx, a timeout, …): in no call count or total. */
     retried?: number;
+    /** Lines that sent requests and record no `tokens.retried` (written by an older lexcase): their retries are in no count. */
+    retriesUnrecorded?: number;
     cacheHits?: number;
     earlierAttempts?: number;
     /** LLM calls, those whose endpoint reported no usage and replies cut short (eval/run-counts.ts runReplyFlags); absent when neither. */
@@ -162,6 +166,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   const cutOff = runCutOffCount(records);
   const refused = runRefusedCount(records);
   const retried = runRetriedCount(records);
+  const retriesUnrecorded = runRetriesUnrecorded(records);
   const cache = runCacheCounts(records);
   const replies = runReplyFlags(records);
   const jury = records.some((r) => r.confidence === 'high' || r.confidence === 'low');
@@ -201,6 +206,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       ...(cutOff ? { cutOff } : {}),
       ...(refused ? { refused } : {}),
       ...(retried ? { retried } : {}),
+      ...(retriesUnrecorded ? { retriesUnrecorded } : {}),
       ...(cache.hits ? { cacheHits: cache.hits } : {}),
       ...(cache.earlierAttempts ? { earlierAttempts: cache.earlierAttempts } : {}),
       ...(replies.unreported || replies.cutShort || replies.filtered || replies.totalOnly || replies.multiChoice ? { replies } : {}),
@@ -258,7 +264,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
               .map(([k, v]) => `${k} ${v}`)
               .join(', ')})`
           : ''
-      }${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0)}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
+      }${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0)}${m.tokens.retriesUnrecorded ? `; ${retriesUnrecordedText(m.tokens.retriesUnrecorded)}` : ''}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
     );
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
 /** Token usage summed from results (input/output tokens actually sent to the endpoint; cache hits counted apart). */
-import { cacheHitsText, cutOffText, multiChoiceText, refusedText, resentText } from '../../run-counts.js';
+import { cacheHitsText, cutOffText, multiChoiceText, refusedText, resentText, retriesUnrecordedText, runRetriesUnrecorded } from '../../run-counts.js';
 import { num, table } from '../format.js';
 import type { ResultRecord } from '../../types.js';
 import type { SectionBuilder } from '../types.js';
@@ -26,6 +26,8 @@ export const tokensSection: SectionBuilder = (run) => {
   };
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
   const { unreported, cutShort, filtered, totalOnly, multiChoice, choicesCarried, abandoned, refused, retried, earlierAttempts, ...sums } = t;
+  // lines an older lexcase wrote record no `retried`: the count above leaves theirs out, and says so
+  const retriesUnrecorded = runRetriesUnrecorded(withTokens);
   const counted = {
     ...sums,
     ...(unreported ? { unreported } : {}),
@@ -36,6 +38,7 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(abandoned ? { abandoned } : {}),
     ...(refused ? { refused } : {}),
     ...(retried ? { retried } : {}),
+    ...(retriesUnrecorded ? { retriesUnrecorded } : {}),
     ...(earlierAttempts ? { earlierAttempts } : {}),
   };
   // requests were sent when any was cut off or refused, though no call was answered
@@ -97,6 +100,11 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(t.retried
       ? [
           `**${resentText(t.retried)}**: an attempt answered with HTTP 429 or 5xx, or that timed out, lost its connection or got a malformed body, was sent again (recorded as the exchange's \`retries\` in llm/<item>.jsonl); those attempts are not in LLM calls, and what the endpoint spent on them (a timed-out one may have been processed in full) is not in input/output/total.`,
+        ]
+      : []),
+    ...(retriesUnrecorded
+      ? [
+          `**${retriesUnrecordedText(retriesUnrecorded)}**: their results.jsonl lines have no \`tokens.retried\`, so the failed attempts sent again for those items (HTTP 429/5xx, timeouts) are not counted here${t.retried ? ' (the count above covers the other items)' : ''}, and the requests the run sent may be undercounted.`,
         ]
       : []),
     ...(t.earlierAttempts
