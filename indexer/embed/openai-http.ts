@@ -13,7 +13,7 @@
  * fails with a RequestDeadlineError, which the retry counts as a timeout). The reply's body is
  * read under a cap on its (decompressed) bytes, `maxReplyBytes` (core/llm/bounded-reply.ts).
  * Vectors are matched to inputs by `index` (in order where a reply has none, warned once per
- * endpoint); a null/NaN/infinite component or an all-zero vector is refused (vectorOf).
+ * endpoint; an index that is not an integer, or on some vectors only, is refused); a null/NaN/infinite component or an all-zero vector is refused (vectorOf).
  */
 import { readBoundedText, ReplyTooLargeError } from '../../core/llm/bounded-reply.js';
 import { withDeadline } from '../../core/llm/deadline.js';
@@ -128,14 +128,20 @@ async function once(r: EmbeddingsRequest, format: EncodingFormat, signal: AbortS
   if (!Array.isArray(data)) throw new Error('malformed response: no "data" array');
   if (data.length !== r.input.length) throw new Error(`malformed response: ${data.length} embeddings for ${r.input.length} inputs`);
   const out = new Array<Float32Array>(data.length);
+  // An index that is there must be an integer: a string ("3") or a fraction was taken as absent or
+  // left a hole, and a reply with indexes on some vectors only cannot say where the others go.
+  const indexed = data.filter((d) => d.index !== undefined && d.index !== null).length;
   data.forEach((d, k) => {
-    const i = typeof d.index === 'number' ? d.index : k;
+    const has = d.index !== undefined && d.index !== null;
+    if (has && !Number.isInteger(d.index)) throw new Error(`malformed response: data[${k}].index is ${JSON.stringify(d.index)}, not an integer`);
+    if (!has && indexed > 0) throw new Error(`malformed response: data[${k}] has no "index" field, ${indexed} of the ${data.length} vectors have one`);
+    const i = has ? (d.index as number) : k;
     if (i < 0 || i >= out.length || out[i]) throw new Error(`malformed response: data[${k}].index ${i} is out of range or repeated`);
     out[i] = vectorOf(d.embedding, k, r.input[i]);
   });
   // Without `index` the vectors can only be taken in the order they came: a server that reorders
   // them (and omits the field) gives passages each other's vectors, which nothing here can see.
-  if (data.length > 1 && data.some((d) => typeof d.index !== 'number') && !warnedNoIndex.has(r.url)) {
+  if (data.length > 1 && indexed === 0 && !warnedNoIndex.has(r.url)) {
     warnedNoIndex.add(r.url);
     log.warn(
       `embedding endpoint ${redactUrl(r.url)}: its reply has no "index" field on each vector; vectors are taken in the order they came (a server that reorders them would give passages each other's vectors)`,

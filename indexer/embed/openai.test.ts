@@ -316,6 +316,45 @@ describe('openai embedder: vectors a server gets wrong', () => {
   });
 });
 
+describe('openai embedder: index fields a server gets wrong', () => {
+  const texts = ['hearsay is an out-of-court statement', 'an easement runs with the land', 'consideration is a bargained-for exchange'];
+  const good = (t: string) => [t.length, 1, 2];
+
+  it('refuses an index that is a string or a fraction, or present on some vectors only, instead of placing vectors by arrival order', async () => {
+    const { log } = await import('../../core/log.js');
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => undefined);
+    const cases: Array<[string, (texts: string[]) => unknown[], RegExp]> = [
+      // indexes as strings, reversed: taken as "no index field", so each passage got another's vector
+      ['string', (ts) => ts.map((t, index) => ({ index: String(index), embedding: good(t) })).reverse(), /data\[0\]\.index is "2", not an integer/],
+      // a fractional index left a hole: "Cannot read properties of undefined"
+      ['fraction', (ts) => ts.map((t, index) => ({ index: index === 0 ? 0.5 : index, embedding: good(t) })), /data\[0\]\.index is 0\.5, not an integer/],
+      // one vector without its index: taken at its position, whatever the others say
+      [
+        'some',
+        (ts) => [{ index: 2, embedding: good(ts[2]) }, { embedding: good(ts[0]) }, { index: 1, embedding: good(ts[1]) }],
+        /data\[1\] has no "index" field, 2 of the 3 vectors have one/,
+      ],
+    ];
+    try {
+      for (const [name, reply, message] of cases) {
+        const srv = await quirkServer(reply);
+        try {
+          const emb = await createEmbedder({ provider: 'openai', baseURL: srv.url, model: 'm', apiKey: 'k-0000', maxRetries: 0 });
+          await expect(emb.embed(texts, { kind: 'passage' }), name).rejects.toMatchObject({
+            code: 'EMBEDDER_UNAVAILABLE',
+            message: expect.stringMatching(message),
+          });
+        } finally {
+          await srv.close();
+        }
+      }
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
 describe('openai embedder: the model a server says it used', () => {
   it('warns once when the reply names another model than the one asked for (the index records the one asked for)', async () => {
     const { log } = await import('../../core/log.js');
