@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { minMaxNormalize, reciprocalRankFusion, weightedFusion } from './fusion.js';
 import { createHybridRetriever } from './hybrid.js';
+import { searchTopK } from './top-k.js';
 import type { Hit, Retriever } from './types.js';
 
 const hits = (pairs: Array<[string, number]>): Hit[] => pairs.map(([id, score], i) => ({ id, score, rank: i + 1 }));
@@ -105,6 +106,31 @@ describe('HybridRetriever', () => {
     expect(ex.detail).toMatchObject({ fusion: 'rrf', rrfK: 60, fusedRank: 2, components: { bm25: { rank: 3 }, dense: { rank: 1 } } });
     const w = createHybridRetriever([b, d], { fusion: 'weighted', weights: { bm25: 1, dense: 0 } });
     expect((await w.search('q', { k: 3 })).map((x) => x.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('explains a passage with the fused rank the search printed it at, when fused scores tie (as printed) and the search orders them by id', async () => {
+    // each passage is first in one list only: the same fused score 1/61, printed higher id first
+    const h = createHybridRetriever([fake('bm25', [{ id: 'd01', score: 3, rank: 1 }]), fake('dense', [{ id: 'd21', score: 0.9, rank: 1 }])], { fusion: 'rrf' });
+    // as every view searches and prints (search, run files, the explorer: top-k.ts)
+    const top = await searchTopK((depth) => h.search('q', { k: depth }), 2);
+    expect(top.map((x) => [x.id, x.rank])).toEqual([
+      ['d21', 1],
+      ['d01', 2],
+    ]);
+    for (const hit of top) expect((await h.explain!('q', hit.id)).detail, hit.id).toMatchObject({ fusedRank: hit.rank });
+    // scores that differ only past the 6 decimals a run file keeps are a tie there too (top-k.ts)
+    const close = createHybridRetriever(
+      [
+        fake('bm25', [
+          { id: 'd01', score: 2, rank: 1 },
+          { id: 'd21', score: 1, rank: 2 },
+        ]),
+      ],
+      { fusion: 'rrf', weights: { bm25: 1e-4 } },
+    );
+    const ranked = await searchTopK((depth) => close.search('q', { k: depth }), 2);
+    expect(ranked.map((x) => x.id)).toEqual(['d21', 'd01']);
+    for (const hit of ranked) expect((await close.explain!('q', hit.id)).detail, hit.id).toMatchObject({ fusedRank: hit.rank });
   });
 
   it('rejects weights for methods it does not have and duplicate components', () => {

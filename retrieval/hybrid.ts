@@ -13,7 +13,7 @@ import { defaultFusionWeight, fuse, type FusedHit, type FusionMethod, type Ranke
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, type TextSource } from './hit-text.js';
 import { resolveSearch, searchK } from './search-options.js';
-import { PRINTED_RUN_RANKING, printedRun } from './top-k.js';
+import { PRINTED_RUN_RANKING, printedRun, rankedHits } from './top-k.js';
 
 export interface HybridOptions {
   fusion?: FusionMethod;
@@ -108,7 +108,9 @@ export function createHybridRetriever(
       });
     },
     async explain(query: string, id: string): Promise<Explanation> {
-      const all = fuse(fusion, await lists(query), { rrfK: opts.rrfK, weights });
+      // ranked as the search prints them (trec_eval's order: scores as written, ties by id, top-k.ts),
+      // so `fusedRank` is the rank shown beside the hit, not fuse()'s order of equal scores
+      const all = rankedHits(fuse(fusion, await lists(query), { rrfK: opts.rrfK, weights })) as FusedHit[];
       const hit = all.find((h) => h.id === id);
       return {
         id,
