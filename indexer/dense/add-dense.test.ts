@@ -230,6 +230,38 @@ describe('dense index in LanceDB', () => {
     expect(cos(stored, cut)).toBeLessThan(0.9999);
   });
 
+  it("transformers: says how many passages pass its tokenizer's model_max_length (cut there by the pipeline, silently before), and records the limit and the count", async () => {
+    const out = join(tmp, 'transformers-limit');
+    // 12 bundled passages, 3 of them made long by appending the texts of the next ten (legal English past 512 tokens)
+    const some = passages
+      .slice(0, 12)
+      .map((p, i) => (i % 4 === 1 ? { ...p, text: [p.text, ...passages.slice(20 + i, 30 + i).map((q) => q.text)].join(' ') } : p));
+    await buildIndex(stream(some), { out, corpusName: 'barexam-sample', methods: ['bm25'], workers: 0 });
+    // Independently: the tokenizer of the fixture, loaded on its own, with [CLS] and [SEP]
+    const { AutoTokenizer, env } = await import('@xenova/transformers');
+    env.localModelPath = dirname(modelDir);
+    env.allowRemoteModels = false;
+    const tokenizer = await AutoTokenizer.from_pretrained('tiny-bert');
+    const longer = some.filter((p) => tokenizer.encode(p.text).length > 512);
+    expect(longer.map((p) => p.id)).toEqual([some[1].id, some[5].id, some[9].id]);
+    const warn = vi.spyOn(log, 'warn');
+    let m: Awaited<ReturnType<typeof addDenseIndex>>;
+    try {
+      m = await addDenseIndex(out, { embedder: tiny, batchSize: 8 });
+      expect(warn.mock.calls.flat().join('\n')).toContain(
+        `dense: 3 of 12 passages longer than transformers's 512 tokens: embedded from their first 512 tokens`,
+      );
+    } finally {
+      warn.mockRestore();
+    }
+    const d = m.dense as unknown as DenseSection;
+    expect(d).toMatchObject({ modelMaxTokens: 512, passagesOverModelMaxTokens: 3 });
+    expect(manifestSummary(out, m, { total: 0, parts: {} })).toContain('modelMaxTokens 512 (3 passages longer: embedded from their first 512 tokens)');
+    // What the warning says is so: more words after a long passage change nothing of its vector
+    const [asIs, extended] = await tiny.embed([longer[0].text, `${longer[0].text} ${passages[50].text}`], { kind: 'passage' });
+    expect(Array.from(extended)).toEqual(Array.from(asIs));
+  });
+
   it('records the checksum of the titles and texts it embedded, and refuses to keep a finished table for passages of other titles', async () => {
     const out = join(tmp, 'titles');
     const titled = passages.slice(0, 12).map((p, i) => ({ ...p, title: `Case ${i}` }));

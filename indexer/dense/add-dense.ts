@@ -293,7 +293,7 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
     // (also those a resume skips) — unless the vectors' record counted them on these texts.
     const known = opts.recordedTexts;
     const countKnown = known?.embeddedTextChecksum !== undefined && known.passagesOverModelMaxTokens !== undefined;
-    const clipped = countKnown ? undefined : overModelMaxTokens(spec, embedder.provider, embedder.model);
+    const clipped = countKnown ? undefined : (overModelMaxTokens(spec, embedder.provider, embedder.model) ?? embedder.tokenLimit?.readsInPart);
     let over = countKnown ? known.passagesOverModelMaxTokens! : 0;
     try {
       for await (const p of opts.passages ?? store!.entries()) {
@@ -344,7 +344,7 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
     } else {
       await dropVectorIndexes(tbl);
     }
-    const maxTokens = modelMaxTokens(embedder.provider);
+    const maxTokens = modelMaxTokens(embedder.provider) ?? embedder.tokenLimit?.maxTokens;
     if (maxTokens !== undefined && over)
       log.warn(
         `dense: ${over.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} passages longer than ${embedder.provider}'s ${maxTokens} tokens: embedded from their first ${maxTokens} tokens`,

@@ -3,8 +3,9 @@
  * token past 128 (use-lite-tokenizer.ts USE_LITE_MAX_TOKENS), so a passage longer than that is
  * embedded from its first 128 tokens — about 75–100 words of legal English, fewer than the word
  * limit (256 by default) cuts at. add-dense.ts counts such passages, says how many, and records the
- * limit and the count in the manifest's dense section. Other providers truncate (or refuse) on
- * terms lexcase does not see: undefined.
+ * limit and the count in the manifest's dense section. A transformers embedder knows its own
+ * tokenizer's limit (Embedder.tokenLimit, transformers.ts); an OpenAI-compatible server truncates
+ * (or refuses) on terms lexcase does not see: undefined.
  */
 import { truncateWords } from './batching.js';
 import type { EmbedderProvider, EmbedderSpec } from './types.js';

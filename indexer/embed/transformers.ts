@@ -102,6 +102,17 @@ export async function createTransformersEmbedder(spec: EmbedderSpec): Promise<Em
     for (let i = 0; i < n; i++) out.push(l2normalize(t.data.slice(i * d, (i + 1) * d)));
     return out;
   };
+  // The pipeline cuts every text at its tokenizer's model_max_length (truncation: true), silently:
+  // known here, so a build can count the passages it reads only in part, as for use-lite.
+  const tok = (extractor as unknown as { tokenizer?: { model_max_length?: unknown; encode?: (t: string) => number[] } }).tokenizer;
+  const limit = tok?.model_max_length;
+  const tokenLimit =
+    typeof limit === 'number' && Number.isInteger(limit) && limit > 0 && limit < 1_000_000 && typeof tok?.encode === 'function'
+      ? {
+          maxTokens: limit,
+          readsInPart: (text: string) => tok.encode!(withPrefix([truncateWords(text, spec.maxWords)], 'passage', prefixes)[0]).length > limit,
+        }
+      : undefined;
   // Probe the dimension once with a one-word input.
   const dimension = (await run(['dimension']))[0].length;
   log.debug(`transformers embedder ${modelName}: dim ${dimension}, quantized ${quantized}, offline ${offline}`);
@@ -111,6 +122,7 @@ export async function createTransformersEmbedder(spec: EmbedderSpec): Promise<Em
     provider: 'transformers',
     model: modelName,
     dimension,
+    ...(tokenLimit ? { tokenLimit } : {}),
     embed(texts: string[], opts: EmbedOptions) {
       const prepared = withPrefix(
         texts.map((t) => truncateWords(t, spec.maxWords)),

@@ -20,6 +20,14 @@ export interface Embedder {
   readonly model: string;
   readonly dimension: number;
   embed(texts: string[], opts: EmbedOptions): Promise<Float32Array[]>;
+  /**
+   * The most tokens the model reads of one passage, where the embedder itself sees the tokenizer
+   * (transformers: its tokenizer's model_max_length), with a test of whether it reads a passage's
+   * text (before the word limit and prefix, which the test applies) only in part. Absent where
+   * lexcase cannot tell (an OpenAI-compatible server) or knows it otherwise (use-lite:
+   * model-token-limit.ts).
+   */
+  readonly tokenLimit?: { maxTokens: number; readsInPart(text: string): boolean };
   /** Release workers / sessions (optional). */
   close?(): Promise<void>;
 }
