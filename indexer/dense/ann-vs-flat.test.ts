@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clusteredVectors, exactTopK } from '../../bench/clustered-vectors.js';
-import { createDenseRetriever } from '../../retrieval/dense.js';
+import { createDenseRetriever, HNSW_SQ_SCORES } from '../../retrieval/dense.js';
 import type { Embedder } from '../embed/types.js';
 import { annParams, DEFAULT_ANN_TYPE } from './ann-params.js';
 import { appendVectors, buildAnnIndex, connectDense, openOrCreate } from './lance-table.js';
@@ -86,5 +86,45 @@ describe('LanceDB IVF-PQ vs flat search on clustered vectors', () => {
     let rawAgree = 0;
     for (let q = 0; q < v.nQueries; q++) rawAgree += (await raw.searchVector(v.query(q), { k: 10 })).filter((h) => truth[q].includes(h.id)).length;
     expect(rawAgree / (10 * v.nQueries)).toBeLessThan(recall);
+  });
+});
+
+describe('LanceDB IVF-HNSW-SQ scores', () => {
+  it('are the exact cosines of the hits it finds, not those of its 8-bit quantised vectors, and its config says so', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-ann-sq-'));
+    dirs.push(dir);
+    const v = clusteredVectors({ n: 3000, dim: 32, queries: 10, seed: 11 });
+    const table = await openOrCreate(await connectDense(dir), 'v', 32, true);
+    await appendVectors(
+      table,
+      Array.from({ length: v.n }, (_, i) => `p${i}`),
+      Array.from({ length: v.n }, (_, i) => v.row(i)),
+    );
+    const params = annParams(v.n, 32, { type: 'ivf_hnsw_sq' });
+    await buildAnnIndex(table, params);
+    await table.checkoutLatest();
+    const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+      let d = 0;
+      let na = 0;
+      let nb = 0;
+      for (let i = 0; i < a.length; i++) {
+        d += a[i] * b[i];
+        na += a[i] * a[i];
+        nb += b[i] * b[i];
+      }
+      return d / Math.sqrt(na * nb);
+    };
+    const ann = createDenseRetriever(table, { rows: v.n, ann: { ...params, threshold: 1000 }, dimension: 32 }, noEmbedder);
+    let worst = 0;
+    for (let q = 0; q < v.nQueries; q++) {
+      const hits = await ann.searchVector(v.query(q), { k: 10 });
+      expect(hits).toHaveLength(10);
+      for (const h of hits) worst = Math.max(worst, Math.abs(h.score - cosine(v.query(q), v.row(Number(h.id.slice(1))))));
+      // ranked by those exact scores
+      expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+    }
+    expect(worst).toBeLessThan(1e-5);
+    expect(ann.config).toMatchObject({ annScores: HNSW_SQ_SCORES });
+    expect(createDenseRetriever(table, { rows: v.n, ann: null, dimension: 32 }, noEmbedder).config).not.toHaveProperty('annScores');
   });
 });
