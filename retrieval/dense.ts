@@ -186,7 +186,9 @@ export function createDenseRetriever(
     }
     const rows = await lanceTopK(limit, (n) => {
       let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', '_distance']).limit(n);
-      if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef });
+      // HNSW's beam must hold the n hits asked for (LanceDB refused a k past ef: "ef must be greater
+      // than or equal to k", so eval retrieval's and hybrid's depth 1,000 failed on every such index)
+      if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef: ef === undefined ? ef : Math.max(ef, n) });
       else if (opts.exact) q = q.bypassVectorIndex();
       return q.toArray() as Promise<Array<{ id: string; _distance: number }>>;
     });

@@ -90,7 +90,7 @@ describe('LanceDB IVF-PQ vs flat search on clustered vectors', () => {
 });
 
 describe('LanceDB IVF-HNSW-SQ scores', () => {
-  it('are the exact cosines of the hits it finds, not those of its 8-bit quantised vectors, and its config says so', async () => {
+  it('are the exact cosines of the hits it finds, not those of its 8-bit quantised vectors, its config says so, and a search deeper than its beam (ef) is answered', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-ann-sq-'));
     dirs.push(dir);
     const v = clusteredVectors({ n: 3000, dim: 32, queries: 10, seed: 11 });
@@ -124,6 +124,10 @@ describe('LanceDB IVF-HNSW-SQ scores', () => {
       expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
     }
     expect(worst).toBeLessThan(1e-5);
+    // deeper than its beam (ef 100): eval retrieval and hybrid search 1,000 deep
+    const deep = await ann.searchVector(v.query(0), { k: 300 });
+    expect(deep).toHaveLength(300);
+    expect(params.ef).toBeLessThan(300);
     expect(ann.config).toMatchObject({ annScores: HNSW_SQ_SCORES });
     expect(createDenseRetriever(table, { rows: v.n, ann: null, dimension: 32 }, noEmbedder).config).not.toHaveProperty('annScores');
   });
