@@ -44,6 +44,8 @@ import { codeSpan, table } from './format.js';
 import { pairRecords, type Pair } from './compare-pairs.js';
 import { readRun } from './read-run.js';
 import type { RunData } from './types.js';
+import { plannedItems, type RunWriter } from '../run-planned.js';
+import { runWriter } from '../run-dir-guard.js';
 
 export interface RunSide {
   dir: string;
@@ -52,6 +54,11 @@ export interface RunSide {
   n: number;
   /** Of the shared items, those this run failed (an error or no prediction; a retrieval run: an error). */
   failed: number;
+  /** Items config.json planned (provenance.items; null when not recorded): fewer results than that is a partial run. */
+  planned: number | null;
+  partial: boolean;
+  /** A partial run a live lexcase process is still writing (it holds the dir's run.lock). */
+  inProgress: boolean;
 }
 
 /** One compared measure: the paired difference B − A and the text every surface prints for it. */
@@ -75,7 +82,11 @@ export interface Comparison {
   different: number;
   /** Compared items whose content is not checked (a run by an older lexcase records no item checksum). */
   unchecked: number;
-  /** What `different` and `unchecked` mean here, one line each, as every surface prints them (none when both are 0). */
+  /**
+   * What `different` and `unchecked` mean here, and a line for each run that holds fewer items than it
+   * planned (partial, or still being written), one line each, as every surface prints them (none when
+   * every shared id is the same item, checked, and both runs are whole).
+   */
   pairingLines: string[];
   /** Retrieval runs are compared by retrieval measures, the rest by accuracy and boolean per-item metrics. */
   judgedBy: 'retrieval measures' | 'accuracy';
@@ -202,7 +213,25 @@ const SIGN_NOTE: Record<Comparison['judgedBy'], string> = {
 /** The comparison note (sign, failed items, methods) for comparisons judged by `judgedBy`. */
 export const comparisonNote = (judgedBy: Comparison['judgedBy']): string => `${SIGN_NOTE[judgedBy]} ${PAIRED_METHODS_NOTE}`;
 
-export function compareRunData(A: RunData, B: RunData, opts: { iterations?: number; seed?: number } = {}): Comparison {
+/**
+ * "B is partial: 8 of 20 planned items …" for a run with fewer results than its config.json planned
+ * (eval/run-planned.ts): its missing items are "only in A" with no other reason a config difference
+ * could show, and a run still being written changes the figures as it goes.
+ */
+function completenessLine(side: 'A' | 'B', run: Pick<RunData, 'config' | 'results'>, writer: RunWriter | undefined): string | undefined {
+  const { planned, partial } = plannedItems(run.config, run.results.length);
+  if (!partial) return undefined;
+  const n = run.results.length;
+  return writer
+    ? `${side} is in progress: ${n} of ${planned} planned items so far (${writer.what}, pid ${writer.pid}, since ${writer.since}, is still writing it); this comparison is over the items done so far and changes as it runs`
+    : `${side} is partial: ${n} of ${planned} planned items (the run stopped before the rest); this comparison is over the items it finished — resume it to compare the rest`;
+}
+
+/**
+ * `runDirs`: where the two runs are on disk, to tell a run still being written (its run.lock held by a
+ * live process) from one that stopped; default the runs' own `dir` (the explorer names runs by id).
+ */
+export function compareRunData(A: RunData, B: RunData, opts: { iterations?: number; seed?: number; runDirs?: readonly [string, string] } = {}): Comparison {
   const specA = systemSpec(sys(A));
   const specB = systemSpec(sys(B));
   // one id, one item: ids the runs hold for different items (gold or content) are left out, and said so
@@ -251,16 +280,27 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
   const failed = (r: ResultRecord) => (retrieval ? r.error !== undefined : isFailed(r));
   const failedA = pairs.filter(([x]) => failed(x)).length;
   const failedB = pairs.filter(([, y]) => failed(y)).length;
+  const [dirA, dirB] = opts.runDirs ?? [A.dir, B.dir];
+  const side = (r: RunData, dir: string, nFailed: number, label: 'A' | 'B') => {
+    const { planned, partial } = plannedItems(r.config, r.results.length);
+    const writer = partial ? runWriter(dir) : undefined;
+    return {
+      side: { dir: r.dir, system: sys(r), n: r.results.length, failed: nFailed, planned, partial, inProgress: !!writer },
+      line: completenessLine(label, r, writer),
+    };
+  };
+  const sa = side(A, dirA, failedA, 'A');
+  const sb = side(B, dirB, failedB, 'B');
   return {
-    a: { dir: A.dir, system: sys(A), n: A.results.length, failed: failedA },
-    b: { dir: B.dir, system: sys(B), n: B.results.length, failed: failedB },
+    a: sa.side,
+    b: sb.side,
     sign: 'B − A',
     shared: pairs.length,
     onlyA: A.results.length - pairing.sharedIds,
     onlyB: B.results.length - pairing.sharedIds,
     different: pairing.different,
     unchecked: pairing.unchecked,
-    pairingLines: pairing.lines,
+    pairingLines: [...pairing.lines, ...[sa.line, sb.line].filter((l): l is string => l !== undefined)],
     judgedBy,
     measures,
     primary,

@@ -32,7 +32,7 @@ export async function compareRunsView(A: RunEntry, B: RunEntry) {
   const [a, b] = await Promise.all([runData(A), runData(B)]);
   let c;
   try {
-    c = compareRunData(a, b);
+    c = compareRunData(a, b, { runDirs: [A.dir, B.dir] });
   } catch (e) {
     throw badRequest((e as Error).message);
   }

@@ -146,7 +146,7 @@ export async function compareManyRuns(runs: RunEntry[]) {
     plots.push({ id: 'figures', title: 'Headline figures per run (95% CI)', spec: figuresSpec(points, 'Headline figures per run (95% CI)', colours) });
   const pairs = data.slice(1).map((d, i) => {
     try {
-      const c = compareRunData(data[0], d);
+      const c = compareRunData(data[0], d, { runDirs: [runs[0].dir, runs[i + 1].dir] });
       const m = c.primary;
       return {
         a: runs[0].id,
