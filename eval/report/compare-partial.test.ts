@@ -5,7 +5,8 @@
  * word that B had stopped, and of a run still being written the same, though its figures change
  * as it runs; `lexcase report` of B said "partial: 5 of 12 planned items". Now every surface
  * (text, --json, the explorer's compare views) carries "B is partial: 5 of 12 planned items …" or
- * "B is in progress: … is still writing it".
+ * "B is in progress: … is still writing it"; and the line of items one run lacks names some of
+ * them ("7 items only in A (e.g. hearsay-test-5, …)"), where it gave the count alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,8 +64,13 @@ describe('compare: a run with fewer items than it planned', () => {
       'B is partial: 5 of 12 planned items (the run stopped before the rest); this comparison is over the items it finished — resume it to compare the rest';
     expect(c.pairingLines).toEqual([line]);
     expect(formatComparison(c)).toContain(`- ${line}`);
+    // which items are left out, not only how many (before: "not compared: 7 items only in A, 0 only in B")
+    const only = 'not compared: 7 items only in A (e.g. hearsay-test-5, hearsay-test-6, hearsay-test-7, …), 0 only in B';
+    expect(c.onlyLine).toBe(only);
+    expect(formatComparison(c)).toContain(`- ${only}\n`);
     const pair = await compareRunsView(entry('whole'), entry('stopped'));
     expect(pair.pairingLines).toEqual([line]);
+    expect(pair.onlyLine).toBe(only);
     const many = await compareManyRuns([entry('whole'), entry('stopped')]);
     expect(many.pairs[0]).toMatchObject({ shared: 5, pairingLines: [line] });
   });

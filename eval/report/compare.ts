@@ -78,6 +78,8 @@ export interface Comparison {
   shared: number;
   onlyA: number;
   onlyB: number;
+  /** "not compared: 10 items only in A (e.g. mbe_1, …), 0 only in B": the items one run holds and the other lacks, the line every surface prints (null when none). */
+  onlyLine: string | null;
   /** Ids both runs hold for different items (another gold label or content): left out of every figure. */
   different: number;
   /** Compared items whose content is not checked (a run by an older lexcase records no item checksum). */
@@ -281,6 +283,10 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
   const failedA = pairs.filter(([x]) => failed(x)).length;
   const failedB = pairs.filter(([, y]) => failed(y)).length;
   const [dirA, dirB] = opts.runDirs ?? [A.dir, B.dir];
+  const idsA = new Set(A.results.map((r) => r.id));
+  const idsB = new Set(B.results.map((r) => r.id));
+  const onlyA = [...idsA].filter((id) => !idsB.has(id));
+  const onlyB = [...idsB].filter((id) => !idsA.has(id));
   const side = (r: RunData, dir: string, nFailed: number, label: 'A' | 'B') => {
     const { planned, partial } = plannedItems(r.config, r.results.length);
     const writer = partial ? runWriter(dir) : undefined;
@@ -296,8 +302,9 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     b: sb.side,
     sign: 'B − A',
     shared: pairs.length,
-    onlyA: A.results.length - pairing.sharedIds,
-    onlyB: B.results.length - pairing.sharedIds,
+    onlyA: onlyA.length,
+    onlyB: onlyB.length,
+    onlyLine: onlyA.length || onlyB.length ? `not compared: ${onlyText(onlyA, 'A')}, ${onlyText(onlyB, 'B').replace(/ items? only/, ' only')}` : null,
     different: pairing.different,
     unchecked: pairing.unchecked,
     pairingLines: [...pairing.lines, ...[sa.line, sb.line].filter((l): l is string => l !== undefined)],
@@ -337,6 +344,12 @@ export async function compareRuns(dirA: string, dirB: string, opts: { iterations
   return compareRunData(A, B, opts);
 }
 
+/** "10 items only in A (e.g. mbe_137, mbe_581, mbe_222)": which items a comparison leaves out for lack of a partner. */
+function onlyText(ids: readonly string[], side: 'A' | 'B'): string {
+  const eg = ids.length ? ` (e.g. ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''})` : '';
+  return `${ids.length} item${ids.length === 1 ? '' : 's'} only in ${side}${eg}`;
+}
+
 const withBlank = (lines: string[]) => (lines.length ? [...lines, ''] : []);
 
 export function formatComparison(c: Comparison): string {
@@ -358,7 +371,7 @@ export function formatComparison(c: Comparison): string {
       : []),
     `- ${c.failedLine}`,
     ...c.pairingLines.map((l) => `- ${l}`),
-    ...(c.onlyA || c.onlyB ? [`- not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`] : []),
+    ...(c.onlyLine ? [`- ${c.onlyLine}`] : []),
     '',
     table(['measure', 'n', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),
     '',

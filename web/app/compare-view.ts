@@ -464,7 +464,7 @@ async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
       h('div', { class: c.failed.a || c.failed.b ? 'error-text' : 'muted', 'data-testid': 'compare-failed' }, c.failedLine),
       ((c.pairingLines ?? []) as string[]).map((l) => h('div', { class: 'error-text', 'data-testid': 'compare-pairing' }, l)),
       h('div', { class: 'muted' }, c.note),
-      c.onlyA || c.onlyB ? h('div', { class: 'muted' }, `not compared: ${c.onlyA} items only in A, ${c.onlyB} only in B`) : null,
+      c.onlyLine ? h('div', { class: 'muted', 'data-testid': 'compare-only' }, c.onlyLine) : null,
     ),
     h(
       'div',

@@ -51,6 +51,7 @@ export async function compareRunsView(A: RunEntry, B: RunEntry) {
     shared: c.shared,
     onlyA: c.onlyA,
     onlyB: c.onlyB,
+    onlyLine: c.onlyLine,
     sign: c.sign,
     judgedBy: c.judgedBy,
     primary: c.primary,
