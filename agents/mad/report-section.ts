@@ -4,14 +4,17 @@
  * per-round figures read from the traces — briefs filed, forfeits, snippet requests, citations and
  * the lexically supportive share per round — and the judge checklist item rates.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { SectionBuilder } from '../../eval/report/types.js';
+import { readResults, resultsPath } from '../../eval/run-dir.js';
+import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
 import { madFinalRound, roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { roundAccuracySpec } from '../../eval/plots/specs.js';
 import { cutReport, tallyCuts } from '../common/prompt-cuts.js';
-import { madMetrics, madMetricsMarkdown, seedConsistencyMarkdown, type SeedConsistency } from './metrics.js';
+import { madMetrics, madMetricsMarkdown, predictionsOf, seedConsistency, seedConsistencyMarkdown, type SeedConsistency } from './metrics.js';
 import { CHECKLIST_ITEMS, type Brief, type Judgment } from './types.js';
 
 export const MAD_REPORT_SYSTEMS = ['mad/mad', 'mad/single-rag', 'mad/self-consistency'];
@@ -109,6 +112,53 @@ export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars
 
 const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)}%`);
 
+/** consistency.json as `run mad --seeds` writes it: the figure, with the seeds and their run dirs. */
+type RecordedConsistency = SeedConsistency & { seeds?: number[]; runDirs?: string[] };
+
+const sameConsistency = (a: SeedConsistency, b: SeedConsistency) =>
+  a.runs === b.runs && a.items === b.items && a.pairwiseAgreement === b.pairwiseAgreement && a.unanimous === b.unanimous;
+
+/**
+ * Consistency across seeds over the seed runs' results as they are now: consistency.json is written
+ * when `run mad --seeds` ends, and a seed run resumed or retried on its own since (its failed items
+ * answered, more items) left it stale, while report.md printed it as the run's. Each seed's run dir
+ * is found beside this one (`<base>-s<seed>`, moved together) or where it was recorded; the figure
+ * as recorded is kept, and said so, when one of them can no longer be read.
+ */
+async function currentConsistency(
+  dir: string,
+  results: readonly ResultRecord[],
+  rec: RecordedConsistency,
+): Promise<{ consistency: SeedConsistency; note?: string }> {
+  if (!Array.isArray(rec.runDirs) || rec.runDirs.length < 2) return { consistency: rec, note: 'as recorded when the seeds ran' };
+  const runs: Map<string, string | null>[] = [];
+  for (const d of rec.runDirs) {
+    if (resolve(d) === resolve(dir) || basename(d) === basename(dir)) {
+      runs.push(predictionsOf(results));
+      continue;
+    }
+    const beside = join(dirname(dir), basename(d));
+    let read: ResultRecord[] | undefined;
+    for (const where of [beside, d]) {
+      if (!existsSync(resultsPath(where))) continue;
+      try {
+        read = [...new Map((await readResults(where)).records.map((r) => [r.id, r])).values()];
+        break;
+      } catch {
+        /* unreadable: the next place, else the recorded figure */
+      }
+    }
+    if (!read) return { consistency: rec, note: `as recorded when the seeds ran: ${d} can no longer be read` };
+    runs.push(predictionsOf(read));
+  }
+  const now = seedConsistency(runs);
+  if (sameConsistency(now, rec)) return { consistency: now };
+  return {
+    consistency: now,
+    note: `over the seed runs' results as they are now; consistency.json, written when the seeds ran, said ${rec.items} items, pairwise agreement ${pct(rec.pairwiseAgreement)}, unanimous ${pct(rec.unanimous)}: a seed run has changed since`,
+  };
+}
+
 export const madSection: SectionBuilder = async (run, o) => {
   const m = madMetrics(run.results, o.seed);
   const parts = [madMetricsMarkdown(m).split('\n').slice(2).join('\n')];
@@ -127,11 +177,16 @@ export const madSection: SectionBuilder = async (run, o) => {
   const cut = poolCuts(run.traces.values(), (run.config.config as { passageChars?: unknown } | undefined)?.passageChars);
   if (cut) parts.push('', cut.line);
   let consistency: SeedConsistency | undefined;
+  let recorded: RecordedConsistency | undefined;
   try {
-    consistency = JSON.parse(await readFile(join(run.dir, 'consistency.json'), 'utf8')) as SeedConsistency;
-    parts.push('', seedConsistencyMarkdown(consistency));
+    recorded = JSON.parse(await readFile(join(run.dir, 'consistency.json'), 'utf8')) as RecordedConsistency;
   } catch {
     /* a single-seed run */
+  }
+  if (recorded) {
+    const now = await currentConsistency(run.dir, run.results, recorded);
+    consistency = now.consistency;
+    parts.push('', seedConsistencyMarkdown(consistency) + (now.note ? ` (${now.note})` : ''));
   }
   // the table's rule (madMetrics' byRound) over every item, failed ones wrong; without per-round flags, the final verdict
   const perRound = roundAccuracy(run.results, madFinalRound(run.config.config));
