@@ -13,6 +13,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { liveHolder } from '../../core/dir-lock.js';
 import { errors } from '../../core/errors.js';
 import { jsonLine } from '../../core/jsonl.js';
 import { checkOutputDir } from '../../core/out-dir-rule.js';
@@ -84,6 +85,15 @@ async function checkShardSet(dirs: string[]): Promise<ReproductionFile[]> {
     if (other) throw errors.runInvalid(dirs[i], `is shard ${r.shard!.index}/${n} again (also ${other})`);
     byIndex.set(r.shard!.index, dirs[i]);
   });
+  // a shard a live `lexcase reproduce` still writes (retrying its failed items, say) holds results that are about to change
+  for (const d of dirs) {
+    const w = liveHolder(join(d, REPRODUCTION_LOCK));
+    if (w)
+      throw errors.runInvalid(
+        d,
+        `is still being written (${w.what}, pid ${w.pid}, since ${w.since}): its results can change before the merge ends; merge once it has finished`,
+      );
+  }
   const missing = Array.from({ length: n }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
   if (missing.length)
     throw errors.usage(
