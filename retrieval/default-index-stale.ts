@@ -1,11 +1,16 @@
 /**
  * Whether an index found on disk is what a fresh build of a bundled corpus would make: the same
  * corpus (name, passage count and, where lexcase knows it, checksum), built with the default
- * analyzer, with the wanted methods. The demo (eval/demo/build-index-step.ts) and the default
+ * analyzer, with the wanted methods, by this lexcase version and index format (another version's
+ * analyzer code or bundled data may differ: before, a demo rerun after an upgrade reused the older
+ * lexcase's index and reported its figures under the new version, saying only "reusing the index";
+ * as eval/reproduce/trec-run.ts rebuilds its collections). The demo (eval/demo/build-index-step.ts) and the default
  * index of `run`, `evidence`, `reproduce` and `serve` (default-index.ts) rebuild an index that is
  * not, saying why, instead of reusing it.
  */
+import { VERSION } from '../core/version.js';
 import { ANALYZER_KEYS, resolveAnalyzerConfig } from '../indexer/analyzer-config.js';
+import { MANIFEST_VERSION } from '../indexer/manifest-format.js';
 import { prebuiltVectorsName, readPrebuiltManifest } from '../indexer/embed/prebuilt.js';
 import { knownPassageCount } from '../indexer/index-corpus.js';
 import type { Manifest } from '../indexer/manifest.js';
@@ -34,6 +39,8 @@ export async function bundledIndexStaleReason(m: Manifest, corpus: string, metho
   if (m.corpus.name !== corpus) return `it indexes corpus "${m.corpus.name}", not "${corpus}"`;
   const expected = knownPassageCount(corpus);
   if (expected !== undefined && m.corpus.passages !== expected) return `it has ${m.corpus.passages} passages, expected ${expected}`;
+  if (m.lexcaseVersion !== VERSION || m.version !== MANIFEST_VERSION)
+    return `it was built by lexcase ${m.lexcaseVersion} (index format v${m.version}), this is lexcase ${VERSION} (v${MANIFEST_VERSION}), whose analyzer, index code or bundled data may differ`;
   const analyzer = resolveAnalyzerConfig();
   const differ = ANALYZER_KEYS.filter((k) => m.analyzer[k] !== analyzer[k]);
   if (differ.length)

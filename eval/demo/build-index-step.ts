@@ -8,7 +8,8 @@ import type { DemoContext, DemoStep } from './types.js';
 /**
  * Why an existing index cannot be reused, or null when it can: it must hold what a fresh demo build
  * would — the same corpus (name, passage count and, where known, checksum), built with the default
- * analyzer (the demo's numbers are the default analyzer's), with the methods the demo evaluates.
+ * analyzer (the demo's numbers are the default analyzer's), with the methods the demo evaluates, by
+ * this lexcase version and index format. report.json's `index.builtBy` names the lexcase that built it.
  */
 export function staleReason(m: Manifest, ctx: Pick<DemoContext, 'corpus' | 'indexMethods'>): Promise<string | null> {
   return bundledIndexStaleReason(m, ctx.corpus, ctx.indexMethods, "the demo's");
@@ -49,6 +50,14 @@ export const buildIndexStep: DemoStep = {
       ctx.say(`  built in ${seconds.toFixed(1)} s`);
     } else ctx.say(`reusing the index in ${ctx.indexDir}`);
     const m = await readManifest(ctx.indexDir);
-    ctx.data.index = { dir: ctx.indexDir, built, seconds, corpus: m.corpus, methods: m.methods, analyzer: m.analyzer };
+    ctx.data.index = {
+      dir: ctx.indexDir,
+      built,
+      seconds,
+      corpus: m.corpus,
+      methods: m.methods,
+      analyzer: m.analyzer,
+      builtBy: { lexcaseVersion: m.lexcaseVersion, format: m.version },
+    };
   },
 };
