@@ -77,4 +77,23 @@ describe("report.md's Run section", () => {
     const offline = (await summarySection(runOf({ system: 'case', mode: 'offline' }), {} as never))!;
     expect(offline.markdown).not.toMatch(/provider|endpoint|temperature|prompts/);
   });
+
+  it('names the commits a resume ran under when they are not the run’s own (before: only the first commit, "resumed: 1×")', async () => {
+    const run = runOf({ system: 'case', mode: 'offline' });
+    const resume = (gitSha: string, items: number, skipped: number) => ({
+      at: provenance.createdAt,
+      gitSha,
+      datasetChecksum: provenance.datasetChecksum,
+      items,
+      skipped,
+    });
+    run.config.resumes = [resume('1'.repeat(40), 6, 3), resume(provenance.gitSha, 8, 6)];
+    const md = (await summarySection(run, {} as never))!.markdown;
+    expect(md).toContain(`- **git sha**: ${provenance.gitSha}`);
+    expect(md).toContain('- **resumed**: 2×');
+    expect(md).toContain('- **resumed under**: 111111111111 (3 items to run) — not the git sha above: the items a resume ran were made by its code');
+    // resumes under the run's own commit add no line
+    run.config.resumes = [resume(provenance.gitSha, 8, 6)];
+    expect((await summarySection(run, {} as never))!.markdown).not.toContain('resumed under');
+  });
 });

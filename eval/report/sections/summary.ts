@@ -27,6 +27,23 @@ function gitShaText(p: RunData['config']['provenance']): string {
 }
 
 /**
+ * The commits a run's resumes ran under that are not its recorded one(s) (config.json `resumes[].gitSha`):
+ * the items those resumes ran were made by that code. Before, report.md named only the first commit
+ * ("git sha: 3950e8a0…", "resumed: 1×") while 3 of a run's 6 items came from a resume under another
+ * build; config.json kept it, `lexcase compare` said it, the run's own report did not.
+ */
+function resumeCommitsText(run: RunData): string | undefined {
+  const p = run.config.provenance;
+  const own = new Set([p.gitSha, ...(p.gitShas ?? []).map((g) => g.gitSha)]);
+  const other = new Map<string, number>();
+  for (const r of run.config.resumes ?? [])
+    if (typeof r.gitSha === 'string' && !own.has(r.gitSha)) other.set(r.gitSha, (other.get(r.gitSha) ?? 0) + Math.max(0, r.items - r.skipped));
+  if (!other.size) return undefined;
+  const each = [...other].map(([sha, n]) => `${sha.slice(0, 12)} (${n} item${n === 1 ? '' : 's'} to run)`);
+  return `${each.join(', ')} — not the git sha above: the items a resume ran were made by its code`;
+}
+
+/**
  * The data files the run read (config.json `dataFiles`, by split: LegalBench's, corpora/legalbench.ts;
  * CASE's and MAD's dataset file, corpora/registry.ts datasetFileRecord):
  * "data file (test)": "hearsay test: bundled corpora/data/legalbench/hearsay.test.jsonl, sha256 …" —
@@ -70,6 +87,7 @@ export const summarySection: SectionBuilder = (run) => {
     ['lexcase version', p.lexcaseVersion],
     ['created', p.createdAt],
     ...(run.config.resumes?.length ? [['resumed', `${run.config.resumes.length}×`] as [string, unknown]] : []),
+    ...(resumeCommitsText(run) ? [['resumed under', resumeCommitsText(run)] as [string, unknown]] : []),
     ...(run.config.mergedFrom?.length ? [['merged from', mergedText(run.config.mergedFrom)] as [string, unknown]] : []),
     ...(run.config.mergeWarnings ?? []).map((w) => ['warning', w] as [string, unknown]),
     ...(run.config.structuredOutputSwitches ?? []).map(
