@@ -28,6 +28,7 @@ import { errors } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { parseDecimalInt } from '../core/decimal-number.js';
 import { searchTopK } from '../retrieval/top-k.js';
+import { queriesCutNote } from '../retrieval/dense-query-cut.js';
 
 export { DEFAULT_KS };
 export const MRR_K = 10;
@@ -148,6 +149,10 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     await opts.onQuery?.(r, hits);
     opts.onProgress?.(done, total);
   }
+  // dense, hybrid: the queries the model read only in part (retrieval/dense-query-cut.ts)
+  const cut = queriesCutNote(opts.retriever);
+  if (cut) log.warn(`eval retrieval ${opts.retriever.method}: ${cut}`);
+  const warnings = [...(beyond ? [beyond] : []), ...(cut ? [cut] : [])];
   const b = { iterations: opts.iterations ?? RESAMPLES, seed: opts.seed ?? SEED, level: LEVEL };
   const metrics: Record<string, Interval> = {};
   for (const k of ks)
@@ -182,7 +187,7 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     perQuery,
     bootstrap: b,
     ...(opts.retriever.config ? { config: opts.retriever.config } : {}),
-    ...(beyond ? { warnings: [beyond] } : {}),
+    ...(warnings.length ? { warnings } : {}),
     noHits: { count: noHits.length, examples: noHits.slice(0, 10) },
   };
 }

@@ -23,6 +23,7 @@ import { overRecorded } from '../indexer/embed/base-url.js';
 import { denseQueryConfig, denseQueryRule, embedDenseQuery, type DenseQueryRule } from './dense-query.js';
 import { embedderSpecKey, memoQueryVector } from './dense-query-memo.js';
 import { differingQuerySource } from './dense-query-source.js';
+import { createQueryCutCounter } from './dense-query-cut.js';
 import { FLAT_MEMORY_MAX_ROWS, flatRanks, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
 import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
@@ -167,12 +168,16 @@ export function createDenseRetriever(
   let rowOf: Map<string, number> | undefined;
   const memoKey = opts.queryMemoKey;
   // One vector per (embedder spec, rule, query) per process (dense-query-memo.ts): dense and hybrid's dense component share it.
-  const embedUnder = (query: string, r: DenseQueryRule) =>
-    memoKey === undefined
+  // queries the model reads only in part: warned once, counted (dense-query-cut.ts)
+  const cuts = createQueryCutCounter(embedder, section.maxWords);
+  const embedUnder = (query: string, r: DenseQueryRule) => {
+    cuts.see(query, r);
+    return memoKey === undefined
       ? embedDenseQuery(embedder, query, r, section.maxWords)
       : memoQueryVector(`${memoKey}\u0000${JSON.stringify(r)}\u0000${section.maxWords ?? 0}\u0000${query}`, () =>
           embedDenseQuery(embedder, query, r, section.maxWords),
         );
+  };
   const embedQuery = (query: string) => embedUnder(query, rule);
 
   const searchVector = async (vector: Float32Array, sopts?: SearchOptions): Promise<Hit[]> => {
@@ -228,6 +233,10 @@ export function createDenseRetriever(
     },
     embedQuery,
     searchVector,
+    queriesReadInPart(queries?: readonly string[]) {
+      for (const q of queries ?? []) if (q.trim()) cuts.see(q, rule);
+      return cuts.counts();
+    },
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
       const s = resolveSearch(sopts, 'dense');
       if (!query.trim()) return [];

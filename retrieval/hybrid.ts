@@ -87,6 +87,8 @@ export function createHybridRetriever(
     },
     fusedSearch,
     rankingDepth: depth,
+    // of its dense component (dense-query-cut.ts)
+    queriesReadInPart: (queries?: readonly string[]) => components.find((c) => c.queriesReadInPart)?.queriesReadInPart?.(queries),
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
       const { k, withText } = resolveSearch(sopts, 'hybrid');
       if (!withText) return (await fusedSearch(query, { k })).map(({ id, score, rank }) => ({ id, score, rank }));

@@ -66,6 +66,16 @@ export interface Explanation {
   detail?: Record<string, unknown>;
 }
 
+/** How many distinct queries a dense retriever (or hybrid's dense component) embedded, and how many of them only in part. */
+export interface QueriesReadInPart {
+  provider: string;
+  maxTokens: number;
+  /** Distinct queries embedded. */
+  of: number;
+  /** Of them, longer than maxTokens. */
+  cut: number;
+}
+
 export interface Retriever {
   readonly method: MethodName | string;
   /**
@@ -88,6 +98,13 @@ export interface Retriever {
   explain?(query: string, id: string): Promise<Explanation>;
   /** explain() for many passages, the query analysed once (same results). */
   explainMany?(query: string, ids: readonly string[]): Promise<Explanation[]>;
+  /**
+   * Dense (and hybrid, of its dense component): how many of the distinct queries searched so far the
+   * model read only in part (longer than its token limit: embedded from their first maxTokens
+   * tokens); undefined where the limit is unknown (retrieval/dense-query-cut.ts queriesCutNote says
+   * it). `queries`: checked first, as searched (a batch searched on worker threads).
+   */
+  queriesReadInPart?(queries?: readonly string[]): QueriesReadInPart | undefined;
 }
 
 /** Fetches passage text by id from an index's doc store (defined by the indexer, which writes it). */

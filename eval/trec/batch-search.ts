@@ -15,6 +15,7 @@ import { runDocsOfHits, type TrecRun } from './run.js';
 import { applyTies, type TieMode } from './anserini-ties.js';
 import { searchOnWorkers, type SearchSource } from './search-workers.js';
 import { searchTopK } from '../../retrieval/top-k.js';
+import { queriesCutNote } from '../../retrieval/dense-query-cut.js';
 
 export interface BatchSearchOptions {
   k: number;
@@ -57,6 +58,8 @@ export interface BatchSearchResult {
   /** Threads that searched (1: the calling thread). */
   threads: number;
   runFile?: string;
+  /** Dense, hybrid: "N of M queries were longer than the transformers model's 512 tokens: …" (retrieval/dense-query-cut.ts), when any was. */
+  queriesCut?: string;
 }
 
 export async function batchSearch(retriever: Retriever, topics: readonly Topic[], opts: BatchSearchOptions): Promise<BatchSearchResult> {
@@ -105,6 +108,8 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     throw e;
   }
   await writer?.close();
+  // the queries the model read only in part: counted as searched here, or over the topics when worker threads searched them
+  const queriesCut = queriesCutNote(retriever, threads > 1 ? topics.map((t) => t.text) : undefined);
   const sorted = times.slice().sort((a, b) => a - b);
   const totalMs = times.reduce((s, x) => s + x, 0);
   return {
@@ -124,5 +129,6 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     },
     threads,
     ...(opts.runFile ? { runFile: opts.runFile } : {}),
+    ...(queriesCut ? { queriesCut } : {}),
   };
 }

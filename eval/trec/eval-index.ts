@@ -169,6 +169,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
         onProgress: (d, t) => opts.onProgress?.(method, d, t),
       });
       opts.onRun?.(method, run, e);
+      if (b.queriesCut) warnings.push(`${method}: ${b.queriesCut}`);
       results.push({
         method,
         tag: b.tag,

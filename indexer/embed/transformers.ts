@@ -21,7 +21,7 @@ import { log } from '../../core/log.js';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
 import { loadTransformers } from './load-transformers.js';
 import { prefixesFor, withPrefix } from './prefixes.js';
-import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
+import type { EmbedKind, EmbedOptions, Embedder, EmbedderSpec } from './types.js';
 
 export const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/bge-small-en-v1.5';
 
@@ -103,14 +103,16 @@ export async function createTransformersEmbedder(spec: EmbedderSpec): Promise<Em
     return out;
   };
   // The pipeline cuts every text at its tokenizer's model_max_length (truncation: true), silently:
-  // known here, so a build can count the passages it reads only in part, as for use-lite.
+  // known here, so a build can count the passages it reads only in part, as for use-lite, and a
+  // search the queries (retrieval/dense-query.ts queryReadInPart).
   const tok = (extractor as unknown as { tokenizer?: { model_max_length?: unknown; encode?: (t: string) => number[] } }).tokenizer;
   const limit = tok?.model_max_length;
   const tokenLimit =
     typeof limit === 'number' && Number.isInteger(limit) && limit > 0 && limit < 1_000_000 && typeof tok?.encode === 'function'
       ? {
           maxTokens: limit,
-          readsInPart: (text: string) => tok.encode!(withPrefix([truncateWords(text, spec.maxWords)], 'passage', prefixes)[0]).length > limit,
+          readsInPart: (text: string, kind: EmbedKind = 'passage') =>
+            tok.encode!(withPrefix([truncateWords(text, spec.maxWords)], kind, prefixes)[0]).length > limit,
         }
       : undefined;
   // Probe the dimension once with a one-word input.

@@ -23,11 +23,12 @@ export interface Embedder {
   /**
    * The most tokens the model reads of one passage, where the embedder itself sees the tokenizer
    * (transformers: its tokenizer's model_max_length), with a test of whether it reads a passage's
-   * text (before the word limit and prefix, which the test applies) only in part. Absent where
+   * text (or, with kind 'query', a query's) before the word limit and prefix, which the test
+   * applies, only in part. Absent where
    * lexcase cannot tell (an OpenAI-compatible server) or knows it otherwise (use-lite:
    * model-token-limit.ts).
    */
-  readonly tokenLimit?: { maxTokens: number; readsInPart(text: string): boolean };
+  readonly tokenLimit?: { maxTokens: number; readsInPart(text: string, kind?: EmbedKind): boolean };
   /** Release workers / sessions (optional). */
   close?(): Promise<void>;
 }

@@ -153,7 +153,9 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
     threads: r.threads,
     latency: r.latency,
     ...(note ? { note } : {}),
+    ...(r.queriesCut ? { queriesCut: r.queriesCut } : {}),
   };
+  if (r.queriesCut) log.warn(`search ${r.method}: ${r.queriesCut}`);
   output(g, summary, () =>
     [
       `${r.topics} topics · ${r.method}${approx ? ` · ${describeApprox(approx)}` : ''}${aggregate ? ` · ${aggregate.strategy} over ${aggregate.passageHits} passages a topic (documents by ${aggregate.docIds})` : ''} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,

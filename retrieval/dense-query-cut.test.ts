@@ -1,0 +1,114 @@
+/**
+ * A transformers model reads at most its tokenizer's model_max_length tokens of a query (512 for the
+ * tiny BERT fixture, as for BGE) and the pipeline cut a longer query there without a word: dense and
+ * hybrid searches now warn once naming the query, and `eval retrieval` (its printed report) and a
+ * `--topics` batch say how many queries were cut. The hits are the same as before.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { log } from '../core/log.js';
+import type { Passage, Question } from '../corpora/types.js';
+import { formatRetrievalReport } from '../eval/retrieval-eval-format.js';
+import { evalRetrieval } from '../eval/retrieval-eval.js';
+import { batchSearch } from '../eval/trec/batch-search.js';
+import { buildIndex } from '../indexer/build.js';
+import { addDenseIndex } from '../indexer/dense/add-dense.js';
+import { createEmbedder } from '../indexer/embed/create-embedder.js';
+import { BAREXAM_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
+import { openRetriever } from './open.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const modelDir = join(repoRoot, 'tests/fixtures/tiny-embedder/tiny-bert');
+const passages: Passage[] = bundledLines(BAREXAM_PASSAGES)
+  .filter(Boolean)
+  .slice(0, 40)
+  .map((l) => ({ ...(JSON.parse(l) as { id: string; text: string }), source: 'barexam_qa' }));
+// a fact pattern of ten passages' legal English (past 512 tokens), and a short question
+const longQuery = passages
+  .slice(20, 30)
+  .map((p) => p.text)
+  .join(' ');
+const shortQuery = 'Is a statement offered for the truth of the matter asserted hearsay?';
+
+let tmp: string;
+let dir: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'lexcase-query-cut-'));
+  dir = join(tmp, 'ix');
+  await buildIndex(
+    (async function* () {
+      yield* passages.slice(0, 20);
+    })(),
+    { out: dir, corpusName: 'barexam-sample', methods: ['bm25', 'qld'], workers: 0 },
+  );
+  await addDenseIndex(dir, { embedder: await createEmbedder({ provider: 'transformers', modelDir }), batchSize: 8 });
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+describe('dense queries longer than the model reads', () => {
+  it('the query really is past the fixture tokenizer’s 512 tokens, the short one is not', async () => {
+    const { AutoTokenizer, env } = await import('@xenova/transformers');
+    env.localModelPath = dirname(modelDir);
+    env.allowRemoteModels = false;
+    const tokenizer = await AutoTokenizer.from_pretrained('tiny-bert');
+    expect(tokenizer.encode(longQuery).length).toBeGreaterThan(512);
+    expect(tokenizer.encode(shortQuery).length).toBeLessThan(512);
+  });
+
+  it('dense search warns once, naming the first cut query; the hits are those of the query with more words after it', async () => {
+    const dense = await openRetriever(dir, 'dense');
+    const warn = vi.spyOn(log, 'warn');
+    try {
+      const hits = await dense.search(longQuery, { k: 5 });
+      await dense.search(shortQuery, { k: 5 });
+      await dense.search(longQuery, { k: 5 });
+      const longer = await dense.search(`${longQuery} ${passages[35].text}`, { k: 5 });
+      const said = warn.mock.calls.flat().filter((m) => String(m).includes('tokens'));
+      expect(said).toEqual([
+        `dense: the query "${longQuery.slice(0, 40)}…" is longer than the transformers model's 512 tokens: embedded from its first 512 (the rest is not read; said once, a --topics run or eval retrieval counts them)`,
+      ]);
+      // what the warning says is so: words past the 512th token change nothing
+      expect(longer).toEqual(hits);
+      expect(dense.queriesReadInPart?.()).toEqual({ provider: 'transformers', maxTokens: 512, of: 3, cut: 2 });
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("eval retrieval's printed report and a --topics batch say how many queries were cut (hybrid: of its dense component)", async () => {
+    const question = (id: string, prompt: string, gold: string): Question =>
+      ({ id, prompt, question: '', choices: [], answer: '', goldPassageIds: [gold] }) as unknown as Question;
+    const hybrid = await openRetriever(dir, 'hybrid');
+    const result = await evalRetrieval({
+      retriever: hybrid,
+      questions: [question('q1', longQuery, passages[0].id), question('q2', shortQuery, passages[1].id)],
+      queryOf: (q) => q.prompt,
+      iterations: 50,
+    });
+    const note = "1 of 2 queries were longer than the transformers model's 512 tokens: embedded from their first 512";
+    expect(result.warnings).toEqual([note]);
+    const printed = formatRetrievalReport({
+      corpus: { name: 'barexam-sample', passages: 20 },
+      dataset: { name: 'sample', split: 'val', splitSeed: 1, n: 2 },
+      query: 'the prompt',
+      ks: result.ks,
+      results: [result],
+    } as unknown as Parameters<typeof formatRetrievalReport>[0]);
+    expect(printed).toContain(`**Warning:** hybrid: ${note}.`);
+
+    const dense = await openRetriever(dir, 'dense');
+    const batch = await batchSearch(
+      dense,
+      [
+        { id: 't1', text: shortQuery },
+        { id: 't2', text: longQuery },
+        { id: 't3', text: `${longQuery} again` },
+      ],
+      { k: 10 },
+    );
+    expect(batch.queriesCut).toBe("2 of 3 queries were longer than the transformers model's 512 tokens: embedded from their first 512");
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Dense queries the model reads only in part. A transformers model reads at most its tokenizer's
+ * model_max_length tokens of a text (512 for BGE and the tiny test model) and the pipeline cuts a
+ * longer one there, silently; a query is one window (dense-query.ts), so a long one was embedded
+ * from its start without a word. The dense retriever (and so hybrid's dense component) counts the
+ * distinct queries it embedded and those cut, warns once naming the first cut one, and a `--topics`
+ * run or `eval retrieval` says the count (queriesCutNote). Results are unchanged. use-lite's windows
+ * always fit its 128 tokens; an OpenAI-compatible server's limit is not known here: not counted.
+ */
+import { isMainThread } from 'node:worker_threads';
+import { log } from '../core/log.js';
+import { lastWords } from '../indexer/embed/batching.js';
+import type { Embedder } from '../indexer/embed/types.js';
+import { queryWindows, type DenseQueryRule } from './dense-query.js';
+import type { QueriesReadInPart } from './types.js';
+
+/** Whether the model reads `query` under `rule` only in part; undefined where its limit is unknown. */
+export function queryReadInPart(embedder: Embedder, query: string, rule: DenseQueryRule, maxWords?: number): { maxTokens: number; cut: boolean } | undefined {
+  const limit = embedder.tokenLimit;
+  if (!limit) return undefined;
+  const texts = rule.kind === 'last-words' ? [lastWords(query, rule.words)] : queryWindows(query, embedder.provider, maxWords);
+  return { maxTokens: limit.maxTokens, cut: texts.some((t) => limit.readsInPart(t, 'query')) };
+}
+
+/** The first 40 characters of a query, on one line, quoted. */
+const startOf = (q: string) => {
+  const flat = q.replace(/\s+/g, ' ').trim();
+  return `"${flat.length > 40 ? `${flat.slice(0, 40)}…` : flat}"`;
+};
+
+/** A counter of one retriever's queries: `see` each query as it is embedded, `counts` for queriesReadInPart. */
+export function createQueryCutCounter(embedder: Embedder, maxWords?: number) {
+  const seen = new Set<string>();
+  let cut = 0;
+  let maxTokens: number | undefined;
+  return {
+    see(query: string, rule: DenseQueryRule): void {
+      if (!embedder.tokenLimit) return;
+      const key = `${JSON.stringify(rule)}\u0000${query}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      const r = queryReadInPart(embedder, query, rule, maxWords);
+      if (!r) return;
+      maxTokens = r.maxTokens;
+      if (!r.cut) return;
+      // said on the calling thread only: a batch's worker threads (eval/trec/search-worker.ts) leave it to its count over the topics
+      if (++cut === 1 && isMainThread)
+        log.warn(
+          `dense: the query ${startOf(query)} is longer than the ${embedder.provider} model's ${r.maxTokens} tokens: embedded from its first ${r.maxTokens} (the rest is not read; said once, a --topics run or eval retrieval counts them)`,
+        );
+    },
+    counts(): QueriesReadInPart | undefined {
+      return maxTokens === undefined ? undefined : { provider: embedder.provider, maxTokens, of: seen.size, cut };
+    },
+  };
+}
+
+/** "3 of 40 queries were longer than the transformers model's 512 tokens: embedded from their first 512"; undefined when none was. */
+export function queriesCutNote(
+  r: { queriesReadInPart?(queries?: readonly string[]): QueriesReadInPart | undefined },
+  queries?: readonly string[],
+): string | undefined {
+  const c = r.queriesReadInPart?.(queries);
+  if (!c?.cut) return undefined;
+  return `${c.cut.toLocaleString('en-US')} of ${c.of.toLocaleString('en-US')} ${c.of === 1 ? 'query was' : 'queries were'} longer than the ${c.provider} model's ${c.maxTokens} tokens: embedded from their first ${c.maxTokens}`;
+}
