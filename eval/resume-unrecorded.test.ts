@@ -304,3 +304,27 @@ describe('resuming a run dir an older lexcase wrote', () => {
     expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
   });
 });
+
+describe('a reproduce dense or hybrid run dir from before the dense search settings were recorded', () => {
+  const query = { rule: 'whole', text: 'the whole query is embedded' };
+  const dense = (search?: Record<string, unknown>) => ({
+    system: 'retrieval',
+    method: 'dense',
+    retriever: { embedder: 'transformers:tiny-bert', query, ...(search ? { search } : {}) },
+  });
+  it('takes retriever.search as unknown (the same hits), and refuses a recorded one that differs', async () => {
+    const { compareRecordedConfig } = await import('./resume-compare.js');
+    const same = compareRecordedConfig(dense(), dense({ type: 'ivf_flat', nprobes: 8 }), (c) => c);
+    expect(same.difference).toBeUndefined();
+    expect(same.unrecorded.map((u) => u.key)).toEqual(['retriever.search']);
+    const hybrid = (search?: Record<string, unknown>) => ({
+      system: 'retrieval',
+      method: 'hybrid',
+      retriever: { fusion: 'rrf', components: { dense: { embedder: 'transformers:tiny-bert', query, ...(search ? { search } : {}) } } },
+    });
+    expect(compareRecordedConfig(hybrid(), hybrid({ type: 'exact', annIndex: 'ivf_flat' }), (c) => c).unrecorded.map((u) => u.key)).toEqual([
+      'retriever.components.dense.search',
+    ]);
+    expect(compareRecordedConfig(dense({ type: 'ivf_flat', nprobes: 3 }), dense({ type: 'ivf_flat', nprobes: 8 }), (c) => c).difference).toContain('retriever');
+  });
+});

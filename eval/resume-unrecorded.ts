@@ -78,6 +78,9 @@
  *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
  *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase
  *                 parsed a draft object inside it as the answer, so its earlier items may differ
+ *   retriever.search, retriever.components.dense.search
+ *                 how a reproduce dense (hybrid) run searched an ANN table: its type and nprobes /
+ *                 refineFactor / ef, or exact (retrieval/dense.ts); runs before it recorded none
  *   ranking       the order a reproduce retrieval or trec run ranks hits in ("trec_eval, top k past
  *                 ties": ties by docid descending, the top k searched past ties at the cut, as `eval
  *                 retrieval`); an older lexcase kept the retriever's order on ties (or, "trec_eval", at
@@ -169,6 +172,10 @@ const ADDED: {
       before.includes('dense') &&
       JSON.stringify(before.filter((m) => m !== 'dense')) === JSON.stringify(after),
   },
+  // a reproduce dense or hybrid run over an ANN table records how the table was searched (type, nprobes, refineFactor, ef; or exact:
+  // retrieval/dense.ts config.search); an older lexcase recorded none, with the same hits
+  { path: ['retriever', 'search'], what: 'how its dense table was searched (ANN type and knobs)', lacks: absent },
+  { path: ['retriever', 'components', 'dense', 'search'], what: "how hybrid's dense table was searched (ANN type and knobs)", lacks: absent },
   {
     path: ['ranking'],
     what: 'the order hits are ranked in',

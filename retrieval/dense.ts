@@ -67,7 +67,18 @@ export const LEGACY_USE_LITE_QUERY_WORDS = 24;
 export interface DenseRetriever extends Retriever {
   readonly embedder: Embedder;
   /** How a query becomes a vector (dense-query.ts), as runs record it. */
-  readonly config: { embedder: string; query: ReturnType<typeof denseQueryConfig>; querySource?: string; annScores?: string };
+  readonly config: {
+    embedder: string;
+    query: ReturnType<typeof denseQueryConfig>;
+    querySource?: string;
+    annScores?: string;
+    /**
+     * How the table is searched, where that is a choice: an ANN table's index type and the knobs in
+     * force (nprobes, refineFactor, ef: given, else the manifest's), or `exact` (--exact: every row,
+     * the ANN index bypassed). Absent for a flat table searched as such (nothing to choose).
+     */
+    search?: DenseSearchConfig;
+  };
   /** The query's vector under that rule. */
   embedQuery(query: string): Promise<Float32Array>;
   /** Search by a ready query vector (must be unit length, index dimension). */
@@ -82,6 +93,8 @@ export interface DenseRetriever extends Retriever {
   similarities?(query: string, ids: readonly string[], opts?: { queryWords?: number }): Promise<{ score: number; rank: number }[]>;
   close(): Promise<void>;
 }
+
+export type DenseSearchConfig = { type: 'exact'; annIndex?: string } | { type: string; nprobes?: number; refineFactor?: number; ef?: number };
 
 export function checkEmbedderMatches(section: DenseSection, embedder: Embedder, dir: string): void {
   if (embedder.dimension !== section.dimension)
@@ -153,6 +166,18 @@ export function createDenseRetriever(
   const hnswRescored = section.ann?.type === 'ivf_hnsw_sq' && !opts.exact;
   const refine = opts.refineFactor ?? section.ann?.refineFactor ?? (hnswRescored ? 1 : undefined);
   const ef = opts.ef ?? section.ann?.ef;
+  const annType = section.ann ? (section.ann.type ?? 'ivf_pq') : undefined;
+  // recorded in the config (eval retrieval's results[].config): an ANN search's knobs, or --exact
+  const searchConfig: DenseSearchConfig | undefined = opts.exact
+    ? { type: 'exact', ...(annType ? { annIndex: annType } : {}) }
+    : annType
+      ? {
+          type: annType,
+          ...(nprobes !== undefined ? { nprobes } : {}),
+          ...(refine !== undefined ? { refineFactor: refine } : {}),
+          ...(ef !== undefined ? { ef } : {}),
+        }
+      : undefined;
   const rule: DenseQueryRule = denseQueryRule(opts.queryWords);
   const queryConfig = denseQueryConfig(rule, embedder.provider, section.maxWords);
   // Small flat tables are searched in memory (dense-flat-memory.ts); `inMemory: false` keeps LanceDB.
@@ -230,6 +255,7 @@ export function createDenseRetriever(
       query: queryConfig,
       ...(section.querySource ? { querySource: section.querySource } : {}),
       ...(hnswRescored ? { annScores: HNSW_SQ_SCORES } : {}),
+      ...(searchConfig ? { search: searchConfig } : {}),
     },
     embedQuery,
     searchVector,
