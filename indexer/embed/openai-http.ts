@@ -91,7 +91,7 @@ function vectorOf(e: unknown, i: number, input: string | undefined): Float32Arra
 }
 
 /** ` (input "first words…")`: which text a bad vector stands for. */
-function inputText(input: string | undefined): string {
+export function inputText(input: string | undefined): string {
   if (input === undefined) return '';
   const t = input.replace(/\s+/g, ' ').trim();
   return ` (input ${JSON.stringify(t.length > 60 ? `${t.slice(0, 60)}…` : t)})`;

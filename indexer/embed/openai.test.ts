@@ -293,6 +293,20 @@ describe('openai embedder: vectors a server gets wrong', () => {
     }
   });
 
+  it('refuses a vector of another dimension with DIMENSION_MISMATCH naming its input (index and start of the text)', async () => {
+    // the reply's vectors matched to inputs by index (given in reverse), input 1's of 2 components instead of 3
+    const srv = await quirkServer((ts) => ts.map((t, index) => ({ index, embedding: index === 1 ? [1, 2] : good(t) })).reverse());
+    try {
+      const emb = await createEmbedder({ provider: 'openai', baseURL: srv.url, model: 'm', apiKey: 'k-0000', maxRetries: 0 });
+      await expect(emb.embed(texts, { kind: 'passage' })).rejects.toMatchObject({
+        code: 'DIMENSION_MISMATCH',
+        message: 'openai embedder m, the vector for input 1 of 3 (input "an easement runs with the land"): vector dimension 2 does not match the index (3)',
+      });
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('matches vectors to inputs by their index field, and warns once when a reply has none (vectors then taken in order)', async () => {
     const { log } = await import('../../core/log.js');
     const warn = vi.spyOn(log, 'warn').mockImplementation(() => undefined);

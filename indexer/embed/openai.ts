@@ -17,7 +17,7 @@ import { redactUrl, registerUrlSecrets } from '../../core/url-credentials.js';
 import { registerSecret } from '../../core/log.js';
 import { embedBaseURL } from './base-url.js';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
-import { DEFAULT_EMBED_MAX_REPLY_BYTES, EMBED_REPLY_SETTING, httpStatusOf, requestEmbeddings, type EncodingFormat } from './openai-http.js';
+import { DEFAULT_EMBED_MAX_REPLY_BYTES, EMBED_REPLY_SETTING, httpStatusOf, inputText, requestEmbeddings, type EncodingFormat } from './openai-http.js';
 import { prefixesFor, withPrefix } from './prefixes.js';
 import type { EmbedOptions, Embedder, EmbedderSpec } from './types.js';
 
@@ -95,9 +95,11 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
         tooLargeHint(httpStatusOf(e), batch.length, batchSize),
       );
     }
-    for (const v of vecs) {
+    for (const [i, v] of vecs.entries()) {
       if (!dimension) dimension = v.length;
-      if (v.length !== dimension) throw errors.dimensionMismatch(dimension, v.length, `openai embedder ${model}`);
+      // which vector, and the start of the text it stands for (as the reply's other checks name them)
+      if (v.length !== dimension)
+        throw errors.dimensionMismatch(dimension, v.length, `openai embedder ${model}, the vector for input ${i} of ${batch.length}${inputText(batch[i])}`);
       l2normalize(v);
     }
     return vecs;
