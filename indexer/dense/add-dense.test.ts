@@ -198,7 +198,7 @@ describe('dense index in LanceDB', () => {
     try {
       m = await addDenseIndex(out, { embedder: useLite, batchSize: 8 });
       expect(warn.mock.calls.flat().join('\n')).toContain(
-        `dense: ${longer.length} of ${some.length} passages longer than use-lite's 128 tokens: embedded from their first 128 tokens`,
+        `dense: ${longer.length} of ${some.length} passages were longer than the use-lite model's 128 tokens: embedded from their first 128 tokens`,
       );
     } finally {
       warn.mockRestore();
@@ -249,7 +249,7 @@ describe('dense index in LanceDB', () => {
     try {
       m = await addDenseIndex(out, { embedder: tiny, batchSize: 8 });
       expect(warn.mock.calls.flat().join('\n')).toContain(
-        `dense: 3 of 12 passages longer than transformers's 512 tokens: embedded from their first 512 tokens`,
+        `dense: 3 of 12 passages were longer than the transformers model's 512 tokens: embedded from their first 512 tokens`,
       );
     } finally {
       warn.mockRestore();
@@ -260,6 +260,24 @@ describe('dense index in LanceDB', () => {
     // What the warning says is so: more words after a long passage change nothing of its vector
     const [asIs, extended] = await tiny.embed([longer[0].text, `${longer[0].text} ${passages[50].text}`], { kind: 'passage' });
     expect(Array.from(extended)).toEqual(Array.from(asIs));
+  });
+
+  it('says one passage past the limit in the singular ("1 of 2 passages was … its first", index info "1 passage longer")', async () => {
+    const out = join(tmp, 'transformers-one-over');
+    // one passage made long with the texts of the next ten (past 512 tokens, as above), one as it is
+    const two = [{ ...passages[1], text: [passages[1].text, ...passages.slice(21, 31).map((q) => q.text)].join(' ') }, passages[2]];
+    await buildIndex(stream(two), { out, corpusName: 'barexam-sample', methods: ['bm25'], workers: 0 });
+    const warn = vi.spyOn(log, 'warn');
+    let m: Awaited<ReturnType<typeof addDenseIndex>>;
+    try {
+      m = await addDenseIndex(out, { embedder: tiny, batchSize: 8 });
+      expect(warn.mock.calls.flat().join('\n')).toContain(
+        "dense: 1 of 2 passages was longer than the transformers model's 512 tokens: embedded from its first 512 tokens",
+      );
+    } finally {
+      warn.mockRestore();
+    }
+    expect(manifestSummary(out, m, { total: 0, parts: {} })).toContain('modelMaxTokens 512 (1 passage longer: embedded from its first 512 tokens)');
   });
 
   it('records the checksum of the titles and texts it embedded, and refuses to keep a finished table for passages of other titles', async () => {

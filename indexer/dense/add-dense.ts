@@ -347,7 +347,7 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
     const maxTokens = modelMaxTokens(embedder.provider) ?? embedder.tokenLimit?.maxTokens;
     if (maxTokens !== undefined && over)
       log.warn(
-        `dense: ${over.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} passages longer than ${embedder.provider}'s ${maxTokens} tokens: embedded from their first ${maxTokens} tokens`,
+        `dense: ${over.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} ${rows === 1 ? 'passage' : 'passages'} ${over === 1 ? 'was' : 'were'} longer than the ${embedder.provider} model's ${maxTokens} tokens: embedded from ${over === 1 ? 'its' : 'their'} first ${maxTokens} tokens`,
       );
 
     const dense: DenseSection = {

@@ -31,7 +31,7 @@ describe('lexcase index build default --methods bm25,qld,dense (README step 1)',
     );
     expect(r.stderr).toMatch(
       new RegExp(
-        `dense: \\d,\\d{3} of ${CORPORA.default.passages.toLocaleString('en-US')} passages longer than use-lite's 128 tokens: embedded from their first 128 tokens`,
+        `dense: \\d,\\d{3} of ${CORPORA.default.passages.toLocaleString('en-US')} passages were longer than the use-lite model's 128 tokens: embedded from their first 128 tokens`,
       ),
     );
     const lines = r.stderr.split('\n');

@@ -163,7 +163,8 @@ function tokenLimitNote(d: NonNullable<Manifest['dense']>): string {
   const limit = recorded.modelMaxTokens ?? modelMaxTokens(d.embedder);
   if (limit === undefined) return '';
   const over = recorded.passagesOverModelMaxTokens;
-  return `, modelMaxTokens ${limit}${over ? ` (${over.toLocaleString('en-US')} passages longer: embedded from their first ${limit} tokens)` : ''}`;
+  const them = over === 1 ? 'passage longer: embedded from its' : 'passages longer: embedded from their';
+  return `, modelMaxTokens ${limit}${over ? ` (${over.toLocaleString('en-US')} ${them} first ${limit} tokens)` : ''}`;
 }
 
 /** "ids, titles and texts sha256 0123456789ab…": the checksum of what the dense vectors were made from (the corpus checksum covers no titles). */
