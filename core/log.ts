@@ -1,9 +1,12 @@
 /**
  * Minimal leveled logger to stderr (stdout stays clean for --json). Every message passes through
- * `redact`, so API keys and bearer tokens never reach logs, traces or reports.
+ * `redact`, so API keys and bearer tokens never reach logs, traces or reports, and through
+ * `terminalText`, so an error quoting a model's reply (`got "…"`) cannot send the terminal an
+ * escape sequence: its control characters are printed as `\u001b`.
  */
 import { envChoice } from './env-number.js';
 import { maskSecrets } from './secrets.js';
+import { terminalText } from './terminal-text.js';
 import { redactUrlsInText } from './url-credentials.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -47,7 +50,7 @@ export function redact(text: string): string {
 function emit(level: Level, args: unknown[]): void {
   if (order[level] < order[current]) return;
   const text = args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? a.message : JSON.stringify(a))).join(' ');
-  process.stderr.write(redact(`${level === 'info' ? '' : `[${level}] `}${text}`) + '\n');
+  process.stderr.write(terminalText(redact(`${level === 'info' ? '' : `[${level}] `}${text}`)) + '\n');
 }
 
 export const log = {

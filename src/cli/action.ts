@@ -8,6 +8,7 @@ import { InvalidArgumentError } from 'commander';
 import { errorMessage, isLexcaseError } from '../../core/errors.js';
 import { exitCodeOfSignal } from '../../core/interrupt.js';
 import { getLogLevel, log, logLevelFromEnv, redact, setLogLevel } from '../../core/log.js';
+import { terminalText } from '../../core/terminal-text.js';
 import { isProgressEnabled, progressIntervalFromEnv, progressModeFromEnv, setProgressEnabled } from '../../core/progress.js';
 import { intOpt, type NumericParser, type NumericRange } from './numeric-options.js';
 
@@ -80,11 +81,11 @@ export function action<A extends any[]>(fn: (...args: A) => Promise<void> | void
     } catch (e) {
       if (isLexcaseError(e)) {
         log.error(e.message);
-        if (opts.debug && e.stack) process.stderr.write(redact(e.stack) + '\n');
+        if (opts.debug && e.stack) process.stderr.write(terminalText(redact(e.stack)) + '\n');
       } else {
         const err = e as Error;
         log.error(errorMessage(err));
-        if (opts.debug && err?.stack) process.stderr.write(redact(err.stack) + '\n');
+        if (opts.debug && err?.stack) process.stderr.write(terminalText(redact(err.stack)) + '\n');
         else process.stderr.write('(run with --debug for a stack trace)\n');
       }
       process.exitCode = exitCodeOf(e);

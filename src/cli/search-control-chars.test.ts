@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { terminalLine } from './terminal-text.js';
+import { terminalLine } from '../../core/terminal-text.js';
 import { cliChild } from '../../tests/support/cli-child.js';
 
 let dir: string;

@@ -12,7 +12,7 @@ import { action, output, parseIntOpt, parseListOpt, type GlobalOpts } from '../a
 import { addLlmOptions, EVIDENCE_PAPER, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
 import { AGENT_DEFAULTS } from '../../../agents/common/defaults.js';
-import { terminalLine } from '../terminal-text.js';
+import { terminalLine } from '../../../core/terminal-text.js';
 
 interface EvidenceFlags extends LlmCliOpts {
   facts?: string;
@@ -46,7 +46,7 @@ export function formatEvidence(r: EvidenceResult): string {
     '',
   ];
   if (r.analysis) lines.push(`Analysis: ${terminalLine(r.analysis)}`, '');
-  if (r.evidence.length === 0) lines.push(r.error ? `No passages found: ${r.error}` : 'No passages found.');
+  if (r.evidence.length === 0) lines.push(r.error ? `No passages found: ${terminalLine(r.error)}` : 'No passages found.');
   r.evidence.forEach((e, i) => {
     lines.push(`${String(i + 1).padStart(2)}. ${e.id}  score ${e.score.toFixed(4)}`);
     lines.push(`    ${terminalLine(e.justification)}`);
@@ -57,7 +57,7 @@ export function formatEvidence(r: EvidenceResult): string {
     lines.push(
       `  ${c.tool}${c.step ? ` [step ${c.step}]` : ''}: "${flat(c.query, 90)}" → ${c.error ? `error: ${flat(c.error, 300)}` : c.output ? `"${flat(c.output, 60)}"` : `${c.ids.length} ids${c.ids.length ? ` (${c.ids.slice(0, 3).join(', ')}${c.ids.length > 3 ? ', …' : ''})` : ''}`}`,
     );
-  if (r.error && r.evidence.length) lines.push('', `note: ${r.error}`);
+  if (r.error && r.evidence.length) lines.push('', `note: ${terminalLine(r.error)}`);
   return lines.join('\n');
 }
 

@@ -18,7 +18,7 @@ import { methodsHelp } from '../../../retrieval/methods.js';
 import { beyondDepthNote } from '../../../retrieval/ranking-depth.js';
 import { log } from '../../../core/log.js';
 import { fixed } from '../../../core/fixed.js';
-import { terminalLine } from '../terminal-text.js';
+import { terminalLine } from '../../../core/terminal-text.js';
 
 interface SearchFlags extends RetrieverFlags, BatchSearchFlags {
   index: string;
