@@ -97,7 +97,11 @@ export function comparisonTable(c: TrecComparison, labelA: string, labelB: strin
     '',
     table(['metric', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),
     '',
-    ...Object.entries(c.metrics).flatMap(([m, d]) => disagreementNotes([{ label: m, disagreement: d.disagreement }]).concat('')),
+    // a metric's disagreement note and a blank line after it; a metric without one adds nothing (one blank line before the paired note)
+    ...Object.entries(c.metrics).flatMap(([m, d]) => {
+      const notes = disagreementNotes([{ label: m, disagreement: d.disagreement }]);
+      return notes.length ? [...notes, ''] : [];
+    }),
     pairedNoteFor(c.bootstrap),
   ].join('\n');
 }

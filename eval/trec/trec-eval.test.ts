@@ -231,6 +231,16 @@ describe('paired comparison', () => {
   });
 });
 
+describe('paired comparison layout', () => {
+  it('one blank line between the comparison table and its footnote when no metric has a disagreement note', () => {
+    const A = evaluateRun(runA, qrels, { measures, iterations: 200 });
+    const B = evaluateRun(runB, qrels, { measures, iterations: 200 });
+    const text = comparisonTable(compareTrecEvals(A, B), 'run-a', 'run-b');
+    expect(text).not.toMatch(/\n\n\n/);
+    expect(text).toMatch(/\| exact sign-flip \|\n\nΔ = B − A on the items both runs scored\./);
+  });
+});
+
 describe('parsing', () => {
   it('metric names: lexcase and trec_eval spellings', () => {
     expect(parseMeasures(['ndcg_cut_10', 'P.5', 'recip_rank', 'map_cut_100', 'Recall@100']).map((m) => m.name)).toEqual([
