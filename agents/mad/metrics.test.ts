@@ -4,7 +4,7 @@ import type { ResultRecord } from '../../eval/types.js';
 import { checkCitations, lexicallySupports } from './citation-check.js';
 import { itemCitationMetrics } from './citation-summary.js';
 import { runMadSeeds, type MadExperimentOptions } from './experiment.js';
-import { checkSeeds, madMetrics, madMetricsMarkdown, seedConsistency } from './metrics.js';
+import { checkSeeds, madMetrics, madMetricsMarkdown, seedConsistency, seedConsistencyMarkdown } from './metrics.js';
 import { visibleOpponents } from './topology.js';
 
 const FRE402 =
@@ -164,6 +164,8 @@ describe('run metrics', () => {
     const c = seedConsistency([r1, r2, r3]);
     // q4 failed in run 2 → excluded. q1: 3/3 pairs agree; q2: 0/3; q3: 1/3
     expect(c.items).toBe(3);
+    expect(c.total).toBe(4);
+    expect(seedConsistencyMarkdown(c)).toBe('Consistency across 3 seeds (3 of 4 items answered in every run): pairwise agreement 44.4%, unanimous 33.3%');
     expect(c.pairwiseAgreement).toBeCloseTo((1 + 0 + 1 / 3) / 3, 10);
     expect(c.unanimous).toBeCloseTo(1 / 3, 10);
     expect(seedConsistency([r1])).toMatchObject({ pairwiseAgreement: null });

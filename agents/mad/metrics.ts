@@ -121,6 +121,8 @@ export interface SeedConsistency {
   runs: number;
   /** Items present (with a non-failed prediction) in every run. */
   items: number;
+  /** Items in any of the runs (answered or failed): the `items` are counted of these. Absent in a consistency.json written before it was recorded. */
+  total?: number;
   /** Mean over items of the share of run pairs that agree. */
   pairwiseAgreement: number | null;
   /** Share of items where every run gave the same prediction. */
@@ -150,7 +152,8 @@ export function checkSeeds(seeds: readonly number[], field = 'seeds', given: rea
 
 /** Agreement of predictions across runs (one map id → prediction per seed). */
 export function seedConsistency(runs: ReadonlyArray<ReadonlyMap<string, string | null>>): SeedConsistency {
-  if (runs.length < 2) return { runs: runs.length, items: 0, pairwiseAgreement: null, unanimous: null };
+  const total = new Set(runs.flatMap((r) => [...r.keys()])).size;
+  if (runs.length < 2) return { runs: runs.length, items: 0, total, pairwiseAgreement: null, unanimous: null };
   const ids = [...runs[0].keys()].filter((id) => runs.every((r) => typeof r.get(id) === 'string'));
   let pairSum = 0;
   let unanimous = 0;
@@ -165,6 +168,7 @@ export function seedConsistency(runs: ReadonlyArray<ReadonlyMap<string, string |
   return {
     runs: runs.length,
     items: ids.length,
+    total,
     pairwiseAgreement: ids.length ? pairSum / ids.length : null,
     unanimous: ids.length ? unanimous / ids.length : null,
   };
@@ -230,6 +234,8 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
   ].join('\n');
 }
 
+/** The report's line; "3 of 4 items answered in every run" (a consistency.json without `total`: "3 items …"). */
 export function seedConsistencyMarkdown(c: SeedConsistency): string {
-  return `Consistency across ${c.runs} seeds (${c.items} items answered in every run): pairwise agreement ${pct(c.pairwiseAgreement)}, unanimous ${pct(c.unanimous)}`;
+  const items = c.total === undefined ? `${c.items} items` : `${c.items} of ${c.total} items`;
+  return `Consistency across ${c.runs} seeds (${items} answered in every run): pairwise agreement ${pct(c.pairwiseAgreement)}, unanimous ${pct(c.unanimous)}`;
 }

@@ -116,7 +116,11 @@ const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)}
 type RecordedConsistency = SeedConsistency & { seeds?: number[]; runDirs?: string[] };
 
 const sameConsistency = (a: SeedConsistency, b: SeedConsistency) =>
-  a.runs === b.runs && a.items === b.items && a.pairwiseAgreement === b.pairwiseAgreement && a.unanimous === b.unanimous;
+  a.runs === b.runs &&
+  a.items === b.items &&
+  (a.total === undefined || b.total === undefined || a.total === b.total) &&
+  a.pairwiseAgreement === b.pairwiseAgreement &&
+  a.unanimous === b.unanimous;
 
 /**
  * Consistency across seeds over the seed runs' results as they are now: consistency.json is written
@@ -155,7 +159,7 @@ async function currentConsistency(
   if (sameConsistency(now, rec)) return { consistency: now };
   return {
     consistency: now,
-    note: `over the seed runs' results as they are now; consistency.json, written when the seeds ran, said ${rec.items} items, pairwise agreement ${pct(rec.pairwiseAgreement)}, unanimous ${pct(rec.unanimous)}: a seed run has changed since`,
+    note: `over the seed runs' results as they are now; consistency.json, written when the seeds ran, said ${rec.total === undefined ? rec.items : `${rec.items} of ${rec.total}`} items, pairwise agreement ${pct(rec.pairwiseAgreement)}, unanimous ${pct(rec.unanimous)}: a seed run has changed since`,
   };
 }
 

@@ -51,17 +51,17 @@ describe('MAD report: consistency across seeds', () => {
     const runs = [await seedRun(1, false), await seedRun(2, true)];
     // what `run mad --seeds 1,2` writes into each seed's run dir when it ends (agents/mad/experiment.ts runMadSeeds)
     const recorded = seedConsistency(runs.map((r) => predictionsOf(r.results)));
-    expect(recorded).toMatchObject({ runs: 2, items: 3 });
+    expect(recorded).toMatchObject({ runs: 2, items: 3, total: 4 });
     const payload = { seeds: [1, 2], runDirs: [join(root, 'seeds-s1'), join(root, 'seeds-s2')], ...recorded };
     for (const s of [1, 2]) writeFileSync(join(root, `seeds-s${s}`, 'consistency.json'), JSON.stringify(payload));
     const before = await buildReport(await readRun(join(root, 'seeds-s1')));
-    expect(before.markdown).toContain('Consistency across 2 seeds (3 items answered in every run): pairwise agreement 66.7%, unanimous 66.7%\n');
+    expect(before.markdown).toContain('Consistency across 2 seeds (3 of 4 items answered in every run): pairwise agreement 66.7%, unanimous 66.7%\n');
     // seed 2 resumed on its own (`run mad --seed 2 --run-dir runs/seeds-s2`): its failed item is retried and answered
     const resumed = await seedRun(2, false);
     expect(resumed.ran).toBe(1);
     const after = await buildReport(await readRun(join(root, 'seeds-s1')));
     expect(after.markdown).toContain(
-      "Consistency across 2 seeds (4 items answered in every run): pairwise agreement 75.0%, unanimous 75.0% (over the seed runs' results as they are now; consistency.json, written when the seeds ran, said 3 items, pairwise agreement 66.7%, unanimous 66.7%: a seed run has changed since)",
+      "Consistency across 2 seeds (4 of 4 items answered in every run): pairwise agreement 75.0%, unanimous 75.0% (over the seed runs' results as they are now; consistency.json, written when the seeds ran, said 3 of 4 items, pairwise agreement 66.7%, unanimous 66.7%: a seed run has changed since)",
     );
     expect(after.json.sections.mad).toMatchObject({ consistency: { items: 4, unanimous: 0.75 } });
   });
@@ -74,7 +74,19 @@ describe('MAD report: consistency across seeds', () => {
     rmSync(join(root, 'seeds-s2'), { recursive: true });
     const report = await buildReport(await readRun(join(root, 'seeds-s1')));
     expect(report.markdown).toContain(
-      `Consistency across 2 seeds (3 items answered in every run): pairwise agreement 66.7%, unanimous 66.7% (as recorded when the seeds ran: ${join(root, 'seeds-s2')} can no longer be read)`,
+      `Consistency across 2 seeds (3 of 4 items answered in every run): pairwise agreement 66.7%, unanimous 66.7% (as recorded when the seeds ran: ${join(root, 'seeds-s2')} can no longer be read)`,
     );
+  });
+
+  it('a consistency.json written before the total was recorded keeps its figure and says "3 items", with no total it cannot know', async () => {
+    const runs = [await seedRun(1, false), await seedRun(2, true)];
+    const { total: _, ...recorded } = seedConsistency(runs.map((r) => predictionsOf(r.results)));
+    writeFileSync(
+      join(root, 'seeds-s1', 'consistency.json'),
+      JSON.stringify({ seeds: [1, 2], runDirs: [join(root, 'seeds-s1'), join(root, 'seeds-s2')], ...recorded }),
+    );
+    rmSync(join(root, 'seeds-s2'), { recursive: true });
+    const report = await buildReport(await readRun(join(root, 'seeds-s1')));
+    expect(report.markdown).toContain('Consistency across 2 seeds (3 items answered in every run): pairwise agreement 66.7%, unanimous 66.7% (as recorded');
   });
 });
