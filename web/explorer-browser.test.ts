@@ -562,6 +562,10 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await page.locator('[data-testid=plot-round-curves][data-rendered=true] svg').waitFor();
     expect(await page.getByTestId('plot-round-curves').locator('svg').textContent()).toContain(f.systemRuns!.madRunId);
     expect(await page.getByTestId('compare-pair').count()).toBe(2);
+    // each pair's items left out — only in the reference / only in this run — with the two-run view's line as the title
+    const only = page.locator(`[data-testid=compare-pair][data-run="${f.llmRunId}"] [data-testid=pair-only]`);
+    expect(await only.textContent()).toBe(`${c.onlyA} / ${c.onlyB}`);
+    expect(await only.getAttribute('title')).toBe(c.onlyLine ?? '');
     // the item × run matrix: each run's results.jsonl, item by item (✓ right, ✗ wrong, – not in the run)
     const ids = [f.caseRunId, f.llmRunId, f.systemRuns!.madRunId];
     const recs = await Promise.all(ids.map(async (id) => new Map((await readResults(join(f.runs, id))).records.map((r) => [r.id, r]))));

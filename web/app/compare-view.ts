@@ -160,6 +160,11 @@ interface Many {
     a: string;
     b: string;
     shared: number;
+    /** Items only in the reference (a) / only in this run (b): left out of the pair. */
+    onlyA?: number;
+    onlyB?: number;
+    /** "not compared: 2 items only in A (e.g. …), 1 only in B (…)"; null when both runs hold the same items. */
+    onlyLine?: string | null;
     measure?: string;
     text?: PairedText;
     agreement?: Record<string, number> | null;
@@ -298,6 +303,7 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
           [
             'run',
             `vs ${m.runs[0].id}: shared items`,
+            'not paired: only in ref. / only in this',
             'failed among them (ref. / this)',
             'measure',
             `Δ = ${m.sign} [95% interval]`,
@@ -319,6 +325,11 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
               'td',
               { class: p.pairingLines?.length ? 'num error-text' : 'num', 'data-testid': 'pair-shared', title: p.pairingLines?.join('\n') ?? '' },
               p.pairingLines?.length ? `${p.shared} ⚠` : String(p.shared),
+            ),
+            h(
+              'td',
+              { class: 'num', 'data-testid': 'pair-only', title: p.onlyLine ?? '' },
+              p.onlyA === undefined || p.onlyB === undefined ? '–' : `${p.onlyA} / ${p.onlyB}`,
             ),
             h(
               'td',

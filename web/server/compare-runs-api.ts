@@ -152,6 +152,10 @@ export async function compareManyRuns(runs: RunEntry[]) {
         a: runs[0].id,
         b: runs[i + 1].id,
         shared: c.shared,
+        // the ids in one run and not the other (left out of the pair), as the two-run view shows them
+        onlyA: c.onlyA,
+        onlyB: c.onlyB,
+        onlyLine: c.onlyLine,
         measure: m.label,
         estimate: m.estimate,
         lo: m.lo,

@@ -217,6 +217,14 @@ describe('compare N runs, LLM calls, passage page', () => {
       text: c.primary.text,
       agreement: c.agreement,
     });
+    // each pair's items left out — only in the reference, only in this run — as the two-run view gives them
+    const c2 = await compareRuns(join(f.runs, f.caseRunId), join(f.runs, madRunId));
+    for (const [pair, cc] of [
+      [r.json.pairs[0], c],
+      [r.json.pairs[1], c2],
+    ] as const)
+      expect({ onlyA: pair.onlyA, onlyB: pair.onlyB, onlyLine: pair.onlyLine }).toEqual({ onlyA: cc.onlyA, onlyB: cc.onlyB, onlyLine: cc.onlyLine });
+    expect(r.json.pairs[0].onlyA).toBeGreaterThan(0); // the fixture's LLM run answered fewer items than the reference
     expect((await call(`/api/compare/runs?runs=${f.caseRunId}`)).status).toBe(400);
     expect((await call(`/api/compare/runs?runs=${f.caseRunId},nope`)).status).toBe(404);
   });
