@@ -29,6 +29,7 @@ import type { Retriever } from '../../retrieval/types.js';
 import { gatherSelectorEvidence, selectEvidence, type SelectorModel } from './evidence-selector.js';
 import { EVIDENCE_SELECTOR_MODEL } from './evidence-selector-weights.js';
 import { EVIDENCE_SELECTOR_MODEL_DENSE } from './evidence-selector-weights-dense.js';
+import { SELECTOR_TRAINING, selectorTrainingIds } from './selector-training-set.js';
 import type { GatherOptions } from './evidence-candidates.js';
 import { exactDense, type SignalSource } from './evidence-signals.js';
 import { LEARNED_SELECTOR_LABEL, SIGNALS_SUFFIX } from './evidence-selection-label.js';
@@ -120,6 +121,22 @@ async function learnedAdvocates(
   return out;
 }
 
+/**
+ * Fails the item when a committed learned selector would choose the evidence of one of its own
+ * training questions (a library caller's question list: `run case --offline` and evalCaseOffline
+ * refuse the whole run before it starts, assertSelectorHeldOut). A selector the caller trained
+ * itself is not checked: its training questions are not known here.
+ */
+async function refuseTrainingQuestion(q: Question, model: SelectorModel): Promise<void> {
+  if (model !== EVIDENCE_SELECTOR_MODEL && model !== EVIDENCE_SELECTOR_MODEL_DENSE) return;
+  if (!(await selectorTrainingIds()).has(q.id)) return;
+  const t = SELECTOR_TRAINING;
+  throw errors.usage(
+    `question ${q.id} is one the learned evidence selector was trained on (${t.dataset} ${t.split}, split seed ${t.splitSeed}): its evidence, and the item's figures, would be measured on the selector's own training data`,
+    `pass evidence: 'plan' (the query plan, trained on nothing), or evaluate on ${t.dataset} val or test with split seed ${t.splitSeed}`,
+  );
+}
+
 export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): AgentSystem<Question> {
   // k's default is applied here, once (a caller that resolved k already passes it in); an item's ctx.options.k overrides it
   const defaultK = defaults.k ?? DEFAULT_K;
@@ -167,6 +184,7 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
     };
     if (learned) {
       const selector = chooseSelector(defaults.selector, ctx.retrievers, ctx.getPassage);
+      await refuseTrainingQuestion(q, selector.model);
       const advocates = await learnedAdvocates({ bm25: bm25!, qld: ctx.retrievers.qld! }, q, hypotheses, k, selector, ctx.getPassage);
       return selector.signals
         ? outcome(advocates, ['bm25', 'qld', 'dense'], LEARNED_SELECTOR_LABEL + SIGNALS_SUFFIX)

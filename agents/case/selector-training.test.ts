@@ -18,6 +18,9 @@ import { caseOfflineStep } from './demo-step.js';
 import { evalCaseOffline } from './offline-eval.js';
 import type { DemoContext } from '../../eval/demo/types.js';
 import { SELECTOR_TRAINING, selectorRecord, selectorTrainingOverlap } from './selector-training.js';
+import { createCaseOfflineSystem } from './case-offline-system.js';
+import { openCaseIndex } from '../../retrieval/open-index.js';
+import type { Question } from '../../corpora/types.js';
 
 let dir: string;
 let index: string;
@@ -148,5 +151,30 @@ describe("an offline run's config.json records which learned selector chose its 
     const after = config('older');
     expect(after.resumes.at(-1).unchecked).toEqual(['selector']);
     expect(after.config.selector).toEqual(selectorRecord(EVIDENCE_SELECTOR_MODEL));
+  }, 60_000);
+});
+
+describe("createCaseOfflineSystem (a library caller's own question list) checks each item", () => {
+  it("fails an item that is one of the selector's training questions, naming it and the way out; answers a held-out one and, with evidence plan, the training one", async () => {
+    const seed7 = await loadQuestions('barexam', 'val', { seed: 7 });
+    const trainedId = (await selectorTrainingOverlap(seed7))[0];
+    const trained = seed7.find((q) => q.id === trainedId)!;
+    const held = (await loadQuestions('barexam', 'val'))[0];
+    const idx = await openCaseIndex(index);
+    try {
+      const ctx = (_q: Question) => ({ seed: 13, tools: [], retrievers: idx.retrievers, getPassage: idx.getPassage, options: {} });
+      const learned = createCaseOfflineSystem();
+      await expect(learned(trained, ctx(trained))).rejects.toThrow(
+        new RegExp(`^question ${trainedId} is one the learned evidence selector was trained on \\(barexam train, split seed 13\\)`),
+      );
+      await expect(learned(trained, ctx(trained))).rejects.toMatchObject({ code: 'USAGE', details: { hint: expect.stringContaining("evidence: 'plan'") } });
+      const ok = await learned(held, ctx(held));
+      expect(ok.trace.evidenceSelection).toMatch(/learned evidence selector/);
+      const plan = await createCaseOfflineSystem({ evidence: 'plan' })(trained, ctx(trained));
+      expect(plan.trace.evidenceSelection).toBe('query plan');
+      expect(typeof plan.prediction).toBe('string');
+    } finally {
+      await idx.docs.close?.();
+    }
   }, 60_000);
 });

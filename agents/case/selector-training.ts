@@ -5,15 +5,15 @@
  * questions. Another split seed, --split train or --split all draws such questions (split seed 7's
  * val holds 94 of them); `--evidence plan` (the query plan, trained on nothing) runs there.
  */
-import { loadQuestions } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { errors } from '../../core/errors.js';
 import type { Retriever } from '../../retrieval/types.js';
 import { createHash } from 'node:crypto';
 import { learnedApplies, type EvidenceMode } from './case-offline-system.js';
+import { SELECTOR_TRAINING, selectorTrainingIds } from './selector-training-set.js';
 import type { SelectorModel } from './evidence-selector.js';
 
-export const SELECTOR_TRAINING = { dataset: 'barexam', split: 'train', splitSeed: 13 } as const satisfies { dataset: string; split: Split; splitSeed: number };
+export { SELECTOR_TRAINING };
 
 /** What an offline run's config.json records of the learned selector that chose its evidence. */
 export interface SelectorRecord {
@@ -31,8 +31,7 @@ export function selectorRecord(m: SelectorModel): SelectorRecord {
 
 /** Ids of `questions` that are in the selector's training questions. */
 export async function selectorTrainingOverlap(questions: readonly Question[]): Promise<string[]> {
-  const t = SELECTOR_TRAINING;
-  const trained = new Set((await loadQuestions(t.dataset, t.split, { seed: t.splitSeed })).map((q) => q.id));
+  const trained = await selectorTrainingIds();
   return questions.filter((q) => trained.has(q.id)).map((q) => q.id);
 }
 
