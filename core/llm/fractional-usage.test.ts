@@ -2,20 +2,20 @@
  * A server that reports a fraction of a token (prompt_tokens 12.5): no tokenizer counts half a
  * token, so the figure is no count. It is dropped as a count that is text is (reply-usage.ts) — the
  * reply counts as without usage (`unreported`), never 12.5 tokens in the meter — and one warning
- * on stderr names the field and value. Its own file: the warning is once per process.
+ * on stderr names the field and value. The warning is once per process: the test loads the client
+ * afresh (vi.resetModules) so a file run before it in the same worker cannot have spent it.
  */
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { llmConfigSchema } from '../config.js';
-import { createChatModel } from './factory.js';
-import { UsageMeter } from './usage.js';
 
 let srv: ScriptedServer | undefined;
 afterEach(async () => {
   await srv?.close();
   srv = undefined;
   vi.restoreAllMocks();
+  vi.resetModules(); // and a file after this one in the worker gets a graph whose warning is unspent
 });
 
 const completion = (n: number, usage: unknown) =>
@@ -39,6 +39,11 @@ describe('fractional token counts from a server', () => {
       stderr.push(String(chunk));
       return true;
     });
+    // the warning is once per process, and the fast tier shares a worker's modules between files
+    // (isolate: false): a fresh module graph, so another file's warning cannot have used it up
+    vi.resetModules();
+    const { createChatModel } = await import('./factory.js');
+    const { UsageMeter } = await import('./usage.js');
     const usage = new UsageMeter();
     const model = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'm', apiKey: 'k', maxRetries: 0, cacheDir: false }), { usage });
     const replies: AIMessage[] = [];
