@@ -7,7 +7,7 @@
  */
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { completionWithUsage as completion, startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { llmConfigSchema } from '../config.js';
 
 let srv: ScriptedServer | undefined;
@@ -17,16 +17,6 @@ afterEach(async () => {
   vi.restoreAllMocks();
   vi.resetModules(); // and a file after this one in the worker gets a graph whose warning is unspent
 });
-
-const completion = (n: number, usage: unknown) =>
-  JSON.stringify({
-    id: `chatcmpl-${n}`,
-    object: 'chat.completion',
-    created: 1_700_000_000,
-    model: 'm',
-    choices: [{ index: 0, message: { role: 'assistant', content: `reply ${n}` }, finish_reason: 'stop' }],
-    usage,
-  });
 
 describe('fractional token counts from a server', () => {
   it('are refused as counts: the reply counts as unreported, not 12.5 tokens, with one warning naming the value', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { completionWithUsage as completion, startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { tokensOf } from '../../agents/case/tool-trace.js';
 import { llmConfigSchema } from '../config.js';
 import { createChatModel } from './factory.js';
@@ -17,17 +17,6 @@ afterEach(async () => {
   srv = undefined;
   vi.restoreAllMocks();
 });
-
-/** A completion body as some servers send it, with `usage` verbatim. */
-const completion = (n: number, usage: unknown) =>
-  JSON.stringify({
-    id: `chatcmpl-${n}`,
-    object: 'chat.completion',
-    created: 1_700_000_000,
-    model: 'm',
-    choices: [{ index: 0, message: { role: 'assistant', content: `reply ${n}` }, finish_reason: 'stop' }],
-    usage,
-  });
 
 describe('token usage of a completion is read as numbers', () => {
   it('string counts and a missing total_tokens give the same per-step tokens, run meter and budget count as proper numbers; one warning', async () => {

@@ -94,6 +94,18 @@ export interface ScriptedServer {
 }
 
 /** Rough token count (≈ 4 characters per token), deterministic, for default usage figures. */
+/** A chat completion body (`reply n`) as some servers send it, with `usage` verbatim: a `raw` step's text. */
+export function completionWithUsage(n: number, usage: unknown): string {
+  return JSON.stringify({
+    id: `chatcmpl-${n}`,
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model: 'm',
+    choices: [{ index: 0, message: { role: 'assistant', content: `reply ${n}` }, finish_reason: 'stop' }],
+    usage,
+  });
+}
+
 export function roughTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
