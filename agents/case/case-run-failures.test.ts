@@ -26,7 +26,7 @@ import {
 } from '../../tests/support/scripted-openai-server.js';
 import { formatRun } from './cli-run.js';
 import { createCase } from './index.js';
-import { caseMetrics } from './metrics.js';
+import { caseMetrics, caseMetricsMarkdown, FAILED_UNSTAGED_LABEL } from './metrics.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
 import '../systems.js'; // the system list hands itself to eval: the report finds each system's section
 
@@ -134,6 +134,48 @@ describe('CASE runs with failed items', () => {
 
     // A third call has nothing left to do.
     expect(await run(srv.url)).toMatchObject({ ran: 0, skipped: 7, retried: 0 });
+  }, 60_000);
+
+  it('a failed item\'s tokens spent before its error are their own part of the Tokens line, not "other" (the query rewrites)', async () => {
+    // mbe_1's advocate B searches (one reply, tokens spent), then its next request is refused (HTTP 400):
+    // the item fails with advocate A finished and B's search call in no stage its trace counts
+    const perItem = new Map<string, number>();
+    srv = await startScriptedServer((req) => {
+      const item = itemOf(req);
+      const n = (perItem.get(item) ?? 0) + 1;
+      perItem.set(item, n);
+      return item === 'mbe_1' && n === 4 ? { status: 400, error: 'context length exceeded' } : healthy(req);
+    });
+    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000 }));
+    const out = await runExperiment({
+      runDir: dir,
+      system: createCase({ k: 2, tools: ['bm25'] }),
+      items: ITEMS.slice(0, 2),
+      gold: (q) => q.answer,
+      makeContext: (_q, { seed }): SystemContext => ({
+        seed,
+        tools: [searchTool('bm25_search', bm25, PASSAGES)],
+        retrievers: { bm25 },
+        llm,
+        getPassage: getPassageFrom(PASSAGES),
+        options: { k: 2 },
+      }),
+      config: { system: 'case', mode: 'llm', jurors: 3 },
+      seed: 7,
+    });
+    expect(out).toMatchObject({ ran: 2, failed: 1 });
+    const run = await readRun(dir);
+    const failed = run.results.find((r) => r.id === 'mbe_1')!;
+    const stages = run.traces.get('mbe_1')!.tokens as Record<string, number>;
+    const unstaged = failed.tokens!.total - stages.hypotheses - stages.advocates - stages.jury;
+    expect(unstaged).toBeGreaterThan(0); // advocate B's search reply
+    const m = caseMetrics(run.results, run.traces);
+    // before: byStage.other = unstaged, printed as "other N" though no rewrite_query call was made
+    expect(m.tokens.byStage.other).toBeUndefined();
+    expect(m.tokens.byStage.failedUnstaged).toBe(unstaged);
+    const parts = Object.values(m.tokens.byStage).reduce((a, b) => a + b, 0);
+    expect(parts).toBe(m.tokens.total);
+    expect(caseMetricsMarkdown(m)).toContain(`${FAILED_UNSTAGED_LABEL} ${unstaged})`);
   }, 60_000);
 
   it('a trace of the old shape (jurors: 3) no longer crashes the report: it is skipped with a warning', async () => {

@@ -10,7 +10,7 @@
  * count as misses of the gold figures, said under the table; a gold figure over none but such items
  * is not given ("— (no gold passage in this index)", rate null), never 0%.
  */
-import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
+import { correctFlags, failedCount, isFailed } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
@@ -70,6 +70,12 @@ export interface CaseMetrics {
   tokens: {
     total: number;
     perQuestion: number;
+    /**
+     * Per stage (hypotheses, advocates, jury) as the traces count them; `other`: what the rest of the
+     * answered items spent (the query-rewrite tool's calls); `failedUnstaged` (FAILED_UNSTAGED_LABEL): what failed
+     * items spent in no stage their trace counts — the step that failed (its calls before the error) and
+     * its rewrites. Each absent when 0; the parts add up to the total.
+     */
     byStage: Record<string, number>;
     cutOff?: number;
     refused?: number;
@@ -158,10 +164,22 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   // calls without reported usage add 0); the traces' stages only for records without it (older runs).
   // The stages count the advocates', hypotheses' and jurors' own replies; what the rest spent (the
   // query-rewrite tool's calls) is `other`, so the parts add up to the total.
+  // A failed item's trace counts only the steps that finished: what the failing step spent before its
+  // error is in the runner's count and in no stage — its own part, not `other` (before: "other 12811"
+  // read as query rewrites in a run that made none, and the advocates' figure lacked those tokens).
   const staged = Object.values(byStage).reduce((a, b) => a + b, 0);
   const metered = records.filter((r) => r.tokens);
   const tokenTotal = metered.length ? metered.reduce((s, r) => s + r.tokens!.total, 0) : staged;
-  if (metered.length && tokenTotal > staged) byStage.other = tokenTotal - staged;
+  let failedUnstaged = 0;
+  for (const r of metered) {
+    const stages = (traces.get(r.id) as AnyTrace | undefined)?.tokens;
+    if (!isFailed(r) || !stages || typeof stages !== 'object') continue;
+    const counted = Object.entries(stages).reduce((s, [k, v]) => s + (k !== 'total' && typeof v === 'number' ? v : 0), 0);
+    failedUnstaged += Math.max(0, r.tokens!.total - counted);
+  }
+  failedUnstaged = Math.min(failedUnstaged, Math.max(0, tokenTotal - staged));
+  if (failedUnstaged) byStage.failedUnstaged = failedUnstaged;
+  if (metered.length && tokenTotal > staged + failedUnstaged) byStage.other = tokenTotal - staged - failedUnstaged;
   const n = records.length;
   const cutOff = runCutOffCount(records);
   const refused = runRefusedCount(records);
@@ -216,6 +234,9 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   };
 }
 
+/** How the Tokens line names `byStage.failedUnstaged`: failed items' tokens in no stage of their traces. */
+export const FAILED_UNSTAGED_LABEL = 'failed items, in no stage';
+
 const pct = (r: RateCi) => (r.rate === null ? (r.text ?? '–') : `${r.text ?? `${(100 * r.rate).toFixed(1)}%`} (n=${r.n})`);
 
 /** The line naming how the evidence was selected, with why a learned selection read no dense and phrase signals. */
@@ -261,7 +282,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
         // a run the cache answered spent nothing: the traces' stage figures are not this run's
         m.tokens.total > 0 && Object.keys(m.tokens.byStage).length
           ? ` (${Object.entries(m.tokens.byStage)
-              .map(([k, v]) => `${k} ${v}`)
+              .map(([k, v]) => `${k === 'failedUnstaged' ? FAILED_UNSTAGED_LABEL : k} ${v}`)
               .join(', ')})`
           : ''
       }${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0)}${m.tokens.retriesUnrecorded ? `; ${retriesUnrecordedText(m.tokens.retriesUnrecorded)}` : ''}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
