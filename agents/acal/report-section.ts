@@ -9,6 +9,7 @@ import { ACAL_SYSTEMS } from './system-names.js';
 import { acalMetrics, metricsTable } from './metrics.js';
 import { answeredText, decisionStats, thresholdTiesText } from './decision-stats.js';
 import { cutReport, tallyCuts } from '../common/prompt-cuts.js';
+import { contestedGraphs, contestedLine } from './contested.js';
 
 /**
  * The evidence passages the prompts cut to config.json `passageChars` (traces' `evidenceCut[]`, each
@@ -55,10 +56,12 @@ export const acalSection: SectionBuilder = (run, o) => {
       (smallTeams ? ` ${smallTeams} item(s) had a team of fewer than 2 agents (a role named twice).` : '')
     : '';
   const cut = acalEvidenceCuts(run.traces.values(), run.config.config.passageChars);
+  // graphs contested since the run: its figures stay the run's verdicts, said so
+  const contested = own ? contestedGraphs(run.dir, run.results) : undefined;
   return {
     id: 'acal',
     title: semantics ? `ACAL metrics (LegalBench, labels Yes/No; semantics ${semantics})` : 'ACAL metrics (LegalBench, labels Yes/No)',
-    markdown: metricsTable([{ name, m }]) + decisions + (cut ? `\n\n${cut.line}` : ''),
+    markdown: metricsTable([{ name, m }]) + decisions + (contested ? `\n\n${contestedLine(contested)}` : '') + (cut ? `\n\n${cut.line}` : ''),
     json: {
       ...m,
       ...(semantics ? { semantics } : {}),
@@ -71,6 +74,7 @@ export const acalSection: SectionBuilder = (run, o) => {
       clashes,
       smallTeams,
       ...(cut ? { evidenceCut: cut.json } : {}),
+      ...(contested ? { contested } : {}),
     },
   };
 };
