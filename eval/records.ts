@@ -37,6 +37,8 @@ export const tokenUsageSchema = z.object({
   retried: z.number().optional(),
   /** Tokens of cache hits an earlier (killed) attempt of this run paid for (core/llm/usage.ts); not in total; absent when 0. */
   earlierAttempts: z.number().optional(),
+  /** Of input, the tokens the endpoint said its own prompt cache served (prompt_tokens_details.cached_tokens); 0 included, absent when no reply said it. */
+  promptCached: z.number().optional(),
 });
 
 export const resultRecordSchema = z.object({

@@ -41,6 +41,21 @@ export function runTokenTotal(results: readonly ResultRecord[]): number {
   return results.reduce((s, r) => s + (typeof r.tokens?.total === 'number' ? r.tokens.total : 0), 0);
 }
 
+/**
+ * Of the input tokens the run's results record (each item's recorded attempt, as runTokenTotal), those
+ * the endpoint said its own prompt cache served (results.jsonl `tokens.promptCached`); undefined when
+ * no line says it (the endpoint reported none, or an older lexcase wrote the lines): not reported, not 0.
+ */
+export function runPromptCached(results: readonly ResultRecord[]): number | undefined {
+  const said = results.filter((r) => r.tokens?.promptCached !== undefined);
+  return said.length ? said.reduce((s, r) => s + (r.tokens!.promptCached ?? 0), 0) : undefined;
+}
+
+/** "3,072 of them from the server's prompt cache": the one wording of the input tokens the endpoint's own prompt cache served (report.md, the summaries, CASE's Tokens line). */
+export function promptCachedText(n: number): string {
+  return `${n.toLocaleString('en-US')} of them from the server's prompt cache`;
+}
+
 /** The requests results.jsonl counts apart from `calls`: cut off when their item ended, or refused (an error after their retries). */
 type UncountedRequests = 'abandoned' | 'refused' | 'retried';
 
@@ -180,10 +195,12 @@ export function multiChoiceText(replies: number, choices: number): string {
   return `${replies.toLocaleString('en-US')} ${replies === 1 ? 'reply' : 'replies'} carried ${choices.toLocaleString('en-US')} choices; the first ${replies === 1 ? 'was' : 'of each was'} used`;
 }
 
-/** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then the cache hits, the requests cut off or refused, and the calls without usage or cut short, if any. */
+/** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then its input and how much of it the server's prompt cache served, when the endpoint said; then the cache hits, the requests cut off or refused, and the calls without usage or cut short, if any. */
 export function runTokensText(results: readonly ResultRecord[], thisCall: number): string {
   const total = runTokenTotal(results);
   const cache = runCacheCounts(results);
   const unrecorded = runRetriesUnrecorded(results);
-  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results))}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}`;
+  const promptCached = runPromptCached(results);
+  const input = results.reduce((s, r) => s + (r.tokens?.input ?? 0), 0);
+  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${promptCached !== undefined ? `; input ${input.toLocaleString('en-US')} (${promptCachedText(promptCached)})` : ''}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results))}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}`;
 }

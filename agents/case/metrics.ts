@@ -16,9 +16,11 @@ import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
 import {
   cacheHitsText,
+  promptCachedText,
   replyFlagsText,
   runCacheCounts,
   runCutOffCount,
+  runPromptCached,
   runRefusedCount,
   runRetriedCount,
   runRetriesUnrecorded,
@@ -87,6 +89,8 @@ export interface CaseMetrics {
     earlierAttempts?: number;
     /** LLM calls, those whose endpoint reported no usage and replies cut short (eval/run-counts.ts runReplyFlags); absent when neither. */
     replies?: RunReplyFlags;
+    /** The input tokens and, of them, those the endpoint said its own prompt cache served (results.jsonl `tokens.promptCached`); absent when no reply said it. */
+    promptCache?: { input: number; cached: number };
   };
   abstentions: number;
   /** Exploratory hypotheses equally close to several options, so credited to none (map-hypotheses.ts), of `of`; absent without exploratory hypotheses. */
@@ -186,6 +190,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   const retried = runRetriedCount(records);
   const retriesUnrecorded = runRetriesUnrecorded(records);
   const cache = runCacheCounts(records);
+  const promptCached = runPromptCached(records);
   const replies = runReplyFlags(records);
   const jury = records.some((r) => r.confidence === 'high' || r.confidence === 'low');
   const evidenceSelection =
@@ -228,6 +233,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       ...(cache.hits ? { cacheHits: cache.hits } : {}),
       ...(cache.earlierAttempts ? { earlierAttempts: cache.earlierAttempts } : {}),
       ...(replies.unreported || replies.cutShort || replies.filtered || replies.totalOnly || replies.multiChoice ? { replies } : {}),
+      ...(promptCached !== undefined ? { promptCache: { input: metered.reduce((s, r) => s + r.tokens!.input, 0), cached: promptCached } } : {}),
     },
     abstentions,
     ...(exploratory ? { tiedHypotheses: { tied: tiedHyps, of: exploratory } } : {}),
@@ -285,7 +291,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
               .map(([k, v]) => `${k === 'failedUnstaged' ? FAILED_UNSTAGED_LABEL : k} ${v}`)
               .join(', ')})`
           : ''
-      }${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0)}${m.tokens.retriesUnrecorded ? `; ${retriesUnrecordedText(m.tokens.retriesUnrecorded)}` : ''}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
+      }${m.tokens.promptCache ? `; input ${m.tokens.promptCache.input.toLocaleString('en-US')} (${promptCachedText(m.tokens.promptCache.cached)})` : ''}${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0)}${m.tokens.retriesUnrecorded ? `; ${retriesUnrecordedText(m.tokens.retriesUnrecorded)}` : ''}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
     );
   return lines.join('\n');
 }

@@ -396,8 +396,10 @@ function usageDelta(result: ChatResult): {
   filtered?: true;
   totalOnly?: number;
   choices?: number;
+  promptCached?: number;
 } {
   const { input, output } = tokensOf(result);
+  const promptCached = promptCachedOf(result, input);
   // a server that sends only total_tokens (some proxies): its total counts, without an input/output split
   const total = input === 0 && output === 0 ? totalOf(result) : 0;
   const unreported = input === 0 && output === 0 && total === 0;
@@ -426,7 +428,28 @@ function usageDelta(result: ChatResult): {
       "the LLM endpoint reported only total_tokens for a reply (no prompt/completion counts): its total is counted, without an input/output split (tokens.totalOnly in results.jsonl); token budgets (CASE advocates' --max-tokens) count that total",
     );
   }
-  return { input, output, ...(unreported ? { unreported: true } : {}), ...(total ? { totalOnly: total } : {}), ...cut, ...choicesOf(result) };
+  return {
+    input,
+    output,
+    ...(unreported ? { unreported: true } : {}),
+    ...(total ? { totalOnly: total } : {}),
+    ...cut,
+    ...choicesOf(result),
+    ...(promptCached !== undefined ? { promptCached } : {}),
+  };
+}
+
+/**
+ * Of a reply's `input` tokens, those the endpoint said its own prompt cache served
+ * (`prompt_tokens_details.cached_tokens`, which LangChain keeps as usage_metadata's
+ * input_token_details.cache_read; read as a count of at most the prompt in reply-usage.ts), or
+ * undefined when it did not say — or said something that is no share of `input` (a stored reply of
+ * an older lexcase).
+ */
+function promptCachedOf(result: ChatResult, input: number): number | undefined {
+  const um = (result.generations[0]?.message as { usage_metadata?: { input_token_details?: { cache_read?: unknown } } } | undefined)?.usage_metadata;
+  const v = um?.input_token_details?.cache_read;
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= input ? v : undefined;
 }
 
 /**

@@ -13,12 +13,18 @@
  * existed holds what LangChain made of string counts ("0449" in usage_metadata and
  * llmOutput.tokenUsage). So every count that reaches a usage meter, a per-step tally or a token
  * budget is a number, and core/llm/usage.ts adds them as they are.
+ *
+ * `usage.prompt_tokens_details.cached_tokens` — the prompt tokens the server read from its own
+ * prompt cache (OpenAI, vLLM, llama.cpp's server) — is read the same way, and kept only when it is a
+ * count of at most `prompt_tokens`: a fraction, text, a negative number or more than the prompt is
+ * dropped (the reply counts as not saying it) and said once per process on stderr.
  */
 import { log } from '../log.js';
 
 const FIELDS = ['prompt_tokens', 'completion_tokens', 'total_tokens'] as const;
 
 let warnedNotNumber = false;
+let warnedPromptCached = false;
 
 /**
  * A token count as a number: a whole non-negative number as is, a string of digits parsed, anything
@@ -70,6 +76,32 @@ export function normaliseUsage(body: unknown): void {
     warnedNotNumber = true;
     log.warn(
       `the LLM endpoint reported token usage that is not a whole number (${bad.join(', ')}): strings of digits are read as numbers, other values (a fraction, text) as no usage`,
+    );
+  }
+  normalisePromptCached(u, p);
+}
+
+/**
+ * `prompt_tokens_details.cached_tokens` as a count of at most `prompt_tokens` (p), or deleted: a
+ * value that is no whole number, or more than the prompt, is not a share of it.
+ */
+function normalisePromptCached(u: Record<string, unknown>, p: number | undefined): void {
+  const details = u.prompt_tokens_details;
+  if (!details || typeof details !== 'object') return;
+  const d = details as Record<string, unknown>;
+  const v = d.cached_tokens;
+  if (v === undefined || v === null) return;
+  const n = count(v);
+  if (n !== undefined && (p === undefined || n <= p)) {
+    d.cached_tokens = n;
+    return;
+  }
+  delete d.cached_tokens;
+  if (!warnedPromptCached) {
+    warnedPromptCached = true;
+    const why = n === undefined ? 'not a whole number' : `more than its prompt_tokens ${p}`;
+    log.warn(
+      `the LLM endpoint reported prompt-cache tokens that are ${why} (prompt_tokens_details.cached_tokens: ${JSON.stringify(v)}): dropped, such replies count as not saying what the server's prompt cache served`,
     );
   }
 }

@@ -14,6 +14,9 @@
  * adds that total to `total` alone and counts as `totalOnly`. A reply that carried several choices
  * (a server that ignores `n`) counts as `multiChoice`, its choices in `choicesCarried`: the first
  * was read, and its usage, which covers the whole reply, is counted once. These fields are present only when non-zero.
+ * `promptCached` is the exception: the input tokens the endpoint said its own prompt cache served
+ * (`usage.prompt_tokens_details.cached_tokens`), present — 0 included — once a reply said it, and
+ * absent when none did (not reported is not 0).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 /** Tokens one call, item or run spent (also the `tokens` field of results.jsonl). */
@@ -62,6 +65,14 @@ export interface TokenUsage {
    * and before this attempt did. Not in input/output/total (this attempt spent none on them).
    */
   earlierAttempts?: number;
+  /**
+   * Of `input`, the tokens the endpoint said it read from its own prompt cache
+   * (`usage.prompt_tokens_details.cached_tokens`: OpenAI, vLLM, llama.cpp's server), summed over the
+   * replies that said it: present (0 included) once one did, absent when none did — not reported,
+   * not 0. They are in input/total (the endpoint processed them, at its cached rate); lexcase's own
+   * response cache (`cached`) is another thing.
+   */
+  promptCached?: number;
 }
 
 /** A run's start and this attempt's (ISO times): a cache entry written between them was paid for by an earlier attempt of the run. */
@@ -92,6 +103,8 @@ export interface UsageDelta {
   choices?: number;
   /** A cache hit an earlier attempt of this run paid for: the tokens it then spent. */
   earlierAttempt?: number;
+  /** Of `input`, the tokens the endpoint said its prompt cache served; undefined when it did not say. */
+  promptCached?: number;
 }
 
 /** The optional counters of TokenUsage a reply adds to; absent when 0. */
@@ -109,6 +122,8 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
     calls: a.calls + b.calls,
     cached: a.cached + b.cached,
     ...Object.fromEntries(SUMMED.map((k) => [k, (a[k] ?? 0) + (b[k] ?? 0)]).filter(([, v]) => v)),
+    // reported by either: kept, 0 included; by neither: absent
+    ...(a.promptCached !== undefined || b.promptCached !== undefined ? { promptCached: (a.promptCached ?? 0) + (b.promptCached ?? 0) } : {}),
   };
 }
 
@@ -141,6 +156,7 @@ export class UsageMeter {
       m.u.input += d.input;
       m.u.output += d.output;
       m.u.total += d.input + d.output + (d.totalOnly ?? 0);
+      if (d.promptCached !== undefined) m.u.promptCached = (m.u.promptCached ?? 0) + d.promptCached;
     }
   }
 

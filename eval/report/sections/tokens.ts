@@ -1,5 +1,15 @@
 /** Token usage summed from results (input/output tokens actually sent to the endpoint; cache hits counted apart). */
-import { cacheHitsText, cutOffText, multiChoiceText, refusedText, resentText, retriesUnrecordedText, runRetriesUnrecorded } from '../../run-counts.js';
+import {
+  cacheHitsText,
+  cutOffText,
+  multiChoiceText,
+  promptCachedText,
+  refusedText,
+  resentText,
+  retriesUnrecordedText,
+  runPromptCached,
+  runRetriesUnrecorded,
+} from '../../run-counts.js';
 import { num, table } from '../format.js';
 import type { ResultRecord } from '../../types.js';
 import type { SectionBuilder } from '../types.js';
@@ -28,8 +38,11 @@ export const tokensSection: SectionBuilder = (run) => {
   const { unreported, cutShort, filtered, totalOnly, multiChoice, choicesCarried, abandoned, refused, retried, earlierAttempts, ...sums } = t;
   // lines an older lexcase wrote record no `retried`: the count above leaves theirs out, and says so
   const retriesUnrecorded = runRetriesUnrecorded(withTokens);
+  // of input, what the endpoint's own prompt cache served: absent when no reply said (not 0)
+  const promptCached = runPromptCached(withTokens);
   const counted = {
     ...sums,
+    ...(promptCached !== undefined ? { promptCached } : {}),
     ...(unreported ? { unreported } : {}),
     ...(cutShort ? { cutShort } : {}),
     ...(filtered ? { filtered } : {}),
@@ -46,7 +59,7 @@ export const tokensSection: SectionBuilder = (run) => {
     return { id: 'tokens', title: 'Tokens', markdown: 'No LLM calls (offline run).', json: { ...counted, perItem: 0 } };
   const n = withTokens.length;
   const rows = [
-    ['input', num(t.input), num(t.input / n, 1)],
+    [promptCached !== undefined ? `input (${promptCachedText(promptCached)})` : 'input', num(t.input), num(t.input / n, 1)],
     ['output', num(t.output), num(t.output / n, 1)],
     ['total', num(t.total), num(t.total / n, 1)],
     ['LLM calls', num(t.calls), num(t.calls / n, 2)],
