@@ -75,6 +75,9 @@
  *                 it recorded none, so which copy their earlier items read is unknown
  *   indexBuild    a `reproduce anserini-cacm` run's index format, its version and the lexcase version that
  *                 built the collection's index (its manifest.json); runs before it recorded none
+ *   yesNoReading  how an ACAL run reads a Yes/No reply (agents/common/yes-no.ts): "yes", "No.", "(YES)"
+ *                 are taken; an older lexcase took "Yes" and "No" exactly, retried any other and then
+ *                 failed the item, so its failed items may differ (a resume runs them again by default)
  *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
  *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase
  *                 parsed a draft object inside it as the answer, so its earlier items may differ
@@ -232,6 +235,11 @@ const ADDED: {
     what: 'the evidence search query',
     lacks: (before, after, old) => before === undefined && after !== undefined && (old.task !== 'learned_hands_courts' || old.k === 0),
     differed: "this run dir's items were retrieved by an older lexcase, which searched with the first 600 characters of each post only",
+  },
+  {
+    path: ['yesNoReading'],
+    what: 'how a Yes/No reply is read: an older lexcase took only "Yes" and "No" exactly, and failed an item whose judge or baseline answered "yes" or "No." (after a retry), so the items it failed may differ from what this lexcase would decide',
+    lacks: absent,
   },
   {
     path: ['replyReading'],

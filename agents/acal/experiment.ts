@@ -17,6 +17,7 @@ import { table } from '../../eval/report/format.js';
 import { contextFrom, runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
+import { YES_NO_READING } from '../common/yes-no.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { PRINTED_SEARCH_RANKING } from '../../retrieval/top-k.js';
@@ -152,6 +153,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
       ? { semantics: opts.semantics ?? 'quadratic', clashResolution: opts.clashResolution !== false, escalation: opts.escalation !== false }
       : {}),
     ...(opts.extraConfig ?? {}),
+    // how a Yes/No reply (the judge's decision, a baseline's answer) is read: "yes", "No." taken (an older lexcase: exact only; resume-unrecorded.ts warns)
+    yesNoReading: YES_NO_READING,
     // what the system sends that decides its results: its prompts and reply schemas (requests.ts)
     prompts: requestFingerprint(acalRequests(system, { task: opts.task, passageChars })),
     // the resamples of the run's own reports, for `lexcase report`, the explorer and /v1 (eval/report/recorded-bootstrap.ts)

@@ -6,12 +6,16 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
 import { invokeStructured } from '../../../core/llm/structured.js';
+import { yesNoSchema } from '../../common/yes-no.js';
 import type { AcalGraph, Verdict } from '../graph/types.js';
 import { JUDGE_SYSTEM, judgePrompt } from '../prompts.js';
 import { msgs, type CaseInput } from './common.js';
 
-/** Reasoning first: a schema-following server writes keys in schema order, so the judge reasons before it decides. */
-export const judgeSchema = z.object({ reasoning: z.string().default(''), decision: z.enum(['Yes', 'No']) });
+/**
+ * Reasoning first: a schema-following server writes keys in schema order, so the judge reasons before
+ * it decides. The decision is read as agents/common/yes-no.ts reads one ("yes", "No." taken).
+ */
+export const judgeSchema = z.object({ reasoning: z.string().default(''), decision: yesNoSchema() });
 
 export async function judge(
   llm: BaseChatModel,
