@@ -18,6 +18,30 @@ afterAll(() => tmp.cleanup());
 const real = bundledLines(BAREXAM_PASSAGES).filter(Boolean).slice(0, 40);
 
 describe('index build notes empty passages and replacement characters', () => {
+  it('a count of one agrees with its verb and pronouns: "1 of 4 passages has …", never "1 of 4 passages have"', async () => {
+    // audit: the soft-hyphen warning said "1 of 3 passages have …" and "does not find these passages"
+    const f = join(tmp.dir, 'one-each.jsonl');
+    const passages = [
+      { id: 'shy', text: 'The court of appeals af\u00adfirmed the judgment for the plaintiff.' },
+      { id: 'blank', text: '  ' },
+      { id: 'stop', text: '(a) It is.' },
+      { id: 'ok', text: 'Negligence requires a duty, a breach, causation and damages.' },
+    ];
+    await writeFile(f, `${passages.map((p) => JSON.stringify(p)).join('\n')}\n`);
+    const r = await runCli(['index', 'build', f, '--out', join(tmp.dir, 'one-each-idx'), '--workers', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'one-each.jsonl: 1 of 4 passages has an invisible format character inside a word (soft hyphen U+00AD, zero-width space U+200B, word joiner U+2060, U+FEFF or a bidirectional control; the passage: "shy", the word "af\\u00adfirmed"): a query that spells the word without it does not find this passage',
+    );
+    expect(r.stderr).toContain(
+      'one-each.jsonl: 1 of 4 passages has no text (empty or whitespace only; the passage: "blank"): indexed with no terms, bm25 never returns it, textbook qld ranks it by length alone',
+    );
+    expect(r.stderr).toContain(
+      'one-each.jsonl: 1 of 4 passages has text but no index term under this analyzer (only stopwords, punctuation or symbols; the passage: "stop"): searched as a passage with no text — bm25 never returns it',
+    );
+    expect(r.stderr).not.toMatch(/1 of 4 passages (have|hold) /);
+  });
+
   it('warns with the counts and the first passage, records them in manifest.corpus, and index info shows them', async () => {
     const f = join(tmp.dir, 'mixed.jsonl');
     // Two empty texts (one whitespace only) and a line written in Latin-1 ("café crème" as bytes e9, e8).
@@ -40,7 +64,7 @@ describe('index build notes empty passages and replacement characters', () => {
     const r = await runCli(['index', 'build', f, '--out', out, '--workers', '0']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('mixed.jsonl: 2 of 43 passages have no text (empty or whitespace only; the first: "e1")');
-    expect(r.stderr).toContain('mixed.jsonl: 1 of 43 passages hold U+FFFD replacement characters (the first: "l1")');
+    expect(r.stderr).toContain('mixed.jsonl: 1 of 43 passages holds U+FFFD replacement characters (the passage: "l1")');
     expect(r.stdout).toContain('43 passages (2 with no text, 1 with U+FFFD replacement characters)');
     expect((await readManifest(out)).corpus).toMatchObject({ passages: 43, emptyPassages: 2, replacementPassages: 1 });
     const info = await runCli(['index', 'info', out]);
@@ -71,7 +95,7 @@ describe('index build notes empty passages and replacement characters', () => {
     const out = join(tmp.dir, 'termless-idx');
     const r = await runCli(['index', 'build', f, '--out', out, '--workers', '1']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('termless.jsonl: 1 of 41 passages have no text (empty or whitespace only; the first: "e1")');
+    expect(r.stderr).toContain('termless.jsonl: 1 of 41 passages has no text (empty or whitespace only; the passage: "e1")');
     expect(r.stderr).toContain(
       'termless.jsonl: 2 of 41 passages have text but no index term under this analyzer (only stopwords, punctuation or symbols; the first: "s1")',
     );
@@ -108,7 +132,7 @@ describe('index build notes empty passages and replacement characters', () => {
       'format.jsonl: 3 of 45 passages have an invisible format character inside a word (soft hyphen U+00AD, zero-width space U+200B, word joiner U+2060, U+FEFF or a bidirectional control; the first: "shy1", the word "con\\u00adtract")',
     );
     // a lone surrogate is stored as U+FFFD, so it is counted with the replacement characters
-    expect(r.stderr).toContain('format.jsonl: 1 of 45 passages hold U+FFFD replacement characters (the first: "lone")');
+    expect(r.stderr).toContain('format.jsonl: 1 of 45 passages holds U+FFFD replacement characters (the passage: "lone")');
     expect(r.stdout).toContain('45 passages (1 with U+FFFD replacement characters, 3 with invisible characters inside words)');
     expect((await readManifest(out)).corpus).toMatchObject({ passages: 45, replacementPassages: 1, formatCharPassages: 3 });
     const info = await runCli(['index', 'info', out]);

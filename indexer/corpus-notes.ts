@@ -102,26 +102,30 @@ export class CorpusNotes {
 
   /** One warning per kind noted, naming the count and the first passage. */
   warnings(corpusName: string, passages: number): string[] {
-    const of = (k: number) => `${k.toLocaleString('en-US')} of ${passages.toLocaleString('en-US')} passages`;
+    const of = (k: number) => `${k.toLocaleString('en-US')} of ${passages.toLocaleString('en-US')} ${passages === 1 ? 'passage' : 'passages'}`;
+    // the verb and pronoun agree with the count ("1 of 3 passages has …, bm25 never returns it")
+    const has = (k: number) => (k === 1 ? 'has' : 'have');
+    const them = (k: number) => (k === 1 ? 'it' : 'them');
+    const first = (k: number) => (k === 1 ? 'the passage:' : 'the first:');
     return [
       ...(this.empty
         ? [
-            `${corpusName}: ${of(this.empty)} have no text (empty or whitespace only; the first: "${this.firstEmpty}"): indexed with no terms, bm25 never returns them, textbook qld ranks them by length alone (above longer passages that match), and dense gives them a vector`,
+            `${corpusName}: ${of(this.empty)} ${has(this.empty)} no text (empty or whitespace only; ${first(this.empty)} "${this.firstEmpty}"): indexed with no terms, bm25 never returns ${them(this.empty)}, textbook qld ranks ${them(this.empty)} by length alone (above longer passages that match), and dense gives ${them(this.empty)} a vector`,
           ]
         : []),
       ...(this.termless
         ? [
-            `${corpusName}: ${of(this.termless)} have text but no index term under this analyzer (only stopwords, punctuation or symbols; the first: "${this.firstTermless}"): searched as passages with no text — bm25 never returns them, textbook qld ranks them by length alone (above longer passages that match)`,
+            `${corpusName}: ${of(this.termless)} ${has(this.termless)} text but no index term under this analyzer (only stopwords, punctuation or symbols; ${first(this.termless)} "${this.firstTermless}"): searched as ${this.termless === 1 ? 'a passage' : 'passages'} with no text — bm25 never returns ${them(this.termless)}, textbook qld ranks ${them(this.termless)} by length alone (above longer passages that match)`,
           ]
         : []),
       ...(this.replaced
         ? [
-            `${corpusName}: ${of(this.replaced)} hold U+FFFD replacement characters (the first: "${this.firstReplaced}"), what invalid UTF-8 bytes are read as: is the file in another encoding (Latin-1)? Convert it to UTF-8 (iconv -f latin1 -t utf-8) and rebuild (a lone surrogate, a JSON "\\ud800" escape with no pair, is also stored as U+FFFD)`,
+            `${corpusName}: ${of(this.replaced)} ${this.replaced === 1 ? 'holds' : 'hold'} U+FFFD replacement characters (${first(this.replaced)} "${this.firstReplaced}"), what invalid UTF-8 bytes are read as: is the file in another encoding (Latin-1)? Convert it to UTF-8 (iconv -f latin1 -t utf-8) and rebuild (a lone surrogate, a JSON "\\ud800" escape with no pair, is also stored as U+FFFD)`,
           ]
         : []),
       ...(this.formatChars
         ? [
-            `${corpusName}: ${of(this.formatChars)} have an invisible format character inside a word (soft hyphen U+00AD, zero-width space U+200B, word joiner U+2060, U+FEFF or a bidirectional control; the first: "${this.firstFormatChar}", the word "${visibleWord(this.firstFormatWord)}"): a query that spells the word without it does not find these passages (the default analyzer indexes the pieces as separate terms, the lucene preset keeps the character inside the term); remove the characters and rebuild if the words should be found`,
+            `${corpusName}: ${of(this.formatChars)} ${has(this.formatChars)} an invisible format character inside a word (soft hyphen U+00AD, zero-width space U+200B, word joiner U+2060, U+FEFF or a bidirectional control; ${first(this.formatChars)} "${this.firstFormatChar}", the word "${visibleWord(this.firstFormatWord)}"): a query that spells the word without it does not find ${this.formatChars === 1 ? 'this passage' : 'these passages'} (the default analyzer indexes the pieces as separate terms, the lucene preset keeps the character inside the term); remove the characters and rebuild if the words should be found`,
           ]
         : []),
     ];

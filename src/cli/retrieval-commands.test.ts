@@ -61,7 +61,7 @@ beforeAll(async () => {
   await writeFile(qa, questions.map((q) => JSON.stringify(q)).join('\n') + '\n');
   const r = await cli('index', 'build', corpus, '--out', index, '--workers', '0', '--json');
   // The one line on stderr: the empty passage, noted (indexer/corpus-notes.ts).
-  expect(r.stderr.trim()).toMatch(/^\[warn\] tiny\.jsonl: 1 of 5 passages have no text \(empty or whitespace only; the first: "p-empty"\)[^\n]*$/);
+  expect(r.stderr.trim()).toMatch(/^\[warn\] tiny\.jsonl: 1 of 5 passages has no text \(empty or whitespace only; the passage: "p-empty"\)[^\n]*$/);
   expect(r.code).toBe(0);
 });
 
