@@ -63,6 +63,10 @@
  *   advocateNoteChars, compileCandidates, compileSnippetChars, searchSnippetChars
  *                 how much of each text CASE's advocate prompts show (CASE_PROMPT_LIMITS; the values
  *                 never changed, runs before them recorded none)
+ *   searchSnippetMarks
+ *                 how CASE's search snippets count their "…" cut marks: within searchSnippetChars
+ *                 (retrieval/tools/snippet.ts); an older lexcase added them beyond it (up to 4
+ *                 characters more), so the resume warns
  *   seedDerivation how each item's seeded draws (presentation orders, tie-breaks, jury panels) follow
  *                 from the run seed (core/rng.ts SEED_DERIVATION); an older lexcase drew them with
  *                 FNV-1a alone, so the items a resume runs are drawn otherwise than its earlier ones:
@@ -132,6 +136,12 @@ const ADDED: {
   { path: ['compileSnippetChars'], what: "the characters of each candidate in an advocate's compile prompt", lacks: absent },
   // CASE's advocates always read 600-character search snippets (retrieval/tools/search-tool.ts); runs before it recorded none
   { path: ['searchSnippetChars'], what: 'the characters of each search snippet an advocate reads', lacks: absent },
+  {
+    // CASE's search snippets count their "…" marks within searchSnippetChars (retrieval/tools/snippet.ts); an older lexcase added them beyond it
+    path: ['searchSnippetMarks'],
+    what: 'how a search snippet\'s "…" cut marks count: an older lexcase added them beyond searchSnippetChars (a 600-character snippet could be 604), so its advocates read up to 4 characters more of some hits than the items this resume runs',
+    lacks: absent,
+  },
   // MAD has always derived its requests' seeds from the run seed; runs before it recorded no note saying so
   { path: ['requestSeeds'], what: "how MAD's requests' seeds are made", lacks: absent },
   // EMAR's Bar Exam QA split was always drawn with seed 13 (no --split-seed before it); runs before it recorded none.

@@ -65,7 +65,14 @@ describe('CASE prompt limits', () => {
     });
     expect(r).toMatchObject({ ran: 1, failed: 0 });
     const config = configOf(runDir);
-    expect(config).toMatchObject({ passageChars: 1200, advocateNoteChars: 300, compileCandidates: 30, compileSnippetChars: 300, searchSnippetChars: 600 });
+    expect(config).toMatchObject({
+      passageChars: 1200,
+      advocateNoteChars: 300,
+      compileCandidates: 30,
+      compileSnippetChars: 300,
+      searchSnippetChars: 600,
+      searchSnippetMarks: 'within the length',
+    });
 
     const compile = model.calls.find((c) => !c.tools.length && !/juror on a panel/.test(c.text))!;
     const listed = compile.text.split('\n').filter((l) => /^P\d+: /.test(l));
@@ -89,13 +96,14 @@ describe('CASE prompt limits', () => {
     // the advocate's search results: each snippet at most the recorded searchSnippetChars
     const snippets = model.calls.flatMap((c) => [...c.text.matchAll(/"snippet":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string));
     expect(snippets.length).toBeGreaterThan(0);
-    // (a window inside a longer passage is marked "… " before and " …" after, retrieval/tools/snippet.ts)
-    for (const sn of snippets) expect(sn.replace(/^… /, '').replace(/ …$/, '').length).toBeLessThanOrEqual(config.searchSnippetChars);
+    // its "… " / " …" marks included (retrieval/tools/snippet.ts; before, they came on top: up to 604)
+    for (const sn of snippets) expect(sn.length).toBeLessThanOrEqual(config.searchSnippetChars);
 
-    // what an older lexcase wrote: no searchSnippetChars; the resume goes on and says so
+    // what an older lexcase wrote: no searchSnippetChars, no searchSnippetMarks; the resume goes on and says so
     const file = join(runDir, 'config.json');
     const old = JSON.parse(readFileSync(file, 'utf8'));
     delete old.config.searchSnippetChars;
+    delete old.config.searchSnippetMarks;
     writeFileSync(file, JSON.stringify(old));
     let stderr = '';
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
@@ -119,7 +127,8 @@ describe('CASE prompt limits', () => {
       spy.mockRestore();
     }
     expect(stderr).toMatch(/does not record searchSnippetChars/);
-    expect(configOf(runDir).searchSnippetChars).toBe(600);
+    expect(stderr).toMatch(/searchSnippetMarks \(how a search snippet's "…" cut marks count: an older lexcase added them beyond searchSnippetChars/);
+    expect(configOf(runDir)).toMatchObject({ searchSnippetChars: 600, searchSnippetMarks: 'within the length' });
   }, 120_000);
 
   it('run baseline records passageChars (none for llm-only) and cuts each passage there; a run dir written before the field resumes with a warning', async () => {

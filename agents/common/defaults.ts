@@ -5,6 +5,8 @@
  * and agents/mad/plugin.ts, src/cli/commands/evidence.ts), so the help says what the code does. A
  * small module: the CLI's help loads nothing heavy with it. (Passages per search: DEFAULT_K, retrieval/default-k.ts.)
  */
+import { SNIPPET_MARKS } from '../../retrieval/tools/snippet.js';
+
 export const AGENT_DEFAULTS = {
   /** CASE: jurors per question, drawn from the five personas. */
   jurors: 3,
@@ -32,8 +34,9 @@ export const CASE_PROMPT_LIMITS = {
   /** …each as a snippet of this many characters (config.json `compileSnippetChars`). */
   compileSnippetChars: 300,
   /**
-   * An advocate's search tool returns each hit as a query-aware snippet of this many characters
-   * (retrieval/tools/snippet.ts; config.json `searchSnippetChars`): the advocate picks its evidence
+   * An advocate's search tool returns each hit as a query-aware snippet of at most this many
+   * characters, its "…" cut marks included (retrieval/tools/snippet.ts; config.json
+   * `searchSnippetChars`, `searchSnippetMarks`): the advocate picks its evidence
    * from these; the jurors then read the passages themselves (jurorPassageChars).
    */
   searchSnippetChars: 600,
@@ -42,7 +45,7 @@ export const CASE_PROMPT_LIMITS = {
 } as const;
 
 /** What config.json records of CASE_PROMPT_LIMITS for an LLM CASE run. */
-export function casePromptLimitsConfig(): Record<string, number> {
+export function casePromptLimitsConfig(): Record<string, number | string> {
   const l = CASE_PROMPT_LIMITS;
   return {
     passageChars: l.jurorPassageChars,
@@ -50,5 +53,7 @@ export function casePromptLimitsConfig(): Record<string, number> {
     compileCandidates: l.compileCandidates,
     compileSnippetChars: l.compileSnippetChars,
     searchSnippetChars: l.searchSnippetChars,
+    // the snippet's "… " / " …" marks count within searchSnippetChars (an older lexcase added them beyond it)
+    searchSnippetMarks: SNIPPET_MARKS,
   };
 }

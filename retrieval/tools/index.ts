@@ -28,7 +28,7 @@ export interface RetrievalToolsOptions {
   docs: Pick<DocStore, 'get'>;
   llm?: BaseChatModel;
   recorder?: ToolRecorder;
-  /** Snippet length in characters (default 600). */
+  /** Snippet length in characters, its "…" cut marks included (default 600; retrieval/tools/snippet.ts). */
   snippetChars?: number;
   /** k when the agent does not give one (default DEFAULT_K, retrieval/default-k.ts). */
   defaultK?: number;

@@ -197,4 +197,22 @@ describe('makeSnippet', () => {
   it('returns the whole (whitespace-normalised) text when it fits', () => {
     expect(makeSnippet('A  short\n passage.', 'x', 100)).toBe('A short passage.');
   });
+  it('is at most maxChars long with its "… " and " …" marks (before: a 600-character snippet of a Bar Exam passage was up to 604)', async () => {
+    // the Bar Exam passages longer than 600 characters, each asked for with a sentence from its middle (so the snippet starts there, marked)
+    const long: Passage[] = [];
+    for await (const p of loadPassages('barexam')) if (p.text.length > 900 && long.length < 300) long.push(p);
+    expect(long).toHaveLength(300);
+    const over: string[] = [];
+    let bothMarks = 0;
+    for (const p of long)
+      for (const width of [600, 120]) {
+        const words = p.text.replace(/\s+/g, ' ').split(' ');
+        const query = words.slice(Math.floor(words.length / 2), Math.floor(words.length / 2) + 12).join(' ');
+        const s = makeSnippet(p.text, query, width);
+        if (s.length > width) over.push(`${p.id} ${width}: ${s.length}`);
+        if (s.startsWith('… ') && s.endsWith(' …')) bothMarks++;
+      }
+    expect(over).toEqual([]);
+    expect(bothMarks).toBeGreaterThan(100);
+  });
 });
