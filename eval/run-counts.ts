@@ -56,6 +56,14 @@ export function promptCachedText(n: number): string {
   return `${n.toLocaleString('en-US')} of them from the server's prompt cache`;
 }
 
+/** "input 12,345 (3,072 of them from the server's prompt cache)": the run's input tokens and what the server's prompt cache served of them; null when no line says it. */
+export function runPromptCacheText(results: readonly ResultRecord[]): string | null {
+  const cached = runPromptCached(results);
+  if (cached === undefined) return null;
+  const input = results.reduce((s, r) => s + (r.tokens?.input ?? 0), 0);
+  return `input ${input.toLocaleString('en-US')} (${promptCachedText(cached)})`;
+}
+
 /** The requests results.jsonl counts apart from `calls`: cut off when their item ended, or refused (an error after their retries). */
 type UncountedRequests = 'abandoned' | 'refused' | 'retried';
 
@@ -200,7 +208,6 @@ export function runTokensText(results: readonly ResultRecord[], thisCall: number
   const total = runTokenTotal(results);
   const cache = runCacheCounts(results);
   const unrecorded = runRetriesUnrecorded(results);
-  const promptCached = runPromptCached(results);
-  const input = results.reduce((s, r) => s + (r.tokens?.input ?? 0), 0);
-  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${promptCached !== undefined ? `; input ${input.toLocaleString('en-US')} (${promptCachedText(promptCached)})` : ''}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results))}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}`;
+  const promptCache = runPromptCacheText(results);
+  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${promptCache ? `; ${promptCache}` : ''}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results))}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}`;
 }

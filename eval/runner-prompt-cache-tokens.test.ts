@@ -3,7 +3,7 @@
  * `usage.prompt_tokens_details.cached_tokens`; lexcase counted those tokens inside input and never
  * said them). Now each call's figure reaches the item's `tokens.promptCached`, a failed attempt's
  * reaches the retry's `replacedAttempts`, and report.md's Tokens section, the summaries' tokens
- * text and CASE's Tokens line say "input N (M of them from the server's prompt cache)". A server
+ * text, the explorer's run summary and CASE's Tokens line say "input N (M of them from the server's prompt cache)". A server
  * that does not send the field leaves it absent everywhere — not reported, not 0. The real LLM
  * client against a scripted server on 127.0.0.1.
  */
@@ -16,6 +16,7 @@ import { caseMetrics, caseMetricsMarkdown } from '../agents/case/metrics.js';
 import { llmConfigSchema } from '../core/config.js';
 import { createChatModel } from '../core/llm/factory.js';
 import { completionWithUsage, startScriptedServer, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
+import { runSummary } from '../web/server/run-summary-api.js';
 import { readRun } from './report/read-run.js';
 import { tokensSection } from './report/sections/tokens.js';
 import { runTokensText } from './run-counts.js';
@@ -84,6 +85,9 @@ describe("the server's prompt cache in the token accounting", () => {
     const records = [...byId.values()];
     expect(runTokensText(records, 0)).toContain("input 74,070 (9,216 of them from the server's prompt cache)");
     expect(caseMetricsMarkdown(caseMetrics(records, new Map()))).toContain("; input 74,070 (9,216 of them from the server's prompt cache)");
+    // the explorer's run summary
+    const summary = await runSummary({ id: 'r', dir, root: dir, kind: 'run', items: 3, correct: 3, graphs: 0 });
+    expect(summary).toMatchObject({ promptCacheNote: "input 74,070 (9,216 of them from the server's prompt cache)" });
   });
 
   it('a server that does not say leaves it absent (not 0) and unsaid', async () => {
@@ -96,5 +100,6 @@ describe("the server's prompt cache in the token accounting", () => {
     expect(section.markdown).not.toMatch(/prompt cache/);
     expect(runTokensText(records, 0)).not.toMatch(/prompt cache/);
     expect(caseMetricsMarkdown(caseMetrics(records, new Map()))).not.toMatch(/prompt cache/);
+    expect(await runSummary({ id: 'r', dir, root: dir, kind: 'run', items: 3, correct: 3, graphs: 0 })).toMatchObject({ promptCacheNote: null });
   });
 });

@@ -618,6 +618,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
                 s.refused ? h('span', { class: 'ci', 'data-testid': 'summary-refused' }, ` · ${refusedNote(s.refused)}`) : null,
                 s.retried ? h('span', { class: 'ci', 'data-testid': 'summary-retried' }, ` · ${retriedAttemptsNote(s.retried)}`) : null,
                 s.cacheNote ? h('span', { class: 'ci', 'data-testid': 'summary-cache-hits' }, ` · ${s.cacheNote}`) : null,
+                s.promptCacheNote ? h('span', { class: 'ci', 'data-testid': 'summary-prompt-cache' }, ` · ${s.promptCacheNote}`) : null,
               ),
             ),
             h('div', {}, h('dt', {}, 'date'), h('dd', {}, day(s.date))),

@@ -86,6 +86,8 @@ export interface RunSummary {
   cacheHits: number;
   /** "6 cache hits (no tokens; …)" (eval/run-counts.ts cacheHitsText, with the tokens an earlier attempt of the run paid for them); null when none. */
   cacheNote: string | null;
+  /** "input 12,345 (3,072 of them from the server's prompt cache)" (eval/run-counts.ts runPromptCacheText: results.jsonl `tokens.promptCached`); null when no line records it. */
+  promptCacheNote: string | null;
   date: string | null;
   hasTable: boolean;
   /** The reproduction dir this run belongs to (its grid's run), else null. */

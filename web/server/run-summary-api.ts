@@ -9,7 +9,7 @@
  * `lexcase reproduce` recipes). Files are read defensively: a missing or malformed config, trace or
  * table is reported as absent, never as a failure of the page.
  */
-import { cacheHitsText, runCacheCounts, runCutOffCount, runRefusedCount, runRetriedCount, runTokenTotal } from '../../eval/run-counts.js';
+import { cacheHitsText, runCacheCounts, runCutOffCount, runPromptCacheText, runRefusedCount, runRetriedCount, runTokenTotal } from '../../eval/run-counts.js';
 import { existsSync, statSync } from 'node:fs';
 import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
@@ -128,6 +128,7 @@ async function computeSummary(run: RunEntry): Promise<Omit<RunSummary, 'inProgre
     refused: runRefusedCount(results),
     retried: runRetriedCount(results),
     ...cacheFigures(results),
+    promptCacheNote: runPromptCacheText(results),
     date: str(prov.createdAt),
     hasTable: existsSync(join(run.dir, TABLE_FILE)) && servable(run.root, join(run.dir, TABLE_FILE)),
     parent: run.parent ?? null,
