@@ -51,9 +51,20 @@ export function runPromptCached(results: readonly ResultRecord[]): number | unde
   return said.length ? said.reduce((s, r) => s + (r.tokens!.promptCached ?? 0), 0) : undefined;
 }
 
-/** "3,072 of them from the server's prompt cache": the one wording of the input tokens the endpoint's own prompt cache served (report.md, the summaries, CASE's Tokens line). */
-export function promptCachedText(n: number): string {
-  return `${n.toLocaleString('en-US')} of them from the server's prompt cache`;
+/**
+ * Result lines whose endpoint answered calls (not only cache hits) and that record no
+ * `tokens.promptCached`, when others do: the endpoint did not say for those items (or an older
+ * lexcase wrote their lines), so the prompt-cache figure covers the other items' input only.
+ */
+export function runPromptCacheUnsaid(results: readonly ResultRecord[]): number {
+  if (runPromptCached(results) === undefined) return 0;
+  return results.filter((r) => r.tokens && r.tokens.calls > r.tokens.cached && r.tokens.promptCached === undefined).length;
+}
+
+/** "3,072 of them from the server's prompt cache" (and "; not reported for 2 items" where some items' lines do not say): the one wording of the input tokens the endpoint's own prompt cache served (report.md, the summaries, CASE's Tokens line, the explorer). */
+export function promptCachedText(n: number, unsaid = 0): string {
+  const items = `${unsaid.toLocaleString('en-US')} ${unsaid === 1 ? 'item' : 'items'}`;
+  return `${n.toLocaleString('en-US')} of them from the server's prompt cache${unsaid ? `; not reported for ${items}` : ''}`;
 }
 
 /** "input 12,345 (3,072 of them from the server's prompt cache)": the run's input tokens and what the server's prompt cache served of them; null when no line says it. */
@@ -61,7 +72,7 @@ export function runPromptCacheText(results: readonly ResultRecord[]): string | n
   const cached = runPromptCached(results);
   if (cached === undefined) return null;
   const input = results.reduce((s, r) => s + (r.tokens?.input ?? 0), 0);
-  return `input ${input.toLocaleString('en-US')} (${promptCachedText(cached)})`;
+  return `input ${input.toLocaleString('en-US')} (${promptCachedText(cached, runPromptCacheUnsaid(results))})`;
 }
 
 /** The requests results.jsonl counts apart from `calls`: cut off when their item ended, or refused (an error after their retries). */

@@ -90,6 +90,24 @@ describe("the server's prompt cache in the token accounting", () => {
     expect(summary).toMatchObject({ promptCacheNote: "input 74,070 (9,216 of them from the server's prompt cache)" });
   });
 
+  it('a run dir resumed against a server that says, after items an older lexcase (or a server that did not say) wrote: "not reported for 2 items"', async () => {
+    srv = await startScriptedServer(() => ({ usage: { prompt_tokens: 12_345, completion_tokens: 100 }, content: 'argued' }));
+    await run(['mbe_682']);
+    await srv.close();
+    let n = 0;
+    srv = await startScriptedServer(() => ({
+      raw: completionWithUsage(++n, { prompt_tokens: 12_345, completion_tokens: 100, prompt_tokens_details: { cached_tokens: 3072 } }),
+    }));
+    expect(await run([])).toMatchObject({ retried: 1, failed: 0 });
+    const records = (await readResults(dir)).records;
+    const said = "input 74,070 (6,144 of them from the server's prompt cache; not reported for 2 items)";
+    const section = (await tokensSection(await readRun(dir), {} as never))!;
+    expect(section.json).toMatchObject({ promptCached: 6144, promptCacheUnsaid: 2 });
+    expect(section.markdown).toContain("| input (6,144 of them from the server's prompt cache; not reported for 2 items) |");
+    expect(runTokensText(records, 0)).toContain(said);
+    expect(caseMetricsMarkdown(caseMetrics(records, new Map()))).toContain(`; ${said}`);
+  });
+
   it('a server that does not say leaves it absent (not 0) and unsaid', async () => {
     srv = await startScriptedServer(() => ({ usage: { prompt_tokens: 12_345, completion_tokens: 100 }, content: 'argued' }));
     await run([]);

@@ -21,6 +21,7 @@ import {
   runCacheCounts,
   runCutOffCount,
   runPromptCached,
+  runPromptCacheUnsaid,
   runRefusedCount,
   runRetriedCount,
   runRetriesUnrecorded,
@@ -90,7 +91,7 @@ export interface CaseMetrics {
     /** LLM calls, those whose endpoint reported no usage and replies cut short (eval/run-counts.ts runReplyFlags); absent when neither. */
     replies?: RunReplyFlags;
     /** The input tokens and, of them, those the endpoint said its own prompt cache served (results.jsonl `tokens.promptCached`); absent when no reply said it. */
-    promptCache?: { input: number; cached: number };
+    promptCache?: { input: number; cached: number; unsaid?: number };
   };
   abstentions: number;
   /** Exploratory hypotheses equally close to several options, so credited to none (map-hypotheses.ts), of `of`; absent without exploratory hypotheses. */
@@ -233,7 +234,15 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       ...(cache.hits ? { cacheHits: cache.hits } : {}),
       ...(cache.earlierAttempts ? { earlierAttempts: cache.earlierAttempts } : {}),
       ...(replies.unreported || replies.cutShort || replies.filtered || replies.totalOnly || replies.multiChoice ? { replies } : {}),
-      ...(promptCached !== undefined ? { promptCache: { input: metered.reduce((s, r) => s + r.tokens!.input, 0), cached: promptCached } } : {}),
+      ...(promptCached !== undefined
+        ? {
+            promptCache: {
+              input: metered.reduce((s, r) => s + r.tokens!.input, 0),
+              cached: promptCached,
+              ...(runPromptCacheUnsaid(records) ? { unsaid: runPromptCacheUnsaid(records) } : {}),
+            },
+          }
+        : {}),
     },
     abstentions,
     ...(exploratory ? { tiedHypotheses: { tied: tiedHyps, of: exploratory } } : {}),
@@ -291,7 +300,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
               .map(([k, v]) => `${k === 'failedUnstaged' ? FAILED_UNSTAGED_LABEL : k} ${v}`)
               .join(', ')})`
           : ''
-      }${m.tokens.promptCache ? `; input ${m.tokens.promptCache.input.toLocaleString('en-US')} (${promptCachedText(m.tokens.promptCache.cached)})` : ''}${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0)}${m.tokens.retriesUnrecorded ? `; ${retriesUnrecordedText(m.tokens.retriesUnrecorded)}` : ''}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
+      }${m.tokens.promptCache ? `; input ${m.tokens.promptCache.input.toLocaleString('en-US')} (${promptCachedText(m.tokens.promptCache.cached, m.tokens.promptCache.unsaid)})` : ''}${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0)}${m.tokens.retriesUnrecorded ? `; ${retriesUnrecordedText(m.tokens.retriesUnrecorded)}` : ''}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
     );
   return lines.join('\n');
 }

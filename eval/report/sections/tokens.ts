@@ -8,6 +8,7 @@ import {
   resentText,
   retriesUnrecordedText,
   runPromptCached,
+  runPromptCacheUnsaid,
   runRetriesUnrecorded,
 } from '../../run-counts.js';
 import { num, table } from '../format.js';
@@ -40,9 +41,11 @@ export const tokensSection: SectionBuilder = (run) => {
   const retriesUnrecorded = runRetriesUnrecorded(withTokens);
   // of input, what the endpoint's own prompt cache served: absent when no reply said (not 0)
   const promptCached = runPromptCached(withTokens);
+  const promptCacheUnsaid = runPromptCacheUnsaid(withTokens);
   const counted = {
     ...sums,
     ...(promptCached !== undefined ? { promptCached } : {}),
+    ...(promptCacheUnsaid ? { promptCacheUnsaid } : {}),
     ...(unreported ? { unreported } : {}),
     ...(cutShort ? { cutShort } : {}),
     ...(filtered ? { filtered } : {}),
@@ -59,7 +62,7 @@ export const tokensSection: SectionBuilder = (run) => {
     return { id: 'tokens', title: 'Tokens', markdown: 'No LLM calls (offline run).', json: { ...counted, perItem: 0 } };
   const n = withTokens.length;
   const rows = [
-    [promptCached !== undefined ? `input (${promptCachedText(promptCached)})` : 'input', num(t.input), num(t.input / n, 1)],
+    [promptCached !== undefined ? `input (${promptCachedText(promptCached, promptCacheUnsaid)})` : 'input', num(t.input), num(t.input / n, 1)],
     ['output', num(t.output), num(t.output / n, 1)],
     ['total', num(t.total), num(t.total / n, 1)],
     ['LLM calls', num(t.calls), num(t.calls / n, 2)],
