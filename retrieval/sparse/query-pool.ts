@@ -45,6 +45,13 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
   let nextId = 0;
   let failure: Error | undefined;
   const workers: Worker[] = [];
+  let closed = false;
+  /** Every query in flight rejects with `e`, and every later one. */
+  const fail = (e: Error) => {
+    failure ??= e;
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+  };
   const setRef = (on: boolean) => workers.forEach((w) => (on ? w.ref() : w.unref()));
   const share = cacheBytes !== undefined ? Math.floor(cacheBytes / threads) : undefined;
   /** Range `t`'s first doc (t = threads: N, the end of the last range). */
@@ -97,10 +104,10 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
           : { docs: m.docs!, scores: m.scores! },
       ),
     );
-    w.on('error', (e) => {
-      failure = e;
-      for (const p of pending.values()) p.reject(e);
-      pending.clear();
+    w.on('error', fail);
+    // a worker that exits unasked (not by close()) would leave its queries pending for ever
+    w.on('exit', (code) => {
+      if (!closed) fail(new Error(`query worker failed: it exited (code ${code})`));
     });
     w.postMessage({ type: 'init', data: plain, lo, hi, ...(share !== undefined ? { cacheBytes: share } : {}) });
     w.unref();
@@ -126,6 +133,9 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
       });
     },
     async close() {
+      closed = true;
+      // a query in flight would never settle once its worker is gone
+      fail(new Error('query pool closed'));
       await Promise.all(workers.map((w) => w.terminate()));
     },
   };
