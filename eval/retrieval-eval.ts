@@ -124,7 +124,12 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     }
     const t0 = performance.now();
     // The top `depth` as trec_eval ranks them, the first `depth` of any deeper run (retrieval/top-k.ts).
-    const hits = await searchTopK((d) => opts.retriever.search(queryOf(q), { k: d }), depth);
+    const hits = await searchTopK(
+      (d) => opts.retriever.search(queryOf(q), { k: d }),
+      depth,
+      undefined,
+      `retriever ${opts.retriever.method}, question "${q.id}"`,
+    );
     const ms = performance.now() - t0;
     if (hits.length === 0) noHits.push(q.id);
     // Ranked exactly as the run file of these hits is evaluated (trec_eval, `lexcase eval run`, the

@@ -19,6 +19,7 @@
  * eval/trec/anserini-ties.ts), tied on the raw score, as Anserini cuts its Lucene top k.
  * Here, below eval/, so that retrieval/ reaches it; eval/trec re-exports its run-file parts.
  */
+import { errors } from '../core/errors.js';
 import type { Hit, Retriever } from './types.js';
 
 /** `--ties`: none (trec_eval's order) or Anserini's (eval/trec/anserini-ties.ts applies its scores). */
@@ -72,15 +73,38 @@ export function rankedHits(hits: readonly Hit[], ties?: TieMode): Hit[] {
 }
 
 /**
+ * A ranking lists each passage once. A retriever of your own that returns one passage twice (a
+ * chunk retriever answering with each chunk's document id) would count it twice: Recall@k past 1,
+ * nDCG past 1, its fused score added twice — and `lexcase eval run`, like trec_eval, refuses the run
+ * file written from it. So it stops here with one INVALID_INPUT error naming the passage, its two
+ * ranks and `who` (the retriever and query, where the caller knows them).
+ */
+export function assertDistinctHits(hits: readonly Hit[], who?: string): void {
+  const seen = new Map<string, number>();
+  for (let i = 0; i < hits.length; i++) {
+    const first = seen.get(hits[i].id);
+    if (first !== undefined)
+      throw errors.invalidInput(
+        'retriever hits',
+        `${who ? `${who}: ` : ''}passage "${hits[i].id}" is returned twice in one ranking (hits ${first + 1} and ${i + 1}, scores ${hits[first].score} and ${hits[i].score}); a ranking lists each passage once (trec_eval refuses a run with a duplicate document) — a retriever over chunks must merge a passage's hits into one`,
+      );
+    seen.set(hits[i].id, i);
+  }
+}
+
+/**
  * The k best hits of `search` (called with a depth, it returns that many best hits or all there
  * are), the same k whatever depth a caller might have asked for: searched past k while hit k+1 ties
- * with hit k, ordered (rankedHits), then cut at k.
+ * with hit k, ordered (rankedHits), then cut at k. A passage returned twice stops it (assertDistinctHits;
+ * `who` names the retriever and query in the error).
  */
-export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: number, ties?: TieMode): Promise<Hit[]> {
+export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: number, ties?: TieMode, who?: string): Promise<Hit[]> {
   if (k < 1) return [];
   const { key } = orderOf(ties);
   for (let depth = k + 1; ; depth *= 2) {
-    const ranked = rankedHits(await search(depth), ties);
+    const found = await search(depth);
+    assertDistinctHits(found, who);
+    const ranked = rankedHits(found, ties);
     // Fewer than asked: every hit there is. Else every unsearched hit scores at most the last one.
     if (ranked.length < depth || key(ranked[ranked.length - 1].score) !== key(ranked[k - 1].score)) return ranked.slice(0, k);
   }
@@ -105,6 +129,11 @@ export const PRINTED_RUN_RANKING = 'trec_eval, depth past ties';
 export const PRINTED_SEARCH_RANKING = 'trec_eval, top k past ties';
 
 /** `r`'s top `depth` hits for `query` as its printed run ranks them (searchTopK). */
-export function printedRun(r: Pick<Retriever, 'search'>, query: string, depth: number, withText?: boolean): Promise<Hit[]> {
-  return searchTopK((d) => r.search(query, withText === undefined ? { k: d } : { k: d, withText }), depth);
+export function printedRun(r: Pick<Retriever, 'search'> & { method?: string }, query: string, depth: number, withText?: boolean): Promise<Hit[]> {
+  return searchTopK(
+    (d) => r.search(query, withText === undefined ? { k: d } : { k: d, withText }),
+    depth,
+    undefined,
+    r.method === undefined ? undefined : `retriever ${r.method}`,
+  );
 }
