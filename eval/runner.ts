@@ -70,7 +70,7 @@ import { deriveSeed, SEED_DERIVATION } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
 import { itemChecksum, provenance } from './provenance.js';
 import type { RunConfigFile } from './run-config-file.js';
-import { traceSchemaFor } from './records.js';
+import { firstIssue, resultRecordSchema, traceSchemaFor } from './records.js';
 import { describeOperationalChanges, operationalChanges, resultConfig } from './resume-config.js';
 import { compareRecordedConfig } from './resume-compare.js';
 import { assertSameDataFiles, assertSameItems } from './resume-items.js';
@@ -587,15 +587,34 @@ async function runLocked<Item extends { id: string }>(
       ...(fingerprints ? { replyFingerprints: fingerprints } : {}),
       ...(replacedAttempts ? { replacedAttempts } : {}),
     };
+    // What the system returned, as results.jsonl's schema reads it back: a number where a string goes
+    // (a confidence of 0.8, a prediction of 2), a metric that is NaN, Infinity or a string (JSON writes
+    // the first two as null, which every report reads as "not applicable" and leaves out of the metric's
+    // n) fails this item naming the field, as a trace of the wrong shape does. Before, such a metric was
+    // left out of its n without a word, and a numeric confidence stopped the run with "cannot write the
+    // run dir … free space or fix the disk".
+    const checked = resultRecordSchema.safeParse(record);
+    if (!checked.success) {
+      record.error = errorText(
+        errors.runInvalid(
+          resultsPath(runDir),
+          `the result of item "${item.id}" does not match its schema: ${firstIssue(checked.error)} (the system's outcome: prediction a string or null, confidence a string, metrics finite numbers, booleans or null)`,
+        ),
+      );
+      record.prediction = null;
+      record.correct = false;
+      delete record.confidence;
+      delete record.metrics;
+    }
     const trace = {
       ...(outcome.trace ?? {}),
       id: item.id,
       runner: {
-        prediction,
+        prediction: record.prediction,
         gold,
         correct: record.correct,
-        confidence: outcome.confidence,
-        error,
+        confidence: record.confidence,
+        error: record.error,
         seed: itemSeed,
         ms,
         tokens,
