@@ -90,6 +90,12 @@ export interface PluginRunOptions {
   flags: Readonly<Record<string, unknown>>;
   /** The chat model (when `cli.llm`), as core/llm makes it. */
   model?: unknown;
+  /**
+   * Pass it to `runExperiment` as its `whileLocked`: the command writes the report there, before the
+   * run dir's lock is released, so a resume waiting for the lock sees this run's report (as for the
+   * systems with a `cliRun`). A run that does not pass it gets its report written after it returns.
+   */
+  whileLocked: (result: unknown) => Promise<void>;
 }
 
 /** What a system's lazy `load()` gives: its report section and its run (`cliRun`, or the simpler `run`). */

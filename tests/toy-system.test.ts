@@ -71,6 +71,7 @@ export async function run(o: PluginRunOptions) {
     config: { system: 'toy', answer, dataset: 'barexam', split: 'val' },
     makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }),
     system: async () => ({ prediction: answer, trace: { system: 'toy', reasoning: \`always \${answer}\` } }),
+    whileLocked: o.whileLocked,
   });
   return { ran: r.ran, skipped: r.skipped, failed: r.failed };
 }

@@ -95,9 +95,14 @@ async function runPlugin(p: PluginWithCli, flags: CliFlag[], all: GlobalOpts & L
     model = (await resolveLlm(all, { paper: p.id in p.paper ? p.id : undefined })).model;
   }
   const parsed = Object.fromEntries([...flags.map((f) => flagKey(f.name)), 'limit', 'index'].filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
-  const r = await mod.run({ runDir, flags: parsed, model });
   const { writeReport } = await import('../../../eval/report/write-report.js');
-  const report = await writeReport(runDir);
+  // the report under the run dir's lock, where the run passes `whileLocked` to runExperiment (before, always after the lock was released)
+  let report: Awaited<ReturnType<typeof writeReport>> | undefined;
+  const whileLocked = async () => {
+    report = await writeReport(runDir);
+  };
+  const r = await mod.run({ runDir, flags: parsed, model, whileLocked });
+  report ??= await writeReport(runDir);
   output(all, { runDir, ...r, sections: report.sections.map((s) => s.id) }, () => `run dir: ${runDir}: ${runCountsText(r)}; report: ${runDir}/report.md`);
   await exitWhenNoItemSucceeded(runDir);
 }
