@@ -9,6 +9,7 @@
  * written atomically (temp file + rename): a reader (the explorer, `lexcase report`) sees the old file or the new one.
  */
 import { join } from 'node:path';
+import { errors } from '../../core/errors.js';
 import { redact, redactValue } from '../../core/log.js';
 import { RUN_FILES, writeAtomic, writeJsonAtomic } from '../run-dir.js';
 import { renderSvg } from '../plots/render-svg.js';
@@ -58,6 +59,7 @@ export async function buildReport(run: RunData, opts: ReportOptions & { extraSec
     const s = await b(run, o);
     if (s) sections.push(s);
   }
+  assertDistinctSections(sections);
   const system = typeof run.config.config.system === 'string' ? ` — ${run.config.config.system}` : '';
   const embed = (s: ReportSection) => (s.plots ?? []).flatMap((p) => ['', `![${p.title}](${p.file})`]);
   const markdown = redact(
@@ -65,6 +67,35 @@ export async function buildReport(run: RunData, opts: ReportOptions & { extraSec
   );
   const json = redactValue({ run: run.dir, generatedAt: new Date().toISOString(), sections: Object.fromEntries(sections.map((s) => [s.id, s.json])) });
   return { markdown, json, sections };
+}
+
+/**
+ * report.json keys its sections by id and each plot is a file beside report.md: a section (one of
+ * yours, registerReportSection) with the id or a plot file of another would replace it there without
+ * a word — a section of yours with id "accuracy" put its own JSON where report.json held the run's
+ * accuracy, n and interval, while report.md showed both. One USAGE error naming both titles instead.
+ */
+function assertDistinctSections(sections: readonly ReportSection[]): void {
+  const ids = new Map<string, string>();
+  const files = new Map<string, string>();
+  for (const s of sections) {
+    const before = ids.get(s.id);
+    if (before !== undefined)
+      throw errors.usage(
+        `report sections "${before}" and "${s.title}" have the same id "${s.id}": report.json keys its sections by id, so one would replace the other`,
+        'give the section you register (registerReportSection) an id of its own',
+      );
+    ids.set(s.id, s.title);
+    for (const p of s.plots ?? []) {
+      const other = files.get(p.file);
+      if (other !== undefined)
+        throw errors.usage(
+          `report sections "${other}" and "${s.title}" both write the plot ${p.file}: one would replace the other beside report.md`,
+          'give the plot of the section you register a file name of its own',
+        );
+      files.set(p.file, s.title);
+    }
+  }
 }
 
 /** Read the run in `dir`, build its report and write report.md + report.json there. */
