@@ -53,7 +53,7 @@
  */
 import { existsSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { errors, errorText, isLexcaseError, withoutTroubleshootingUrl } from '../core/errors.js';
 import { addUsage, emptyUsage, UsageMeter, withUsageScope, type TokenUsage } from '../core/llm/usage.js';
@@ -63,7 +63,7 @@ import { REPLY_READING } from '../core/llm/reply-reading.js';
 import { replyFingerprints } from './reply-fingerprints.js';
 import { replayTokenDiffText, tokenDiff } from './replay-token-diff.js';
 import { replyModels } from './reply-models.js';
-import { readExchanges, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
+import { readExchanges, readModelSettings, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
 import { deriveSeed, SEED_DERIVATION } from '../core/rng.js';
@@ -220,6 +220,34 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   } finally {
     lock.release();
     if (undo) removeCreatedDirs(before);
+  }
+}
+
+/** The model settings that change what a model answers (llm/model.json; structured-output mode and strictness are the provider's, and their switches are recorded apart). */
+const ANSWER_SETTINGS = ['model', 'temperature', 'topP', 'maxTokens', 'seed'] as const;
+
+/**
+ * A resume whose chat model differs from the one llm/model.json recorded for the run's earlier items
+ * (another model, temperature, top-p, token limit or seed) is refused, naming the setting, before
+ * anything is written: the lexcase systems record their model in config.json, where a resume compares
+ * it, but a system of your own whose `config` leaves it out went on with the new model and
+ * model.json was overwritten with it, as if every item had been made with it.
+ */
+async function assertSameModel(runDir: string, settings: Record<string, unknown>): Promise<void> {
+  if (!existsSync(join(runDir, 'llm', 'model.json'))) return;
+  let before: Record<string, unknown>;
+  try {
+    before = await readModelSettings(runDir);
+  } catch {
+    return; // unreadable: the run's other checks (config.json) stand
+  }
+  for (const k of ANSWER_SETTINGS) {
+    const [was, now] = [before[k], settings[k]].map((v) => JSON.stringify(v ?? null));
+    if (was !== now)
+      throw errors.runInvalid(
+        runDir,
+        `was started with another chat model (${k} ${was} recorded in ${join(runDir, 'llm', 'model.json')}, ${now} now); its earlier items were made with the recorded one: use a new run dir, or the recorded setting`,
+      );
   }
 }
 
@@ -406,6 +434,9 @@ async function runLocked<Item extends { id: string }>(
       if (from && resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
       // a replay is checked against its recording before anything of it is written
       const info = from ? await replayInfo(from, config, seed) : undefined;
+      // a resume's model against the one its earlier items were made with (llm/model.json): a run whose
+      // config does not record the model (a system of your own) would go on with another one unseen
+      if (settings && !from && byId.size) await assertSameModel(runDir, settings);
       if (settings) await writeModelSettings(runDir, settings);
       if (!from || !info) return undefined;
       const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
