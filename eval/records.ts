@@ -10,6 +10,7 @@
  * up by the run config's `system`.
  */
 import { z } from 'zod';
+import { log } from '../core/log.js';
 
 export const tokenUsageSchema = z.object({
   input: z.number(),
@@ -88,8 +89,13 @@ export type TraceSchema = z.ZodType<Record<string, unknown>>;
 
 const traceSchemas = new Map<string, TraceSchema>();
 
-/** Register the trace schema of a system (the run config's `system` value). */
+/** Register the trace schema of a system (the run config's `system` value); replacing another one for it says so on stderr. */
 export function registerTraceSchema(system: string, schema: TraceSchema): void {
+  const before = traceSchemas.get(system);
+  if (before && before !== schema)
+    log.warn(
+      `registerTraceSchema: system "${system}" had a trace schema registered before; this registration replaces it (a system of your own needs a name of its own)`,
+    );
   traceSchemas.set(system, schema);
 }
 

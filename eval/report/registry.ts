@@ -6,6 +6,7 @@
  * a section outside the list: with `systems` (config.system values) for those runs, else for every
  * run — unless `id` is a section some list entry names, which then goes to that entry's runs only.
  */
+import { log } from '../../core/log.js';
 import { SYSTEMS, systemReportSection, systemSpec } from '../systems.js';
 
 const SYSTEMS_SECTIONS = () => SYSTEMS.map((s) => s.reportSection).filter((x): x is string => x !== null);
@@ -19,8 +20,20 @@ interface Registered {
 
 const extra: Registered[] = [];
 
+/**
+ * A registration that replaces something says so on stderr: an earlier registration of the same id
+ * with another builder (the later one wins), or, without `systems`, the own section of a listed system
+ * (`case`, `mad`, …: its runs then get this one in its place). Before, both happened without a word.
+ */
 export function registerReportSection(id: string, build: SectionBuilder, opts: { systems?: string[] } = {}): void {
   const i = extra.findIndex((r) => r.id === id);
+  if (i >= 0 && extra[i].build !== build)
+    log.warn(`registerReportSection: section "${id}" was registered before; this registration replaces it (give a section of your own an id of its own)`);
+  const owners = opts.systems ? [] : SYSTEMS.filter((s) => s.reportSection === id).map((s) => s.id);
+  if (owners.length)
+    log.warn(
+      `registerReportSection: "${id}" is the report section of ${owners.join(', ')}: without \`systems\` this registration replaces it in the report of their runs`,
+    );
   const entry = { id, build, systems: opts.systems };
   if (i >= 0) extra[i] = entry;
   else extra.push(entry);
