@@ -27,7 +27,7 @@ function statusOf(e: unknown): number | undefined {
 export function failureReason(e: unknown): string {
   const status = statusOf(e);
   if (status !== undefined) return `HTTP ${status}`;
-  const err = e as { name?: string; message?: string; code?: string; cause?: { code?: string } };
+  const err = e as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string } };
   const name = err?.name ?? '';
   const msg = err?.message ?? String(e);
   if (name === 'ReplyTooLargeError') return 'reply too large';
@@ -35,8 +35,11 @@ export function failureReason(e: unknown): string {
   if (/timeout/i.test(name) || /timed? ?out/i.test(msg)) return 'timeout';
   if (name === 'MalformedReplyError' || name === 'SyntaxError' || /JSON|Unexpected token|Unexpected end/i.test(msg)) return 'malformed response';
   if (
-    /connection|ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|fetch failed|other side closed/i.test(
-      `${name} ${msg} ${err?.code ?? ''} ${err?.cause?.code ?? ''}`,
+    // a connection closed while the body was read: fetch's TypeError "terminated", whose cause is
+    // undici's SocketError (UND_ERR_SOCKET, "other side closed"); before, only the outer error was
+    // read, so such a cut was an "error", not retried, and failed its item at the first try
+    /connection|ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|fetch failed|other side closed|UND_ERR_SOCKET/i.test(
+      `${name} ${msg} ${err?.code ?? ''} ${err?.cause?.code ?? ''} ${err?.cause?.message ?? ''}`,
     )
   )
     return 'connection error';
@@ -55,9 +58,13 @@ function retryAfterMs(e: unknown): number | undefined {
   let v: unknown;
   if (h && typeof (h as Headers).get === 'function') v = (h as Headers).get('retry-after');
   else if (h && typeof h === 'object') v = (h as Record<string, unknown>)['retry-after'];
-  if (typeof v !== 'string') return undefined;
+  if (typeof v !== 'string' || !v.trim()) return undefined;
+  // RFC 9110 allows delay-seconds or an HTTP-date ("Wed, 21 Oct 2015 07:28:00 GMT"); before, the date
+  // form was ignored and the retry came after the short exponential backoff the server had refused
   const s = Number(v);
-  return Number.isFinite(s) && s >= 0 ? s * 1000 : undefined;
+  if (Number.isFinite(s)) return s >= 0 ? s * 1000 : undefined;
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
 }
 
 export function backoffDelay(attempt: number, o: Pick<RetryOptions, 'baseMs' | 'maxMs'>, hintMs?: number): number {
