@@ -1,9 +1,10 @@
 /**
  * Progress on a non-interactive stderr (nohup, CI, a pipe): plain lines every interval with count,
  * percentage, rate and ETA, driven here by a fake clock; nothing for short work; nothing when
- * disabled (--json / --quiet).
+ * disabled (--json / --quiet); and the bar on a TTY, whose eta on a resumed run counts only the
+ * items run since the resume.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProgress, formatDuration, setProgressEnabled } from './progress.js';
 
 function pipe() {
@@ -167,4 +168,29 @@ describe('progress of work that reports in bursts (embedding batches), in a pipe
 
 it('formatDuration: seconds, minutes, hours', () => {
   expect([formatDuration(45), formatDuration(230), formatDuration(3720), formatDuration(-1)]).toEqual(['45s', '3m50s', '1h02m', '0s']);
+});
+
+describe('progress bar on a TTY (cli-progress)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("a run resumed with items already done: the bar's eta is the rest at the rate since the resume, not with the done items counted as work of its first moment", () => {
+    vi.useFakeTimers({ now: 0 });
+    const out: string[] = [];
+    const tty = { isTTY: true, columns: 120, write: (s: string) => (out.push(s), true), on: () => tty, removeListener: () => tty };
+    const p = createProgress('run', { mode: 'bar', stream: tty, now: () => Date.now() });
+    p.start(100);
+    p.update(40); // resumed: 40 items already done, set at start (eval/runner.ts)
+    for (let i = 1; i <= 10; i++) {
+      vi.setSystemTime(i * 1000);
+      p.increment(); // one item a second
+    }
+    p.stop();
+    // the last bar drawn: 50 items left at 1 item/s (before: 50 / (50 items / 10 s) = "eta 10s")
+    const last = out
+      .join('')
+      .split(/[\r\n]|\x1b\[[0-9;?]*[A-Za-z]/)
+      .filter((l) => l.includes('eta'))
+      .at(-1);
+    expect(last).toMatch(/ 50\/100 eta 50s$/);
+  });
 });
