@@ -50,6 +50,26 @@ describe('progress on a non-TTY stream', () => {
     expect(lines).toEqual(['[run] 50/100 items (50%) 1.0/s eta 50s\n', '[run] 52/100 items (52%) 0.2/s eta 4m00s\n']);
   });
 
+  it('a count with failed items says how many failed, in the lines and the last one', () => {
+    let t = 0;
+    const { lines, stream } = pipe();
+    const p = createProgress('mad', { unit: 'items', stream, intervalMs: 5000, now: () => t });
+    p.start(300);
+    for (let i = 1; i <= 10; i++) {
+      t = i * 1000;
+      if (i % 3 === 0) p.fail(); // items 3, 6 and 9 failed
+      p.increment();
+    }
+    t = 12_000;
+    p.update(300);
+    p.stop();
+    expect(lines).toEqual([
+      '[mad] 5/300 items (1%), 1 failed 1.0/s eta 4m55s\n',
+      '[mad] 10/300 items (3%), 3 failed 1.0/s eta 4m50s\n',
+      '[mad] 300/300 items (100%), 3 failed 25/s done in 12s\n',
+    ]);
+  });
+
   it('without a known total it prints the count and rate', () => {
     let t = 0;
     const { lines, stream } = pipe();

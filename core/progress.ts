@@ -3,7 +3,8 @@
  * - an interactive stderr (a TTY, not CI) gets a cli-progress bar;
  * - anything else (nohup, CI, a pipe, a log file) gets a plain line every few seconds, e.g.
  *   `[index barexam] 120,000/856,835 passages (14%) 3,200/s eta 3m50s`, and a last line with the
- *   total time when the work took long enough to print one;
+ *   total time when the work took long enough to print one; a run's count says how many of its
+ *   items failed (`[mad] 120/300 items (40%), 31 failed 2.1/s eta 1m27s`), the bar likewise;
  * - --json / --quiet (setProgressEnabled(false)) or LEXCASE_PROGRESS=off print nothing.
  * LEXCASE_PROGRESS=bar|lines|off overrides the choice; LEXCASE_PROGRESS_INTERVAL sets the seconds
  * between plain lines (default 5). Short work (under one interval) prints nothing in either mode
@@ -27,6 +28,8 @@ export interface Progress {
   start(total: number, label?: string): void;
   increment(n?: number): void;
   update(value: number): void;
+  /** Of the items counted, `n` more failed: the count then says "N failed" (a run's items; call it before the increment that counts them). */
+  fail(n?: number): void;
   stop(): void;
 }
 
@@ -45,7 +48,7 @@ export interface ProgressOptions {
   schedule?: (fn: () => void, ms: number) => () => void;
 }
 
-const noop: Progress = { start() {}, increment() {}, update() {}, stop() {} };
+const noop: Progress = { start() {}, increment() {}, update() {}, fail() {}, stop() {} };
 
 let enabled = true;
 /** Disable progress output globally (the CLI calls this for --json / --quiet). */
@@ -96,7 +99,7 @@ function barProgress(label: string, o: ProgressOptions): Progress {
   const now = o.now ?? (() => performance.now());
   const bar = new cliProgress.SingleBar(
     {
-      format: `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`,
+      format: `${label} [{bar}] {percentage}% {value}/{total}{failed} eta {eta_formatted}`,
       stream: (o.stream ?? process.stderr) as NodeJS.WritableStream,
       hideCursor: true,
       etaBuffer: 50,
@@ -106,19 +109,26 @@ function barProgress(label: string, o: ProgressOptions): Progress {
   let total = 0;
   let t0 = 0;
   let moved = false; // a value set since start that is work, not the start's baseline
+  let failed = 0;
+  const failedText = () => ({ failed: failed ? `, ${int(failed)} failed` : '' });
   return {
     start: (n) => {
       total = n;
       t0 = now();
       moved = false;
-      bar.start(n, 0);
+      failed = 0;
+      bar.start(n, 0, failedText());
+    },
+    fail: (n = 1) => {
+      failed += n;
+      bar.update(failedText());
     },
     increment: (n = 1) => {
       moved = true;
       bar.increment(n);
     },
     update: (v) => {
-      if (!moved && now() - t0 < 100) return bar.start(total, v);
+      if (!moved && now() - t0 < 100) return bar.start(total, v, failedText());
       moved = true;
       bar.update(v);
     },
@@ -155,6 +165,7 @@ function lineProgress(
   const STALL_LINE_MS = 60_000;
   let total = 0;
   let value = 0;
+  let failed = 0; // of the items counted, those that failed (fail())
   let t0 = now();
   let lastT = t0; // last line printed
   let lastLineV = -1; // value shown by the last line
@@ -184,7 +195,9 @@ function lineProgress(
     const ref = samples.find((x) => x.t >= last.t - WINDOW_MS && x !== last) ?? samples[samples.length - 2];
     return ((last.v - ref.v) * 1000) / (last.t - ref.t);
   };
-  const count = () => (total > 0 ? `${int(value)}/${int(total)} ${o.unit} (${Math.floor((100 * value) / total)}%)` : `${int(value)} ${o.unit}`);
+  const count = () =>
+    (total > 0 ? `${int(value)}/${int(total)} ${o.unit} (${Math.floor((100 * value) / total)}%)` : `${int(value)} ${o.unit}`) +
+    (failed ? `, ${int(failed)} failed` : '');
   const check = () => {
     if (stopped) return;
     const t = now();
@@ -230,6 +243,7 @@ function lineProgress(
     start(n: number) {
       total = n;
       value = 0;
+      failed = 0;
       t0 = lastT = lastUpdate = lastChange = now();
       base0 = 0;
       lastLineV = -1;
@@ -239,6 +253,9 @@ function lineProgress(
     },
     increment: (n = 1) => set(value + n),
     update: (v) => set(v),
+    fail: (n = 1) => {
+      failed += n;
+    },
     stop() {
       if (stopped) return;
       stopped = true;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HumanMessage } from '@langchain/core/messages';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { llmConfigSchema } from '../core/config.js';
 import { errors } from '../core/errors.js';
@@ -170,6 +170,48 @@ describe('runExperiment', () => {
     expect(byId.mbe_3).toMatchObject({ prediction: null, correct: false, error: 'no hypothesis survived' });
     expect(byId.mbe_4).toMatchObject({ prediction: 'D', correct: true });
     expect(JSON.parse(readFileSync(tracePath(dir, 'mbe_3'), 'utf8')).note).toBe('abstained');
+  });
+
+  it('the progress count says how many of its items failed, those a resume keeps failed included, as results.jsonl holds them', async () => {
+    const system: AgentSystem<Q> = async (item) => {
+      if (item.id === 'mbe_2') throw errors.llmOutputInvalid('juror vote', 'field "vote": expected A-D');
+      if (item.id === 'mbe_3') return { prediction: null, trace: {}, error: 'no hypothesis survived' };
+      return { prediction: item.answer, trace: {} };
+    };
+    const lines: string[] = [];
+    const env = { mode: process.env.LEXCASE_PROGRESS, interval: process.env.LEXCASE_PROGRESS_INTERVAL };
+    // plain lines at every update (an interval of 1 µs; each item's writes take longer)
+    process.env.LEXCASE_PROGRESS = 'lines';
+    process.env.LEXCASE_PROGRESS_INTERVAL = '0.000001';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      if (String(chunk).startsWith('[run]')) lines.push(String(chunk));
+      return true;
+    });
+    try {
+      const run = (items: Q[], limit: number) =>
+        runExperiment({ runDir: dir, system, items, gold: (q) => q.answer, makeContext: ctxFor(undefined), config: { limit }, seed: 1, retryFailed: false });
+      await run(ITEMS.slice(0, 2), 2);
+      expect(lines.at(-1)).toMatch(/^\[run\] 2\/2 items \(100%\), 1 failed .*done in/);
+      lines.length = 0;
+      // grown to 4: mbe_2 kept failed (--no-retry-failed), mbe_3 fails now
+      await run(ITEMS, 4);
+      expect(lines.at(-1)).toMatch(/^\[run\] 4\/4 items \(100%\), 2 failed .*done in/);
+    } finally {
+      spy.mockRestore();
+      for (const [k, v] of [
+        ['LEXCASE_PROGRESS', env.mode],
+        ['LEXCASE_PROGRESS_INTERVAL', env.interval],
+      ] as const)
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+    const { records } = await readResults(dir);
+    expect(
+      records
+        .filter((r) => r.error !== undefined)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['mbe_2', 'mbe_3']);
   });
 
   it('stops the run on a makeContext (setup) error instead of recording every item as failed', async () => {

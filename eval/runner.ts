@@ -377,6 +377,8 @@ async function runLocked<Item extends { id: string }>(
   const progress = createProgress(opts.label ?? 'run', { unit: 'items' });
   progress.start(items.length);
   progress.update(skipped);
+  // the count says how many of its items failed: those kept failed from an earlier attempt, then this call's
+  if (keptFailed) progress.fail(keptFailed);
   // Appends are serialised so lines never interleave.
   let appendChain: Promise<void> = Promise.resolve();
 
@@ -681,6 +683,7 @@ async function runLocked<Item extends { id: string }>(
     ran++;
     if (record.error) failed++;
     if (record.correct) correct++;
+    if (record.error) progress.fail();
     progress.increment();
     opts.onProgress?.({ id: item.id, done: skipped + ran, total: items.length, correct, failed });
   };
