@@ -100,6 +100,26 @@ describe('failed attempts sent again', () => {
     expect(readFileSync(resultsPath(replayed), 'utf8')).toBe(readFileSync(resultsPath(runDir), 'utf8'));
   });
 
+  it('those of a failed attempt a retry replaced are in report.md too (its replaced-attempts note and report.json), as in the counts line: none is counted in one and missing from the other', async () => {
+    // first run: mbe_581 gets 500 on all 4 tries (3 sent again, then refused); the resume retries it and it is answered
+    let down = true;
+    srv = await startScriptedServer((r) => (down && textOf(r).includes('[mbe_581]') ? { status: 500, error: 'upstream failed' } : ok));
+    const runDir = join(dir, 'run');
+    expect(await run(runDir, createChatModel(cfg(srv.url)))).toMatchObject({ failed: 1 });
+    down = false;
+    const r = await run(runDir, createChatModel(cfg(srv.url)));
+    expect(r).toMatchObject({ retried: 1, failed: 0 });
+    expect(srv.requests).toHaveLength(2 + 4 + 1); // the other two items, mbe_581's 4 tries, its retry
+    // the counts line: the whole run's, the replaced attempt's 3 included
+    expect(runTokensText(r.results, 1230)).toContain('3 failed attempts sent again');
+    const t = (await tokensSection(await readRun(runDir), {} as never))!;
+    // before: the note said "(0 LLM calls; and 1 request refused …)" and nothing of the 3 attempts sent again
+    expect(t.markdown).toContain(
+      '(0 LLM calls; and 1 request refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls); and 3 failed attempts sent again (HTTP 429/5xx, a timeout, …; their usage, if any, is in no total)) were spent on 1 failed attempt that a retry replaced**',
+    );
+    expect(t.json).toMatchObject({ calls: 3, replacedAttempts: { attempts: 1, calls: 0, refused: 1, retried: 3 } });
+  });
+
   it('a run dir whose lines an older lexcase wrote (no tokens.retried) says "retries not recorded for 2 items (written by an older lexcase)" in report.md and the counts line, not a silent undercount', async () => {
     // mbe_581: 429 then a reply; the others: a reply at once
     let first = true;

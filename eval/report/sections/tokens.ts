@@ -90,9 +90,10 @@ export const tokensSection: SectionBuilder = (run) => {
             calls: a.calls + r.replacedAttempts.tokens.calls,
             abandoned: a.abandoned + (r.replacedAttempts.tokens.abandoned ?? 0),
             refused: a.refused + (r.replacedAttempts.tokens.refused ?? 0),
+            retried: a.retried + (r.replacedAttempts.tokens.retried ?? 0),
           }
         : a,
-    { items: 0, attempts: 0, total: 0, calls: 0, abandoned: 0, refused: 0 },
+    { items: 0, attempts: 0, total: 0, calls: 0, abandoned: 0, refused: 0, retried: 0 },
   );
   // requests of those attempts cut off when their item ended or refused: what they spent is not in `total`, so it is a lower bound
   const atLeast = replaced.abandoned || replaced.refused ? 'at least ' : '';
@@ -100,7 +101,7 @@ export const tokensSection: SectionBuilder = (run) => {
   const notes = [
     ...(replaced.attempts
       ? [
-          `**${atLeast ? 'At least ' : ''}${num(replaced.total)} tokens more (${num(replaced.calls)} LLM calls${replaced.abandoned ? `; and ${cutOffText(replaced.abandoned)}` : ''}${replaced.refused ? `; and ${refusedText(replaced.refused)}` : ''}) were spent on ${num(replaced.attempts)} failed ${replaced.attempts === 1 ? 'attempt' : 'attempts'} that a retry replaced** (${num(replaced.items)} ${replaced.items === 1 ? 'item' : 'items'}; not in the figures above, which are each item's recorded attempt): ${atLeast}${num(t.total + replaced.total)} tokens were spent in all.`,
+          `**${atLeast ? 'At least ' : ''}${num(replaced.total)} tokens more (${num(replaced.calls)} LLM calls${replaced.abandoned ? `; and ${cutOffText(replaced.abandoned)}` : ''}${replaced.refused ? `; and ${refusedText(replaced.refused)}` : ''}${replaced.retried ? `; and ${resentText(replaced.retried)}` : ''}) were spent on ${num(replaced.attempts)} failed ${replaced.attempts === 1 ? 'attempt' : 'attempts'} that a retry replaced** (${num(replaced.items)} ${replaced.items === 1 ? 'item' : 'items'}; not in the figures above, which are each item's recorded attempt): ${atLeast}${num(t.total + replaced.total)} tokens were spent in all.`,
         ]
       : []),
     ...(t.abandoned
@@ -175,6 +176,7 @@ export const tokensSection: SectionBuilder = (run) => {
               calls: replaced.calls,
               ...(replaced.abandoned ? { abandoned: replaced.abandoned } : {}),
               ...(replaced.refused ? { refused: replaced.refused } : {}),
+              ...(replaced.retried ? { retried: replaced.retried } : {}),
             },
           }
         : {}),
