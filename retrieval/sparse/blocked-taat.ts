@@ -47,11 +47,20 @@ export const DENSE_MIN_SHARE = DENSE_ONLY_SHARE;
 export const PRUNE_MAX_CANDIDATE_SHARE = 1 / 4;
 
 /**
- * Pruning across blocks is tried for k up to this (agent queries ask for 5–10): at k = 1000 the
- * threshold stays low and the candidate scans cost more than they save (bench/prune-ab.ts at 100K:
+ * Pruning across blocks is tried for k up to this (agent queries ask for 5–10) in textbook QLD,
+ * whose candidates are found by a JavaScript scan: at k = 1000 the threshold stays low and that
+ * scan cost more than it saved (bench/prune-ab.ts at 100K, before BM25 had the kernel's scan:
  * worst case 11.8 vs 10.9 ms CPU p50 with pruning).
  */
 export const PRUNE_MAX_K = 100;
+
+/**
+ * BM25 prunes across blocks for k up to this: its candidates come from the kernel's scan (walk.wat
+ * pruneScan), and the Zipf worst-case query at top-1000 prunes 50 of its 53 blocks at 856,835
+ * passages (~0.6 % of the docs are candidates), so its dense lists are added to candidates only
+ * (docs/notes/2026-12-01-worst-case.md).
+ */
+export const PRUNE_MAX_K_BM25 = 1000;
 
 /**
  * Pruning across blocks on (default) or off (the bench's A/B of what it buys; same results either
@@ -59,8 +68,18 @@ export const PRUNE_MAX_K = 100;
  * exact, and 2–4.5× slower on the agent shape (docs/notes/2026-11-29-compact-candidates.md), so off.
  * The other switches turn on opt-in strategies, each in its own file: `sparseCandidates`
  * (sparse-candidates.ts), `sparseGate` (sparse-gate.ts) and `blockBounds` (block-bounds-split.ts).
+ * `kernelCandidatesMin`: a pruned BM25 block with at least this many candidates adds its resident
+ * dense rows to them in the kernel (walk.wat denseBm25Cands; the worst-case shape's top-1000 has
+ * ~600 per block), fewer in JavaScript as before (the agent shape's 1–2: a call would not pay).
  */
-export const blockedPruning = { enabled: true, compactCandidates: false, sparseCandidates: false, sparseGate: false, blockBounds: false };
+export const blockedPruning = {
+  enabled: true,
+  compactCandidates: false,
+  sparseCandidates: false,
+  sparseGate: false,
+  blockBounds: false,
+  kernelCandidatesMin: 32,
+};
 
 /** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
 export const KERNEL_MAX_POSTINGS = 8 << 20;
@@ -358,7 +377,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   // are added and selected in JavaScript (the kernel's walks and selection take BM25 and textbook QLD).
   const f = modeFacts(mode);
   const marked = f.marks;
-  const prune = blockedPruning.enabled && k <= PRUNE_MAX_K && f.kernel && !inp.exhaustive;
+  const prune = blockedPruning.enabled && k <= (mode === Mode.Bm25 ? PRUNE_MAX_K_BM25 : PRUNE_MAX_K) && f.kernel && !inp.exhaustive;
   // sparseCandidates forced on every block it can take, or left to the gate (sparseGate).
   const forced = blockedPruning.sparseCandidates;
   const w = prepareWalk(view, inp, blockDocs, marked, prune, prune && (forced || blockedPruning.sparseGate));
@@ -387,6 +406,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   blockedStats.candidates = 0;
   blockedStats.scanSelects = 0;
   blockedStats.scanFallbacks = 0;
+  blockedStats.kernelCandidateRuns = 0;
   blockedStats.boundedBlocks = 0;
   blockedStats.skippedBlocks = 0;
 
@@ -479,7 +499,7 @@ function pruneBlock(w: Walk, b0: number, b1: number, J: number, rest: number, th
   }
   blockedStats.prunedBlocks++;
   blockedStats.candidates += nc;
-  addToCandidates(w, b0, b1, J, nc);
+  addToCandidates(w, b0, b1, J, nc, nOff);
   if (!byKernel) return -1;
   blockedStats.scanSelects++;
   return nc;
@@ -658,12 +678,25 @@ function addCompactList(w: Walk, j: number, ci: number, base: number, lim: numbe
   w.pos[j] = p;
 }
 
-/** Terms [J, T) added to the block's candidates only (docs in ascending order), and every compact list moved past the block. */
-function addToCandidates(w: Walk, b0: number, b1: number, J: number, nc: number): void {
-  const { T, mode, plan, dTfs, bs, cands, lo, arr, lists, inKernel, kIdx, descI, pos, tables } = w;
+/**
+ * Terms [J, T) added to the block's candidates only (docs in ascending order), and every compact list
+ * moved past the block. BM25's resident dense rows go to the kernel (walk.wat denseBm25Cands), a
+ * run of them per call: per doc the same additions in the same order.
+ */
+function addToCandidates(w: Walk, b0: number, b1: number, J: number, nc: number, nOff: number): void {
+  const { T, mode, plan, dTfs, bs, cands, lo, arr, lists, inKernel, kIdx, descI, pos, tables, branchFree, copyAt, denseEnd, sc, kern } = w;
   for (let j = J; j < T; j++) {
     const tfd = dTfs[j];
     const t = plan[j];
+    if (tfd && mode === Mode.Bm25 && branchFree && copyAt[j] < 0 && nc >= blockedPruning.kernelCandidatesMin) {
+      // Resident rows of a fused run (their block addresses set): the kernel adds a run of them per candidate.
+      let e = j + 1;
+      while (e < denseEnd[j] && copyAt[e] < 0) e++;
+      kern.denseBm25Cands(sc.rowsOff + j * 4, e - j, sc.dP1Off + j * 8, nOff, sc.scoresOff, sc.pruneCandOff, nc);
+      blockedStats.kernelCandidateRuns++;
+      j = e - 1;
+      continue;
+    }
     if (tfd) {
       if (mode === Mode.Bm25) {
         const norm = arr!;

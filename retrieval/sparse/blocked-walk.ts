@@ -22,6 +22,8 @@ export const blockedStats = {
   /** Pruned BM25 blocks that selected over their candidates only (pruneScan), and blocks whose pruneScan found too many (then walked every term). */
   scanSelects: 0,
   scanFallbacks: 0,
+  /** Runs of resident dense BM25 rows a pruned block added to its candidates in the kernel (walk.wat denseBm25Cands). */
+  kernelCandidateRuns: 0,
   /** Blocks sparseCandidates took with the index's stored block bounds (blockBounds), and those skipped whole (summed bounds below θ). */
   boundedBlocks: 0,
   skippedBlocks: 0,

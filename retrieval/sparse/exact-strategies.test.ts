@@ -20,7 +20,7 @@ import { queryTerms } from './query-terms.js';
 import { createRng } from '../../core/rng.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
 import { scoreStats } from './max-score.js';
-import { blockedPruning, blockedStats, sparseGateModel } from './blocked-taat.js';
+import { blockedPruning, blockedStats, PRUNE_MAX_K, sparseGateModel } from './blocked-taat.js';
 import { blockMaxStats } from './block-max.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
 import { scoringView } from '../../indexer/sparse/scoring-view.js';
@@ -32,6 +32,7 @@ afterAll(async () => {
 });
 
 let run = 0;
+const KERNEL_CANDIDATES_MIN = blockedPruning.kernelCandidatesMin;
 let denseWalks = 0;
 let fusedLong = 0;
 let kernelWalks = 0;
@@ -51,6 +52,7 @@ let prunedGated = 0;
 let fallbackBlocked = 0;
 let scanSelected = 0;
 let scanFellBack = 0;
+let kernelCands = 0;
 let switched = 0;
 let compared = 0;
 let luceneSwitched = 0;
@@ -71,6 +73,8 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
         const rng = createRng(seed);
         const ts = Array.from({ length: n }, () => zipfText(rng, vocab, rng.int(1, 80)));
         const dir = `${tmp.dir}/i${run++}`;
+        // Tiny blocks have few candidates: the kernel adds dense rows to 1–3 or more of them, JavaScript to fewer.
+        blockedPruning.kernelCandidatesMin = 1 + (seed % 3);
         // Block bounds stored per 1–11 docs (so a walk block overlaps several), for lists of ≥ 1–3 postings.
         const blockBounds = { blockDocs: 1 + (seed % 11), minPostings: 1 + (seed % 3) };
         await buildIndex(fromArray(texts(ts)), { out: dir, corpusName: 'maxscore', workers: 0, blockBounds });
@@ -108,6 +112,7 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
                 if (blockedStats.fallbackBlocks > 0) fallbackBlocked++;
                 if (blockedStats.scanSelects > 0) scanSelected++;
                 if (blockedStats.scanFallbacks > 0) scanFellBack++;
+                if (blockedStats.kernelCandidateRuns > 0) kernelCands++;
                 expect(blocked.docs).toEqual(full.docs);
                 expect(blocked.scores).toEqual(full.scores);
                 // ... also with compact lists left to the candidates (the bench's compactCandidates arm; first query).
@@ -199,6 +204,7 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
     ),
     { numRuns: 12, seed: 20261123 },
   );
+  blockedPruning.kernelCandidatesMin = KERNEL_CANDIDATES_MIN;
   // The property is only meaningful if pruning really kicked in on a good share of the requests.
   expect(switched).toBeGreaterThan(compared / 10);
   // ... and the dense walk of lists present in most docs (blocked-taat.ts) was part of it.
@@ -222,6 +228,9 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   // candidates (the block then walked every term with the others' scores already cleared).
   expect(scanSelected).toBeGreaterThan(prunedBlocked / 4);
   expect(scanFellBack).toBeGreaterThan(0);
+  // ... and their resident dense BM25 rows were added to the candidates by the kernel (walk.wat
+  // denseBm25Cands) on many requests.
+  expect(kernelCands).toBeGreaterThan(scanSelected / 4);
   // ... and MaxScore without the per-document floor left terms to its candidates on many requests.
   expect(prunedSparse).toBeGreaterThan(sparseRuns / 10);
   // ... and with the stored block bounds it split per block on them, skipped whole blocks, and had
@@ -240,4 +249,63 @@ it('pruned and blocked top-k equal exhaustive top-k bit for bit (bm25, textbook 
   expect(blockMaxRuns).toBeGreaterThan(compared / 2);
   expect(skippedWindows).toBeGreaterThan(blockMaxRuns);
   expect(lookups).toBeGreaterThan(0);
+}, 240_000);
+
+it("BM25 blocked top-k pruned across blocks at k above the QLD limit (the worst-case shape's top-1000) equals exhaustive top-k bit for bit", async () => {
+  let prunedLargeK = 0;
+  let scannedLargeK = 0;
+  let fellBackLargeK = 0;
+  let kernelCandsLargeK = 0;
+  let qldLargeK = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      fc.integer({ min: 500, max: 1600 }),
+      fc.integer({ min: 30, max: 300 }),
+      fc.double({ min: 0.2, max: 2.5, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      async (seed, n, vocab, k1, b) => {
+        const rng = createRng(seed);
+        const ts = Array.from({ length: n }, () => zipfText(rng, vocab, rng.int(1, 80)));
+        const dir = `${tmp.dir}/k${run++}`;
+        blockedPruning.kernelCandidatesMin = 1 + (seed % 3);
+        await buildIndex(fromArray(texts(ts)), { out: dir, corpusName: 'maxscore-large-k', workers: 0 });
+        const index = await openSparseIndex(dir);
+        const views = [index.view, scoringView(index, 0, n >> 1), scoringView(index, n >> 1, n)];
+        for (let qi = 0; qi < 3; qi++) {
+          const { ids, counts } = queryTerms(index, zipfText(rng, vocab, rng.int(20, 170)));
+          for (const k of [PRUNE_MAX_K + 1 + (seed % 50), n >> 2]) {
+            const reqs: ScoreRequest[] = [
+              { method: 'bm25', k1: 0.9, b: 0.4, ids, counts, k },
+              { method: 'bm25', k1, b, ids, counts, k },
+              { method: 'qld', variant: 'textbook', mu: 1000, ids, counts, k },
+            ];
+            for (const view of views)
+              for (const req of reqs) {
+                const full = scoreTopK(view, req, 'exhaustive');
+                const blocked = scoreTopK(view, req, 'blocked', 1 + (seed % 37));
+                if (req.method === 'bm25') {
+                  if (blockedStats.prunedBlocks > 0) prunedLargeK++;
+                  if (blockedStats.scanSelects > 0) scannedLargeK++;
+                  if (blockedStats.fallbackBlocks > 0) fellBackLargeK++;
+                  if (blockedStats.kernelCandidateRuns > 0) kernelCandsLargeK++;
+                } else qldLargeK += blockedStats.prunedBlocks;
+                expect(blocked.docs).toEqual(full.docs);
+                expect(blocked.scores).toEqual(full.scores);
+              }
+          }
+        }
+      },
+    ),
+    { numRuns: 6, seed: 20261201 },
+  );
+  blockedPruning.kernelCandidatesMin = KERNEL_CANDIDATES_MIN;
+  // BM25 pruned blocks at these k (their candidates by the kernel's scan, the dense rows added to
+  // them by the kernel), and fell back on some.
+  expect(prunedLargeK).toBeGreaterThan(10);
+  expect(scannedLargeK).toBeGreaterThan(10);
+  expect(kernelCandsLargeK).toBeGreaterThan(10);
+  expect(fellBackLargeK).toBeGreaterThan(0);
+  // Textbook QLD keeps PRUNE_MAX_K: no block pruned above it.
+  expect(qldLargeK).toBe(0);
 }, 240_000);

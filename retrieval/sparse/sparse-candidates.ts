@@ -5,7 +5,7 @@
  * docs/notes/2026-11-30-kernel-maxscore.md (0.66× 'auto''s CPU on the Zipf corpus, 1.5–1.6× on
  * the English-like bench corpus, so 'auto' does not take it).
  *
- * How (BM25, k ≤ PRUNE_MAX_K): per block, once θ is known, J is the first term whose suffix bound
+ * How (BM25, k ≤ PRUNE_MAX_K_BM25): per block, once θ is known, J is the first term whose suffix bound
  * R[J] cannot lift an untouched doc to θ (compact lists included); the essential terms [0, J) are
  * walked in the kernel, each posting also marking its doc in a bitmap of the block
  * (walk.wat bm25MarkLists); the candidates are the marked docs whose partial score + R[J]

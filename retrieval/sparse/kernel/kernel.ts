@@ -23,6 +23,8 @@ export interface WalkKernel {
   tableLists(descOff: number, nLists: number, lim: number, dOff: number, scoresOff: number): void;
   /** Fused dense BM25 run (two docs per step, f64x2), list r's tf bytes of the block at the i32 address rowsOff + 4r: see walk.wat. */
   denseBm25(rowsOff: number, nLists: number, p1Off: number, normOff: number, scoresOff: number, i0: number, i1: number): void;
+  /** A pruned block's dense BM25 rows (as denseBm25's) added to its nc candidates only (i32 block indexes at candOff): see walk.wat. */
+  denseBm25Cands(rowsOff: number, nLists: number, p1Off: number, normOff: number, scoresOff: number, candOff: number, nc: number): void;
   /** Fused dense table run (textbook QLD), rows as denseBm25's: see walk.wat. */
   denseTable(rowsOff: number, nLists: number, tablesOff: number, scoresOff: number, i0: number, i1: number): void;
   /** Block top-k candidates, textbook QLD (s = base − qlen·lnl + score): see walk.wat. */

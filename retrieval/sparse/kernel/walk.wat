@@ -219,6 +219,66 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $docs))))
 
+  ;; A pruned block's dense lists added to its candidates only (blocked-taat.ts addToCandidates,
+  ;; BM25): the nc block indexes at candOff (i32), each doc's score s += (p1_r * tf) / (tf + norm[i])
+  ;; for the rows as denseBm25's (list r's tf byte of doc i at the i32 at rowsOff + 4r, plus i; p1_r
+  ;; at p1Off + 8r), in list order: the same additions as the fused walk (+0 for tf 0), so the same
+  ;; bits. Two candidates per step (f64x2, each lane the scalar operations), then a last one.
+  (func (export "denseBm25Cands") (param $rowsOff i32) (param $nLists i32) (param $p1Off i32)
+        (param $normOff i32) (param $scoresOff i32) (param $candOff i32) (param $nc i32)
+    (local $c i32) (local $i i32) (local $j i32) (local $ai i32) (local $aj i32) (local $row i32)
+    (local $s v128) (local $n v128) (local $tf v128) (local $rp i32) (local $rEnd i32) (local $pp i32)
+    (local $ss f64) (local $sn f64) (local $st f64)
+    (local.set $rEnd (i32.add (local.get $rowsOff) (i32.shl (local.get $nLists) (i32.const 2))))
+    (block $pairsDone
+      (loop $pairs
+        (br_if $pairsDone (i32.gt_s (i32.add (local.get $c) (i32.const 2)) (local.get $nc)))
+        (local.set $i (i32.load (i32.add (local.get $candOff) (i32.shl (local.get $c) (i32.const 2)))))
+        (local.set $j (i32.load offset=4 (i32.add (local.get $candOff) (i32.shl (local.get $c) (i32.const 2)))))
+        (local.set $ai (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $aj (i32.add (local.get $scoresOff) (i32.shl (local.get $j) (i32.const 3))))
+        (local.set $s (v128.load64_lane 1 (local.get $aj) (v128.load64_zero (local.get $ai))))
+        (local.set $n (v128.load64_lane 1 (i32.add (local.get $normOff) (i32.shl (local.get $j) (i32.const 3)))
+          (v128.load64_zero (i32.add (local.get $normOff) (i32.shl (local.get $i) (i32.const 3))))))
+        (local.set $rp (local.get $rowsOff))
+        (local.set $pp (local.get $p1Off))
+        (block $listsDone
+          (loop $lists
+            (br_if $listsDone (i32.ge_u (local.get $rp) (local.get $rEnd)))
+            (local.set $row (i32.load (local.get $rp)))
+            (local.set $tf (f64x2.replace_lane 1
+              (f64x2.splat (f64.convert_i32_u (i32.load8_u (i32.add (local.get $row) (local.get $i)))))
+              (f64.convert_i32_u (i32.load8_u (i32.add (local.get $row) (local.get $j))))))
+            (local.set $s (f64x2.add (local.get $s)
+              (f64x2.div (f64x2.mul (f64x2.splat (f64.load (local.get $pp))) (local.get $tf))
+                         (f64x2.add (local.get $tf) (local.get $n)))))
+            (local.set $rp (i32.add (local.get $rp) (i32.const 4)))
+            (local.set $pp (i32.add (local.get $pp) (i32.const 8)))
+            (br $lists)))
+        (f64.store (local.get $ai) (f64x2.extract_lane 0 (local.get $s)))
+        (f64.store (local.get $aj) (f64x2.extract_lane 1 (local.get $s)))
+        (local.set $c (i32.add (local.get $c) (i32.const 2)))
+        (br $pairs)))
+    (if (i32.lt_s (local.get $c) (local.get $nc))
+      (then
+        (local.set $i (i32.load (i32.add (local.get $candOff) (i32.shl (local.get $c) (i32.const 2)))))
+        (local.set $ai (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $ss (f64.load (local.get $ai)))
+        (local.set $sn (f64.load (i32.add (local.get $normOff) (i32.shl (local.get $i) (i32.const 3)))))
+        (local.set $rp (local.get $rowsOff))
+        (local.set $pp (local.get $p1Off))
+        (block $done
+          (loop $one
+            (br_if $done (i32.ge_u (local.get $rp) (local.get $rEnd)))
+            (local.set $st (f64.convert_i32_u (i32.load8_u (i32.add (i32.load (local.get $rp)) (local.get $i)))))
+            (local.set $ss (f64.add (local.get $ss)
+              (f64.div (f64.mul (f64.load (local.get $pp)) (local.get $st))
+                       (f64.add (local.get $st) (local.get $sn)))))
+            (local.set $rp (i32.add (local.get $rp) (i32.const 4)))
+            (local.set $pp (i32.add (local.get $pp) (i32.const 8)))
+            (br $one)))
+        (f64.store (local.get $ai) (local.get $ss)))))
+
   ;; Top-k candidates of a block (blocked-taat.ts then pushes them in order, re-checking its running
   ;; threshold): every doc i < n whose score s >= thr is written to out (f64 s at outOff + 16c, i32 i
   ;; at outOff + 16c + 8) and every score is cleared for the next block. Returns the count c.
