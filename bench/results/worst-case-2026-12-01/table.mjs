@@ -9,7 +9,7 @@ const f2 = (x) => x.toFixed(2);
 const load = (u) => Number(u.match(/load average: ([\d.]+)/)[1]);
 console.log('| corpus, shape | threads | rounds | CPU p50 ratios \\| median | CPU mean ratio median | wall p50 ratio median | CPU p50 ms old → new | ns/posting old → new | 1-min load |');
 console.log('|---|---|---:|---|---:|---:|---|---|---|');
-for (const name of ['zipf-worst', 'zipf-agent', 'bench-worst', 'bench-agent']) {
+for (const name of ['zipf-worst', 'zipf-agent', 'zipf-agent-2', 'bench-worst', 'bench-agent']) {
   const p = new URL(`ab-${name}.json`, dir);
   if (!existsSync(p)) continue;
   const j = JSON.parse(readFileSync(p, 'utf8'));
