@@ -171,7 +171,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
           bar?.stop();
           signal.throwIfAborted();
           barMethod = method;
-          bar = createProgress(`eval ${method}`);
+          bar = createProgress(`eval ${method}`, { unit: 'topics' });
           bar.start(total);
         }
         bar!.update(done);

@@ -112,7 +112,7 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
   // Hits a topic beyond what the method ranks (hybrid: its depth): said before the run, and in the summary.
   const note = beyondDepthNote(retriever, agg?.passageHits ?? k, agg?.passageHits ?? k);
   if (note) log.warn(note);
-  const bar = createProgress(`search ${retriever.method}`);
+  const bar = createProgress(`search ${retriever.method}`, { unit: 'topics' });
   bar.start(topics.length);
   let r;
   try {
