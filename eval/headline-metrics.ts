@@ -267,9 +267,12 @@ export const trecMeasures: HeadlineMetric = {
 const triples = (n: number, what = '') => `${n} ${what}triple${n === 1 ? '' : 's'}`;
 
 /**
- * "; 6 abstained without arguing, counted with N_h = N_util = 0 and their N_gt (the paper's formula); 1
- * abstained after arguing, its argued plies scored": how a pooled figure's abstained triples count — one that
- * wrote plies before its TERMINATE adds their N_h and N_util (docs/threeply.md).
+ * "; 6 abstained with no factor argued, counted with N_h = N_util = 0 and their N_gt (the paper's formula); 1
+ * abstained after arguing factors, its argued plies scored": how a pooled figure's abstained triples count — one
+ * that wrote plies naming factors before its TERMINATE adds their N_h and N_util (docs/threeply.md). The
+ * metrics tell only whether the argued plies named a factor (N_h or N_util > 0), not whether any ply was
+ * argued: a triple whose plies named none is in the first count (before: "without arguing", which such a
+ * triple had not done).
  */
 function abstainedNote(ms: readonly Record<string, unknown>[]): string {
   const abstained = ms.filter((m) => m.abstained === true);
@@ -277,10 +280,10 @@ function abstainedNote(ms: readonly Record<string, unknown>[]): string {
   const bare = abstained.length - argued;
   return (
     (bare
-      ? `; ${bare} abstained${argued ? ' without arguing' : ''}, counted with N_h = N_util = 0 and ${bare === 1 ? 'its' : 'their'} N_gt (the paper's formula)`
+      ? `; ${bare} abstained${argued ? ' with no factor argued' : ''}, counted with N_h = N_util = 0 and ${bare === 1 ? 'its' : 'their'} N_gt (the paper's formula)`
       : '') +
     (argued
-      ? `; ${argued} abstained after arguing, ${argued === 1 ? 'its' : 'their'} argued plies scored (N_h, N_util) with ${argued === 1 ? 'its' : 'their'} N_gt`
+      ? `; ${argued} abstained after arguing factors, ${argued === 1 ? 'its' : 'their'} argued plies scored (N_h, N_util) with ${argued === 1 ? 'its' : 'their'} N_gt`
       : '')
   );
 }

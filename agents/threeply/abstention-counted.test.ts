@@ -48,7 +48,7 @@ describe('3-ply: abstentions in the pooled figures', () => {
     const f = Object.fromEntries(headlineFigures('threeply/reflective', rs, { config: {}, seed: 13 }).map((x) => [x.id, x]));
     expect(f['hallucination-accuracy'].estimate).toBeCloseTo(1 - 11 / 70, 12);
     expect(f['hallucination-accuracy'].note).toBe(
-      "pooled over the 3 answered triples (micro average); 1 abstained without arguing, counted with N_h = N_util = 0 and its N_gt (the paper's formula); 1 abstained after arguing, its argued plies scored (N_h, N_util) with its N_gt",
+      "pooled over the 3 answered triples (micro average); 1 abstained with no factor argued, counted with N_h = N_util = 0 and its N_gt (the paper's formula); 1 abstained after arguing factors, its argued plies scored (N_h, N_util) with its N_gt",
     );
   });
 
