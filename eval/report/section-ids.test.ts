@@ -8,8 +8,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setLogLevel } from '../../core/log.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { log, setLogLevel } from '../../core/log.js';
 import { runExperiment } from '../runner.js';
 import { registerReportSection } from './registry.js';
 import { writeReport } from './write-report.js';
@@ -87,5 +87,25 @@ describe("report sections of one's own", () => {
     const sections = JSON.parse(readFileSync(join(ok, 'report.json'), 'utf8')).sections;
     expect(sections.accuracy).toMatchObject({ n: 12, correct: 8 });
     expect(sections.byCategory).toEqual({ contracts: { n: 6, correct: 4 } });
+  });
+});
+
+describe('a report rewritten without a section the earlier one had', () => {
+  it('names the section it lost: `lexcase report` in a process that does not load your code', async () => {
+    const runDir = await run('my-reported');
+    const mine = () => ({ id: 'byCategory', title: 'Accuracy by category', markdown: 'contracts 4/6', json: { contracts: { n: 6, correct: 4 } } });
+    await writeReport(runDir, { extraSections: [mine] });
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => undefined);
+    try {
+      // the same code: nothing lost, no word
+      await writeReport(runDir, { extraSections: [mine] });
+      expect(warn).not.toHaveBeenCalled();
+      // as `lexcase report` does: the built-in sections only
+      await writeReport(runDir);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0][0])).toMatch(/report\.md had a section this report does not \("byCategory"\): rewritten without it/);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

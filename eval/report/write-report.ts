@@ -8,9 +8,10 @@
  * each to an SVG file beside report.md (e.g. reliability.svg), and report.md embeds it. Every file is
  * written atomically (temp file + rename): a reader (the explorer, `lexcase report`) sees the old file or the new one.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
-import { redact, redactValue } from '../../core/log.js';
+import { log, redact, redactValue } from '../../core/log.js';
 import { RUN_FILES, writeAtomic, writeJsonAtomic } from '../run-dir.js';
 import { renderSvg } from '../plots/render-svg.js';
 import { RESAMPLES, SEED } from '../stats/index.js';
@@ -98,10 +99,31 @@ function assertDistinctSections(sections: readonly ReportSection[]): void {
   }
 }
 
-/** Read the run in `dir`, build its report and write report.md + report.json there. */
+/** The section ids of the report.json already in `dir` (none when absent or unreadable). */
+async function earlierSectionIds(dir: string): Promise<string[]> {
+  try {
+    const j = JSON.parse(await readFile(join(dir, RUN_FILES.reportJson), 'utf8')) as { sections?: unknown };
+    return j.sections && typeof j.sections === 'object' ? Object.keys(j.sections) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Read the run in `dir`, build its report and write report.md + report.json there. Sections the
+ * report written before had and this one has not are named in a warning: a section your own code
+ * registered (registerReportSection) is built only in a process that loaded it, so `lexcase report`
+ * on such a run rewrote report.md without it, without a word.
+ */
 export async function writeReport(dir: string, opts: ReportOptions & { extraSections?: SectionBuilder[] } = {}): Promise<Report> {
   const run = await readRun(dir);
+  const before = await earlierSectionIds(dir);
   const report = await buildReport(run, opts);
+  const gone = before.filter((id) => !(id in report.json.sections));
+  if (gone.length)
+    log.warn(
+      `${dir}/report.md had ${gone.length === 1 ? 'a section' : 'sections'} this report does not (${gone.map((id) => `"${id}"`).join(', ')}): rewritten without ${gone.length === 1 ? 'it' : 'them'} — a section your own code registers (registerReportSection) is built only by a process that loads that code (call writeReport from it)`,
+    );
   for (const s of report.sections) for (const p of s.plots ?? []) await writeAtomic(join(dir, p.file), await renderSvg(p.spec));
   await writeAtomic(join(dir, RUN_FILES.reportMd), report.markdown);
   await writeJsonAtomic(join(dir, RUN_FILES.reportJson), report.json);
