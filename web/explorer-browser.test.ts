@@ -346,6 +346,12 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     );
     const axis = await page.getByTestId('plot-grid').locator('g.role-axis-label text').allTextContents();
     for (const c of t.columns) expect(axis).toContain(c);
+    // the chart is fitted to the run header's width (1280 px here), not to a box as wide as its caption (~450 px, which squeezed it)
+    const [box, row] = (await page.evaluate(
+      `(() => { const f = document.querySelector('[data-testid=plot-grid]'); return [f.parentElement.clientWidth, f.closest('.header-row').clientWidth]; })()`,
+    )) as number[];
+    expect(row).toBeGreaterThan(1000);
+    expect(box).toBe(row);
     await shot('reproduction');
     await page.getByTestId('repro-cell').first().click();
     await page.getByTestId('figure-recall@10').waitFor();

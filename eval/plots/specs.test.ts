@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { axisTop, figuresSpec, logTicks, recallCurveSpec, reliabilitySpec, renderSvg, roundAccuracySpec, type CurvePoint } from './index.js';
-import { runColours, runLabels } from './specs.js';
+import { gridSpec, runColours, runLabels, type GridPoint } from './specs.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const layers = (s: any): any[] => s.layer;
@@ -117,5 +117,36 @@ describe('plot specs', () => {
     const qldColour = colours.range[1];
     expect((await renderSvg(curve)).includes(`stroke="${qldColour}"`)).toBe(true);
     expect((await renderSvg(figs)).includes(`fill="${qldColour}"`)).toBe(true);
+  });
+  it("a reproduction grid's chart: 16 rows (threeply-table2: 4 methods × 4 models) in 16 colours, long column labels at an angle, no empty layer where the paper has no value", async () => {
+    const rows = ['Single Agent', 'Single Agent with Enhanced Prompting', 'Multi-Agent Debate without Reflection', 'Reflective Multi-Agent'].flatMap((m) =>
+      ['GPT-4o', 'GPT-4o-mini', 'Llama-4-Maverick-17b-128e', 'Llama-4-Scout-17b-16e'].map((x) => `${m} · ${x}`),
+    );
+    const scenarios = ['Arguable', 'Mismatched', 'Non-Arguable'];
+    const points: GridPoint[] = rows.flatMap((series, i) => scenarios.map((config) => ({ series, config, value: 100, lo: 51, hi: 100, paper: 80 + i })));
+    const spec: any = gridSpec(points, scenarios, 'lexcase and paper (%)', 't', runColours(rows));
+    // every row its own colour: a shared one left a line or a paper ◇ without its row (rows 1 and 11 were both #4c78a8)
+    expect(new Set(spec.layer[1].encoding.color.scale.range).size).toBe(16);
+    const svg = await renderSvg(spec);
+    const legendStrokes = [...svg.matchAll(/role-legend-symbol[^>]*>\s*<path[^>]*stroke="(#[0-9a-f]{6})"/g)].map((m) => m[1]);
+    expect(legendStrokes).toHaveLength(16);
+    expect(new Set(legendStrokes).size).toBe(16);
+    // the three scenario names fit their 90 px columns: upright
+    expect(spec.layer[0].encoding.x.axis.labelAngle).toBe(0);
+    // mad-rounds' columns ("Gold passage cited", "Citations supportive") are wider than a column: at an angle, not across each other
+    const mad = ['Acc.', 'Gold passage cited', 'Citations supportive'];
+    const proposal: any = gridSpec(
+      mad.map((config) => ({ series: 'MAD, 1 round, sparse topology', config, value: 0, lo: 0, hi: 48.99, paper: null })),
+      mad,
+      'lexcase and paper (%)',
+      't',
+    );
+    expect(proposal.layer[0].encoding.x.axis.labelAngle).toBe(-30);
+    const rotated = await renderSvg(proposal);
+    expect(texts(rotated)).toEqual(expect.arrayContaining(mad));
+    expect(rotated).toMatch(/rotate\(330\)/);
+    // the paper prints no value (a proposal): no paper layer, so no empty unlabelled mark group (axe svg-img-alt)
+    expect(proposal.layer.map((l: any) => l.mark.type ?? l.mark)).toEqual(['errorbar', 'line']);
+    expect(rotated).not.toMatch(/<g class="mark-symbol role-mark[^"]*"[^>]*><\/g>/);
   });
 });

@@ -67,8 +67,33 @@ const BASE = {
   },
 };
 
-/** Vega's category10 colours: one per run, in the order the runs are given. */
-export const RUN_COLOURS = ['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
+/**
+ * One colour per run, in the order the runs are given: Vega's category10, then ten darker or other
+ * hues, so up to 20 runs (a reproduction grid of 4 methods × 4 models has 16 rows) never share one —
+ * a colour two legend entries shared left a line or a paper ◇ without its row.
+ */
+export const RUN_COLOURS = [
+  '#4c78a8',
+  '#f58518',
+  '#e45756',
+  '#72b7b2',
+  '#54a24b',
+  '#eeca3b',
+  '#b279a2',
+  '#ff9da6',
+  '#9d755d',
+  '#bab0ac',
+  '#393b79',
+  '#bcbd22',
+  '#843c39',
+  '#17becf',
+  '#7b4173',
+  '#637939',
+  '#6b6ecf',
+  '#8c6d31',
+  '#525252',
+  '#1b9e77',
+];
 
 /** A colour scale fixed by the runs' order, so a run has the same colour in every plot of a page. */
 export interface ColourScale {
@@ -381,13 +406,25 @@ export interface GridPoint {
   paper: number | null;
 }
 
+/** The width of one column of a reproduction grid's chart, px. */
+const GRID_STEP = 90;
+
 /**
  * A grid's metric against its configuration (a reproduction table's columns on x, in their order),
  * one line and colour per row with lexcase's 95% interval as error bars, and the paper's value as
  * a hollow diamond in the row's colour.
  */
 export function gridSpec(points: GridPoint[], configs: string[], yTitle: string, title: string, colours?: ColourScale): PlotSpec {
-  const x = { field: 'config', type: 'ordinal', title: null, sort: configs, axis: { labelAngle: 0, labelLimit: 120 } };
+  // a column is GRID_STEP px wide: a label longer than that (11 px text, ~6.6 px a character) is
+  // set at an angle, never across its neighbour ("Gold passage citedCitations supportive")
+  const long = Math.max(0, ...configs.map((c) => c.length)) * 6.6 > GRID_STEP - 6;
+  const x = {
+    field: 'config',
+    type: 'ordinal',
+    title: null,
+    sort: configs,
+    axis: long ? { labelAngle: -30, labelLimit: 240 } : { labelAngle: 0, labelLimit: GRID_STEP },
+  };
   const color = { field: 'series', type: 'nominal', title: 'row', ...(colours ? { scale: colours } : {}) };
   const mine = points.filter((p) => p.value !== null);
   const withCi = mine.filter((p) => p.lo !== null && p.hi !== null);
@@ -397,10 +434,14 @@ export function gridSpec(points: GridPoint[], configs: string[], yTitle: string,
   return {
     ...BASE,
     title,
-    width: Math.max(220, 90 * configs.length),
+    width: Math.max(220, GRID_STEP * configs.length),
     height: 200,
+    // a layer with no point (no interval, no paper value: a proposal's table) is left out: vega draws
+    // it as an empty, unlabelled graphics-symbol group, which screen readers and axe flag
     layer: [
-      { data: { values: withCi }, mark: { type: 'errorbar', ticks: true }, encoding: { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' }, color } },
+      withCi.length
+        ? { data: { values: withCi }, mark: { type: 'errorbar', ticks: true }, encoding: { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' }, color } }
+        : null,
       {
         data: { values: mine },
         mark: { type: 'line', point: { filled: true, size: 50 } },
@@ -417,16 +458,18 @@ export function gridSpec(points: GridPoint[], configs: string[], yTitle: string,
           ],
         },
       },
-      {
-        data: { values: paper },
-        mark: { type: 'point', shape: 'diamond', filled: false, size: 80, strokeWidth: 2 },
-        encoding: {
-          x,
-          y: { ...y, field: 'paper' },
-          color,
-          tooltip: [{ field: 'series', title: 'row' }, { field: 'config' }, { field: 'paper', title: 'paper', format: '.3f' }],
-        },
-      },
-    ],
+      paper.length
+        ? {
+            data: { values: paper },
+            mark: { type: 'point', shape: 'diamond', filled: false, size: 80, strokeWidth: 2 },
+            encoding: {
+              x,
+              y: { ...y, field: 'paper' },
+              color,
+              tooltip: [{ field: 'series', title: 'row' }, { field: 'config' }, { field: 'paper', title: 'paper', format: '.3f' }],
+            },
+          }
+        : null,
+    ].filter((l) => l !== null),
   };
 }
