@@ -109,12 +109,16 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await page.getByTestId('filter-wrong').click();
     await page.locator('[data-testid=questions][data-filter=wrong]').waitFor();
     const wrong = await page.getByTestId('question-row').count();
+    // the heading counts the rows it shows, of the run's items (it said "Items (4)" over the wrong ones alone)
+    expect(await page.getByTestId('items-heading').textContent()).toBe(`Items (${wrong} of ${all}: wrong)`);
     await page.getByTestId('filter-correct').click();
     await page.locator('[data-testid=questions][data-filter=correct]').waitFor();
     const correct = await page.getByTestId('question-row').count();
+    expect(await page.getByTestId('items-heading').textContent()).toBe(`Items (${correct} of ${all}: correct)`);
     expect(wrong + correct).toBe(all);
     await page.getByTestId('filter-all').click();
     await page.locator('[data-testid=questions][data-filter=all]').waitFor();
+    expect(await page.getByTestId('items-heading').textContent()).toBe(`Items (${all})`);
     const q = f.questions[f.questions.length - 1];
     await page.locator(`[data-testid=question-row][data-id="${q.id}"] td.qtext`).click();
     await page.getByTestId('advocate').first().waitFor();

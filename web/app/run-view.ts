@@ -128,9 +128,11 @@ export async function renderRunView(root: HTMLElement, params: URLSearchParams):
     const r = await api<{ total: number; correct: number; questions: Row[] }>(`/api/run/questions?${qs({ run: runId, filter })}`);
     const retrieval = page.summary.system === 'retrieval';
     table = retrieval ? retrievalItems(r.questions, runId, filter, item) : answerItems(r.questions, runId, filter, item);
+    // under a filter the heading counts the rows it shows, of the run's items (not "Items (40)" over 10 rows)
+    const filterName = retrieval ? (filter === 'correct' ? 'gold at rank 1' : 'gold not at rank 1') : filter;
     clear(
       mainCol,
-      h('h2', {}, `Items (${r.total})`),
+      h('h2', { 'data-testid': 'items-heading' }, filter === 'all' ? `Items (${r.total})` : `Items (${r.questions.length} of ${r.total}: ${filterName})`),
       h(
         'div',
         { class: 'muted' },
