@@ -142,6 +142,36 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     await shot('run-trace');
   });
 
+  it("run view: an item opened while the last one's trace still loads keeps the panel — the slower reply is dropped, not drawn over the item the row and URL name", async () => {
+    const [a, b] = f.questions;
+    await page.goto(`${s.url}/#/runs?run=${f.caseRunId}`);
+    await page.locator(`[data-testid=question-row][data-id="${b.id}"]`).waitFor();
+    // a's trace is held at the server's door until b's has been drawn
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const pattern = new RegExp(`/api/run/trace\\?.*item=${a.id}(&|$)`);
+    await page.route(pattern, async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.locator(`[data-testid=question-row][data-id="${a.id}"] td.qtext`).click();
+      await page.locator(`[data-testid=question-row][data-id="${b.id}"] td.qtext`).click();
+      await expect.poll(() => page.getByTestId('trace-heading').textContent()).toContain(`Item ${b.id}`);
+      const late = page.waitForResponse(pattern);
+      release();
+      await (await late).finished();
+      // the reply has been read and handled (two turns of the page's task queue)
+      await page.evaluate(() => new Promise((r) => setTimeout(() => setTimeout(r, 0), 0)));
+      expect(await page.getByTestId('trace-heading').textContent()).toContain(`Item ${b.id}`);
+      expect(await page.getByTestId('trace-heading').textContent()).not.toContain(a.id);
+      expect(await page.locator('tr.active').getAttribute('data-id')).toBe(b.id);
+      expect(page.url()).toContain(`item=${b.id}`);
+    } finally {
+      await page.unroute(pattern);
+    }
+  });
+
   it("run view: an LLM run's trace shows the juror personas, their reasoning and votes, and the jury verdict", async () => {
     const q = f.questions[0];
     await page.goto(`${s.url}/#/runs?run=${f.llmRunId}&item=${q.id}`);

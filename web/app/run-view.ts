@@ -256,10 +256,18 @@ export function traceKind(sentKind: unknown, t: any): TraceKind {
   return viewKind(sentKind, t, TRACE_VIEW_KINDS);
 }
 
+/** The latest trace asked of each trace panel: a reply to an earlier one (a slower item) is dropped, never drawn over it. */
+const traceAsked = new WeakMap<HTMLElement, number>();
+
 export async function renderTrace(el: HTMLElement, runId: string, item: string, byAction: boolean): Promise<void> {
+  const mine = (traceAsked.get(el) ?? 0) + 1;
+  traceAsked.set(el, mine);
+  const stale = () => traceAsked.get(el) !== mine;
   clear(el, h('div', { class: 'muted', role: 'status' }, 'loading…'));
   try {
     const r = await api(`/api/run/trace?${qs({ run: runId, item })}`);
+    // another item was opened while this one loaded: the panel is that item's
+    if (stale()) return;
     const t = r.trace ?? {};
     const gold = new Set<string>(r.goldPassageIds);
     const answer: string | undefined = r.question?.answer ?? r.result.gold;
@@ -358,6 +366,7 @@ export async function renderTrace(el: HTMLElement, runId: string, item: string, 
       llmCallsPanel(runId, item, !!r.result.error),
     );
   } catch (e) {
+    if (stale()) return;
     clear(el, h('h2', { tabindex: -1, ...(byAction ? { 'data-focus': '' } : {}) }, `Item ${item}`), errorBox(e));
   }
 }
