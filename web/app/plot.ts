@@ -68,10 +68,19 @@ async function fit(spec: Spec, target: HTMLElement, avail: number): Promise<void
   for (let step = 0; avail > 0 && r.width > avail && step < 4; step++) {
     const next = step === 0 ? legendBelow(s, avail) : narrower(s, r.width, avail);
     if (next === s) return;
+    const before = { spec: s, width: r.width };
     r.view.finalize();
     target.replaceChildren();
     s = next;
     r = await draw(s, target);
+    // narrowing that made the SVG no narrower (its legend below is the widest part) only squeezed
+    // the plot's columns until their labels ran into each other: draw it as it was (CSS fits it)
+    if (step > 0 && r.width >= before.width - 1) {
+      r.view.finalize();
+      target.replaceChildren();
+      await draw(before.spec, target);
+      return;
+    }
   }
 }
 
