@@ -13,6 +13,7 @@ import { loadQuestions } from '../corpora/registry.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import type { Split } from '../corpora/types.js';
 import { fuse, type FusionMethod } from '../retrieval/fusion.js';
+import { HYBRID_SCORE_DIGITS } from '../retrieval/hybrid.js';
 import { shareOptions } from '../retrieval/method-options.js';
 import { openRetriever } from '../retrieval/open.js';
 import type { Hit } from '../retrieval/types.js';
@@ -123,7 +124,8 @@ export async function sweepFusion(opts: {
     runs[m] = [];
     for (const q of questions) {
       const hits = await r.search(retrievalQuery(q), { k: maxDepth });
-      const cut = (depth: number) => searchTopK(async (d) => (d <= maxDepth ? hits.slice(0, d) : r.search(retrievalQuery(q), { k: d })), depth);
+      const cut = (depth: number) =>
+        searchTopK(async (d) => (d <= maxDepth ? hits.slice(0, d) : r.search(retrievalQuery(q), { k: d })), depth, undefined, r.scoreDigits);
       runs[m].push(new Map(await Promise.all(depths.map(async (d) => [d, await cut(d)] as const))));
       opts.onProgress?.(m, runs[m].length, questions.length);
     }
@@ -147,7 +149,10 @@ export async function sweepFusion(opts: {
           { k: d, rrfK: g.rrfK, weights: g.weights },
         ),
       );
-    const ranked = await Promise.all(questions.map(async (_, i) => trecRankedIds(await searchTopK(fused(i), evalDepth))));
+    // fused scores as the hybrid's run file writes them (10 significant digits: retrieval/top-k.ts scoreText)
+    const ranked = await Promise.all(
+      questions.map(async (_, i) => trecRankedIds(await searchTopK(fused(i), evalDepth, undefined, HYBRID_SCORE_DIGITS), HYBRID_SCORE_DIGITS)),
+    );
     const recall = recallOf((i) => ranked[i]);
     settings.push({ label: settingLabel(g), setting: g, recall, margin: marginOf(recall) });
   }

@@ -40,6 +40,6 @@ export function compareRecordedConfig(
   const [was, now] = [recorded, after].map(comparable);
   const key = firstDifference(was, now);
   if (key === undefined) return { recorded, unrecorded };
-  const why = unrecordedDifference(key, recorded);
+  const why = unrecordedDifference(key, recorded, after);
   return { recorded, unrecorded, difference: `field "${key}" differs: ${describeDifference(key, was, now, labels)}${why ? `; ${why}` : ''}` };
 }

@@ -327,4 +327,17 @@ describe('a reproduce dense or hybrid run dir from before the dense search setti
     ]);
     expect(compareRecordedConfig(dense({ type: 'ivf_flat', nprobes: 3 }), dense({ type: 'ivf_flat', nprobes: 8 }), (c) => c).difference).toContain('retriever');
   });
+
+  it('refuses a hybrid run dir whose fused scores an older lexcase rounded to 6 decimals (no retriever.scoreDigits), saying why', async () => {
+    const { compareRecordedConfig } = await import('./resume-compare.js');
+    const hybrid = (scoreDigits?: number) => ({
+      system: 'retrieval',
+      method: 'hybrid',
+      retriever: { fusion: 'rrf', methods: ['bm25', 'qld'], depth: 1000, ...(scoreDigits ? { scoreDigits } : {}) },
+    });
+    const old = compareRecordedConfig(hybrid(), hybrid(10), (c) => c);
+    expect(old.unrecorded).toEqual([]);
+    expect(old.difference).toMatch(/retriever\.scoreDigits.*fused scores rounded to 6 decimals.*now 10 significant digits/);
+    expect(compareRecordedConfig(hybrid(10), hybrid(10), (c) => c).difference).toBeUndefined();
+  });
 });

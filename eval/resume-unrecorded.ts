@@ -88,6 +88,10 @@
  *   retriever.search, retriever.components.dense.search
  *                 how a reproduce dense (hybrid) run searched an ANN table: its type and nprobes /
  *                 refineFactor / ef, or exact (retrieval/dense.ts); runs before it recorded none
+ *   retriever.scoreDigits
+ *                 the significant digits a reproduce hybrid run's fused scores keep (retrieval/hybrid.ts
+ *                 HYBRID_SCORE_DIGITS, 10); an older lexcase rounded them to 6 decimals, which tied them
+ *                 past a few hundred ranks (then ordered by docid), so its run dirs are refused
  *   ranking       the order a reproduce retrieval or trec run ranks hits in ("trec_eval, top k past
  *                 ties": ties by docid descending, the top k searched past ties at the cut, as `eval
  *                 retrieval`); an older lexcase kept the retriever's order on ties (or, "trec_eval", at
@@ -204,6 +208,15 @@ const ADDED: {
     },
   },
   {
+    // a hybrid records the significant digits its fused scores keep in a run file and every order read from it
+    // (retrieval/hybrid.ts HYBRID_SCORE_DIGITS); an older lexcase rounded them to 6 decimals
+    path: ['retriever', 'scoreDigits'],
+    what: "the significant digits of the hybrid's fused scores",
+    lacks: () => false,
+    differed:
+      "this run dir's hybrid ranks were made by an older lexcase from fused scores rounded to 6 decimals, which tie past a few hundred ranks and were then ordered by docid (now 10 significant digits: the fusion's order)",
+  },
+  {
     path: ['componentRanking'],
     what: 'how the runs the offline CASE advocates fuse are ranked',
     lacks: () => false,
@@ -306,8 +319,16 @@ export function withUnrecorded(
   };
 }
 
-/** Why `key`, which an older lexcase did not record (or recorded with an older value), differs for this old config (the refusal's reason), if known. */
-export function unrecordedDifference(key: string, before: Record<string, unknown>): string | undefined {
+/**
+ * Why `key`, which an older lexcase did not record (or recorded with an older value), differs for
+ * this old config (the refusal's reason), if known; a field inside `key` (retriever.scoreDigits) is
+ * the reason where the old config lacks it and the new one (`after`) records it.
+ */
+export function unrecordedDifference(key: string, before: Record<string, unknown>, after?: Record<string, unknown>): string | undefined {
   const f = ADDED.find((x) => x.path.join('.') === key);
-  return before[key] === undefined ? f?.differed : f?.older?.[String(before[key])];
+  if (f) return before[key] === undefined ? f.differed : f.older?.[String(before[key])];
+  const inner = ADDED.find(
+    (x) => x.path.length > 1 && x.path[0] === key && x.differed && after && at(before, x.path).value === undefined && at(after, x.path).value !== undefined,
+  );
+  return inner?.differed;
 }

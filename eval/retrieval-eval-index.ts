@@ -116,7 +116,7 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
     let writer: TrecRunWriter | undefined;
     if (opts.runFile) {
       runFiles[method] = runFileFor(opts.runFile, method, opts.methods.length > 1);
-      writer = new TrecRunWriter(runFiles[method], `lexcase-${method}`);
+      writer = new TrecRunWriter(runFiles[method], `lexcase-${method}`, retriever.scoreDigits);
     }
     const r = await evalRetrieval({
       retriever,

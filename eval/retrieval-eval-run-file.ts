@@ -17,6 +17,7 @@ import type { Question } from '../corpora/types.js';
 import { writeAtomic } from './run-dir.js';
 import { trecOrder } from './trec/order.js';
 import { runDocsOfHits } from './trec/run.js';
+import { scoreText } from '../retrieval/top-k.js';
 
 /** `where`: the topic and file the id was to be written to, so the error names them. */
 function checkId(kind: string, id: string, where = ''): string {
@@ -34,18 +35,20 @@ function checkQid(id: string): string {
 
 /**
  * One topic's lines, in the order trec_eval ranks them and with that rank in the rank column: the
- * scores are written with 6 decimals, rounding can tie two hits the retriever told apart, and
+ * scores are written with 6 decimals (`digits`, a hybrid's Retriever.scoreDigits: that many
+ * significant digits where 6 decimals keep fewer; retrieval/top-k.ts scoreText), rounding can tie
+ * two hits the retriever told apart, and
  * trec_eval breaks a tie by docid (eval/trec/order.ts). Writing the retriever's own rank there gave a
  * column that disagreed with every figure computed from the file (rank 26 for what `eval run` and the
  * report count as rank 25); now line i has rank i, as the file is evaluated.
  */
-export function trecRunLines(qid: string, hits: readonly Hit[], tag: string, file?: string): string {
+export function trecRunLines(qid: string, hits: readonly Hit[], tag: string, file?: string, digits?: number): string {
   checkQid(qid);
   checkId('run tag', tag);
   // a passage id, or with --aggregate a document id (the index's doc_id field or --doc-id-pattern)
   for (const h of hits) checkId('docid', h.id, ` (topic "${qid}"${file ? `, run file ${file}` : ''})`);
-  return trecOrder(runDocsOfHits(hits))
-    .map((d, i) => `${qid} Q0 ${d.docid} ${i + 1} ${Number.isFinite(d.score) ? d.score.toFixed(6) : d.score} ${tag}\n`)
+  return trecOrder(runDocsOfHits(hits, digits))
+    .map((d, i) => `${qid} Q0 ${d.docid} ${i + 1} ${scoreText(d.score, digits)} ${tag}\n`)
     .join('');
 }
 
@@ -100,6 +103,8 @@ export class TrecRunWriter {
   constructor(
     readonly file: string,
     readonly tag: string,
+    /** The retriever's scoreDigits (hybrid): significant digits its scores keep (trecRunLines). */
+    readonly digits?: number,
   ) {
     checkId('run tag', tag);
     this.tmp = tempName(file);
@@ -137,7 +142,7 @@ export class TrecRunWriter {
     // the lines first: an id the format cannot hold is refused before the file is created
     let text: string;
     try {
-      text = trecRunLines(qid, hits, this.tag, this.file);
+      text = trecRunLines(qid, hits, this.tag, this.file, this.digits);
     } catch (e) {
       throw (this.refused ??= e as Error);
     }

@@ -11,7 +11,7 @@
  * also exists under another id (10 such pairs in Bar Exam QA) counts only under the gold id.
  *
  * Each query's hits are ranked as the TREC run file written from them is evaluated (trec_eval,
- * `lexcase eval run`, `eval retrieval --topics`): scores rounded to the run file's 6 decimals, ties
+ * `lexcase eval run`, `eval retrieval --topics`): scores rounded as the run file writes them (6 decimals; a hybrid's 10 significant digits), ties
  * by docid descending (eval/trec/order.ts), so the report and its run file give one value per figure.
  */
 import type { Question } from '../corpora/types.js';
@@ -128,13 +128,14 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
       (d) => opts.retriever.search(queryOf(q), { k: d }),
       depth,
       undefined,
+      opts.retriever.scoreDigits,
       `retriever ${opts.retriever.method}, question "${q.id}"`,
     );
     const ms = performance.now() - t0;
     if (hits.length === 0) noHits.push(q.id);
     // Ranked exactly as the run file of these hits is evaluated (trec_eval, `lexcase eval run`, the
-    // --topics path): scores rounded to the run file's decimals, ties by docid descending.
-    const ranked = trecRankedIds(hits);
+    // --topics path): scores rounded as the run file writes them, ties by docid descending.
+    const ranked = trecRankedIds(hits, opts.retriever.scoreDigits);
     const gold = q.goldPassageIds;
     const recall: Record<number, number> = {};
     for (const k of ks) recall[k] = recallAtK(ranked, gold, k);

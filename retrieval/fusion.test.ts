@@ -118,7 +118,8 @@ describe('HybridRetriever', () => {
       ['d01', 2],
     ]);
     for (const hit of top) expect((await h.explain!('q', hit.id)).detail, hit.id).toMatchObject({ fusedRank: hit.rank });
-    // scores that differ only past the 6 decimals a run file keeps are a tie there too (top-k.ts)
+    // scores that differ by less than 1e-6 are told apart, as the run file writes them (10 significant digits: top-k.ts scoreText),
+    // the search and explain alike (6 decimals tied them, ordered by id: d21 first)
     const close = createHybridRetriever(
       [
         fake('bm25', [
@@ -128,8 +129,8 @@ describe('HybridRetriever', () => {
       ],
       { fusion: 'rrf', weights: { bm25: 1e-4 } },
     );
-    const ranked = await searchTopK((depth) => close.search('q', { k: depth }), 2);
-    expect(ranked.map((x) => x.id)).toEqual(['d21', 'd01']);
+    const ranked = await searchTopK((depth) => close.search('q', { k: depth }), 2, undefined, close.scoreDigits);
+    expect(ranked.map((x) => x.id)).toEqual(['d01', 'd21']);
     for (const hit of ranked) expect((await close.explain!('q', hit.id)).detail, hit.id).toMatchObject({ fusedRank: hit.rank });
   });
 

@@ -36,6 +36,14 @@ export { DEFAULT_HYBRID_METHODS, defaultHybridWeights, HYBRID_DEFAULTS, hybridDe
  */
 export const HYBRID_COMPONENT_RANKING = PRINTED_RUN_RANKING;
 
+/**
+ * Significant digits of a fused score in a run file and in every order read from it (top-k.ts
+ * scoreText), recorded in the hybrid's config: an older lexcase wrote 6 decimals, which tie fused
+ * scores deeper than a few hundred ranks (then ordered by docid), so a resume of a run dir it wrote
+ * (no such field) is refused as a config difference.
+ */
+export const HYBRID_SCORE_DIGITS = 10;
+
 export function createHybridRetriever(
   components: Retriever[],
   opts: HybridOptions = {},
@@ -64,7 +72,7 @@ export function createHybridRetriever(
     Promise.all(
       components.map(async (c) => ({
         method: String(c.method),
-        hits: await printedRun(c, query, depth, withText),
+        hits: await printedRun(c, query, depth, { withText }),
       })),
     );
   const fusedSearch = async (query: string, sopts?: SearchOptions): Promise<FusedHit[]> => {
@@ -81,12 +89,14 @@ export function createHybridRetriever(
       methods,
       depth,
       componentRanking: HYBRID_COMPONENT_RANKING,
+      scoreDigits: HYBRID_SCORE_DIGITS,
       ...(fusion === 'rrf' ? { rrfK: opts.rrfK ?? 60 } : {}),
       weights,
       ...(Object.keys(componentConfigs).length ? { components: componentConfigs } : {}),
     },
     fusedSearch,
     rankingDepth: depth,
+    scoreDigits: HYBRID_SCORE_DIGITS,
     // of its dense component (dense-query-cut.ts)
     queriesReadInPart: (queries?: readonly string[]) => components.find((c) => c.queriesReadInPart)?.queriesReadInPart?.(queries),
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
@@ -112,7 +122,7 @@ export function createHybridRetriever(
     async explain(query: string, id: string): Promise<Explanation> {
       // ranked as the search prints them (trec_eval's order: scores as written, ties by id, top-k.ts),
       // so `fusedRank` is the rank shown beside the hit, not fuse()'s order of equal scores
-      const all = rankedHits(fuse(fusion, await lists(query), { rrfK: opts.rrfK, weights })) as FusedHit[];
+      const all = rankedHits(fuse(fusion, await lists(query), { rrfK: opts.rrfK, weights }), undefined, HYBRID_SCORE_DIGITS) as FusedHit[];
       const hit = all.find((h) => h.id === id);
       return {
         id,

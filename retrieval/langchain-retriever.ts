@@ -151,7 +151,7 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
   override async _getRelevantDocuments(query: string, _runManager?: CallbackManagerForRetrieverRun): Promise<Document<LexcaseDocumentMetadata>[]> {
     const r = await this.retriever();
     if (typeof this.index !== 'string') {
-      const hits = await searchTopK((d) => r.search(query, { k: d, withText: true }), this.k);
+      const hits = await searchTopK((d) => r.search(query, { k: d, withText: true }), this.k, undefined, r.scoreDigits);
       return hits.map((h) => {
         if (h.text === undefined)
           throw errors.usage(`the ${r.method} retriever returned passage ${h.id} without its text`, 'implement `withText` in the Retriever passed as `index`');
@@ -161,7 +161,7 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
       });
     }
     const docs = (await openSparseIndex(this.index)).docs;
-    const hits = this.keep ? await this.filtered(r, docs, query) : await searchTopK((d) => r.search(query, { k: d }), this.k);
+    const hits = this.keep ? await this.filtered(r, docs, query) : await searchTopK((d) => r.search(query, { k: d }), this.k, undefined, r.scoreDigits);
     const out: Document<LexcaseDocumentMetadata>[] = [];
     for (const h of hits) {
       const i = docs.indexOf(h.id);

@@ -2,7 +2,7 @@
  * The library's `openRetriever` (lexcase, lexcase/retrieval): the retriever of retrieval/open.ts
  * whose `search(query, { k })` returns the top k as `lexcase search`, `search --topics`, `eval
  * retrieval`, the query service, MCP, /v1 and the explorer rank them (retrieval/top-k.ts
- * searchTopK: trec_eval's order, scores to the run file's 6 decimals, ties by id descending,
+ * searchTopK: trec_eval's order, scores as the run file writes them (6 decimals; a hybrid's 10 significant digits), ties by id descending,
  * searched past a tie at the cut). A retriever's own search keeps its k best hits with tied scores
  * in index order, so at a tie across the cut the library's rank 1 was another passage than the
  * CLI's (barexam, two copies of one passage: mbe_126 from the library, mbe_2644 from `lexcase
@@ -19,7 +19,7 @@ export function inPrintedOrder(r: Retriever): Retriever {
   const search = async (query: string, o?: SearchOptions): Promise<Hit[]> => {
     // k as every search reads it (SEARCH_K when absent; INVALID_INPUT naming k); 0 goes to the retriever: no hits
     const k = searchK(o?.k);
-    return k === 0 ? r.search(query, o) : searchTopK((depth) => r.search(query, { ...o, k: depth }), k);
+    return k === 0 ? r.search(query, o) : searchTopK((depth) => r.search(query, { ...o, k: depth }), k, undefined, r.scoreDigits);
   };
   return new Proxy(r, {
     get(target, key) {

@@ -1,7 +1,7 @@
 /**
  * The top k of a ranking whatever depth is searched: a retriever keeps its k best hits, tied scores
  * by its internal doc order, while the run file written from them is ranked by trec_eval (scores
- * rounded to the run file's 6 decimals, ties by docid descending: `trecCompare` below). Cutting at k
+ * rounded as the run file writes them — 6 decimals, a hybrid's 10 significant digits —, ties by docid descending: `trecCompare` below). Cutting at k
  * first and ordering after made an @k figure depend on the depth searched (--hits / -k) when hits
  * tied at the cut: of six tied passages the retriever kept five by doc index, and trec_eval on a
  * deeper run ranked another five first. `searchTopK` searches past k while the hit after the k-th
@@ -20,18 +20,34 @@
  * Here, below eval/, so that retrieval/ reaches it; eval/trec re-exports its run-file parts.
  */
 import { errors } from '../core/errors.js';
-import type { Hit, Retriever } from './types.js';
+import type { Hit, Retriever, SearchOptions } from './types.js';
 
 /** `--ties`: none (trec_eval's order) or Anserini's (eval/trec/anserini-ties.ts applies its scores). */
 export const TIE_MODES = ['none', 'anserini'] as const;
 export type TieMode = (typeof TIE_MODES)[number];
 
 /**
- * The score exactly as TrecRunWriter writes it (6 decimals), so an evaluation of in-memory hits
- * gives the same numbers as trec_eval (or `lexcase eval run`) on the written file: rounding can
- * create ties, and ties are broken by docid.
+ * How a run file writes a score: 6 decimals, or, with `digits` (Retriever.scoreDigits: the hybrid's
+ * fused scores), as many decimals as keep `digits` significant digits where that is more than 6.
+ * RRF scores are small (a passage ranked 1,000th by one list adds w/(k + 1000) ≈ 0.0005) and,
+ * deeper than a few hundred ranks, two fused scores differ by less than 1e-6: 6 decimals tied 14 %
+ * of a 1,000-hit default hybrid run's lines (Bar Exam val), which trec_eval then ordered by docid, not
+ * by the fusion. 10 significant digits separate every fused score that differs by more than the
+ * last bits of its float sum. bm25, qld and dense keep 6 decimals (their files unchanged).
  */
-export const writtenScore = (score: number): number => (Number.isFinite(score) ? Number(score.toFixed(6)) : score);
+export function scoreText(score: number, digits?: number): string {
+  if (!Number.isFinite(score)) return String(score);
+  if (digits === undefined || score === 0) return score.toFixed(6);
+  const decimals = Math.min(100, Math.max(6, digits - 1 - Math.floor(Math.log10(Math.abs(score)))));
+  return score.toFixed(decimals);
+}
+
+/**
+ * The score exactly as TrecRunWriter writes it (scoreText: 6 decimals, or `digits` significant
+ * digits), so an evaluation of in-memory hits gives the same numbers as trec_eval (or `lexcase eval
+ * run`) on the written file: rounding can create ties, and ties are broken by docid.
+ */
+export const writtenScore = (score: number, digits?: number): number => (Number.isFinite(score) ? Number(scoreText(score, digits)) : score);
 
 const bytes = (s: string) => Buffer.from(s, 'utf8');
 
@@ -52,23 +68,26 @@ interface CutOrder {
   compare: (a: Hit, b: Hit) => number;
 }
 
-const TREC: CutOrder = {
-  key: writtenScore,
-  compare: (a, b) => trecCompare({ docid: a.id, score: writtenScore(a.score) }, { docid: b.id, score: writtenScore(b.score) }),
-};
+const trec = (digits?: number): CutOrder => ({
+  key: (s) => writtenScore(s, digits),
+  compare: (a, b) => trecCompare({ docid: a.id, score: writtenScore(a.score, digits) }, { docid: b.id, score: writtenScore(b.score, digits) }),
+});
 
 const ANSERINI: CutOrder = {
   key: (s) => s,
   compare: (a, b) => (b.score !== a.score ? (b.score > a.score ? 1 : -1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
 };
 
-const orderOf = (ties: TieMode | undefined): CutOrder => (ties === 'anserini' ? ANSERINI : TREC);
+const orderOf = (ties: TieMode | undefined, digits?: number): CutOrder => (ties === 'anserini' ? ANSERINI : trec(digits));
 
-/** Hits in the cut's order (trec_eval's, or Anserini's with ties 'anserini'), ranks renumbered. */
-export function rankedHits(hits: readonly Hit[], ties?: TieMode): Hit[] {
+/**
+ * Hits in the cut's order (trec_eval's, or Anserini's with ties 'anserini'), ranks renumbered;
+ * `digits`: the retriever's scoreDigits (the scores as its run file writes them, scoreText).
+ */
+export function rankedHits(hits: readonly Hit[], ties?: TieMode, digits?: number): Hit[] {
   return hits
     .slice()
-    .sort(orderOf(ties).compare)
+    .sort(orderOf(ties, digits).compare)
     .map((h, i) => (h.rank === i + 1 ? h : { ...h, rank: i + 1 }));
 }
 
@@ -95,16 +114,16 @@ export function assertDistinctHits(hits: readonly Hit[], who?: string): void {
 /**
  * The k best hits of `search` (called with a depth, it returns that many best hits or all there
  * are), the same k whatever depth a caller might have asked for: searched past k while hit k+1 ties
- * with hit k, ordered (rankedHits), then cut at k. A passage returned twice stops it (assertDistinctHits;
- * `who` names the retriever and query in the error).
+ * with hit k, ordered (rankedHits), then cut at k. `digits`: the retriever's scoreDigits. A passage
+ * returned twice stops it (assertDistinctHits; `who` names the retriever and query in the error).
  */
-export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: number, ties?: TieMode, who?: string): Promise<Hit[]> {
+export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: number, ties?: TieMode, digits?: number, who?: string): Promise<Hit[]> {
   if (k < 1) return [];
-  const { key } = orderOf(ties);
+  const { key } = orderOf(ties, digits);
   for (let depth = k + 1; ; depth *= 2) {
     const found = await search(depth);
     assertDistinctHits(found, who);
-    const ranked = rankedHits(found, ties);
+    const ranked = rankedHits(found, ties, digits);
     // Fewer than asked: every hit there is. Else every unsearched hit scores at most the last one.
     if (ranked.length < depth || key(ranked[ranked.length - 1].score) !== key(ranked[k - 1].score)) return ranked.slice(0, k);
   }
@@ -128,12 +147,15 @@ export const PRINTED_RUN_RANKING = 'trec_eval, depth past ties';
  */
 export const PRINTED_SEARCH_RANKING = 'trec_eval, top k past ties';
 
-/** `r`'s top `depth` hits for `query` as its printed run ranks them (searchTopK). */
-export function printedRun(r: Pick<Retriever, 'search'> & { method?: string }, query: string, depth: number, withText?: boolean): Promise<Hit[]> {
-  return searchTopK(
-    (d) => r.search(query, withText === undefined ? { k: d } : { k: d, withText }),
-    depth,
-    undefined,
-    r.method === undefined ? undefined : `retriever ${r.method}`,
-  );
+/**
+ * `r`'s top `depth` hits for `query` as its printed run ranks them (searchTopK, its scores as its
+ * run file writes them: r.scoreDigits); `opts`: the search's other options (withText, approx).
+ */
+export function printedRun(
+  r: Pick<Retriever, 'search' | 'scoreDigits'> & { method?: string },
+  query: string,
+  depth: number,
+  opts?: Omit<SearchOptions, 'k'>,
+): Promise<Hit[]> {
+  return searchTopK((d) => r.search(query, { ...opts, k: d }), depth, undefined, r.scoreDigits, r.method === undefined ? undefined : `retriever ${r.method}`);
 }

@@ -95,6 +95,13 @@ export interface Retriever {
    * at any cut, past this too (the fused ranking is the same for every k).
    */
   readonly rankingDepth?: number;
+  /**
+   * Significant digits a run file keeps of its scores, where 6 decimals keep fewer
+   * (retrieval/top-k.ts scoreText; the printed order, every cut and evaluation read the scores so
+   * rounded). Absent: 6 decimals (bm25, qld, dense). Hybrid: 10 — its fused scores are small and,
+   * past a few hundred ranks, closer than 1e-6.
+   */
+  readonly scoreDigits?: number;
   explain?(query: string, id: string): Promise<Explanation>;
   /** explain() for many passages, the query analysed once (same results). */
   explainMany?(query: string, ids: readonly string[]): Promise<Explanation[]>;

@@ -111,8 +111,8 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
         `retrieval ${o.method}: ${missing.questions} of ${questions.length} questions have no gold passage in index ${index} (${manifest.corpus.name}, ${manifest.corpus.passages.toLocaleString('en-US')} passages; e.g. ${missing.examples.join(', ')}); they count as misses`,
       );
     const system: AgentSystem<Question> = async (q) => {
-      const hits = await searchTopK((d) => retriever.search(retrievalQuery(q), { k: d }), depth);
-      const ranked = trecRankedIds(hits);
+      const hits = await searchTopK((d) => retriever.search(retrievalQuery(q), { k: d }), depth, undefined, retriever.scoreDigits);
+      const ranked = trecRankedIds(hits, retriever.scoreDigits);
       const scores = new Map(hits.map((h) => [h.id, h.score]));
       const metrics: Record<string, number | boolean | null> = {
         firstRank: firstRelevantRank(ranked, q.goldPassageIds),

@@ -176,11 +176,13 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   // RM3's feedback documents in the run's tie order (ties 'anserini': Anserini's), recorded in the config.
   const retrieverOptions = withRm3Ties(o.retrieverOptions, ties);
   const retriever = await openRetriever(index, o.method, retrieverOptions);
-  const search = async (t: Topic) => applyTies(await searchTopK((depth) => retriever.search(t.text, { k: depth }), hits, ties), ties);
+  // a hybrid's fused scores keep 10 significant digits (retrieval/top-k.ts scoreText); Anserini's ties write its 4-decimal scores
+  const digits = ties === 'anserini' ? undefined : retriever.scoreDigits;
+  const search = async (t: Topic) => applyTies(await searchTopK((depth) => retriever.search(t.text, { k: depth }), hits, ties, retriever.scoreDigits), ties);
   const system: AgentSystem<Topic> = async (t) => {
     const res = await search(t);
     const judged = qrels.get(t.id)!;
-    const ranked = trecOrder(runDocsOfHits(res)).map((d) => judged.get(d.docid) ?? 0);
+    const ranked = trecOrder(runDocsOfHits(res, digits)).map((d) => judged.get(d.docid) ?? 0);
     const grades = [...judged.values()];
     // A topic without a hit has no run line: trec_eval skips it, so its measures are null (left out of the mean).
     const metrics: Record<string, number | null> = { retrieved: res.length };
@@ -215,7 +217,7 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   });
   // The whole run as a TREC run file (searched again: deterministic, and complete after a resume).
   // the tag rule of `search --topics` (batch-search.ts): the retriever's method, bm25+rm3 for RM3
-  const writer = new TrecRunWriter(join(o.runDir, 'run.txt'), `lexcase-${retriever.method}`);
+  const writer = new TrecRunWriter(join(o.runDir, 'run.txt'), `lexcase-${retriever.method}`, digits);
   try {
     for (const t of items) await writer.add(t.id, await search(t));
   } catch (e) {

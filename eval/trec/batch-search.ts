@@ -64,7 +64,9 @@ export interface BatchSearchResult {
 
 export async function batchSearch(retriever: Retriever, topics: readonly Topic[], opts: BatchSearchOptions): Promise<BatchSearchResult> {
   const tag = opts.tag ?? `lexcase-${retriever.method}`;
-  const writer = opts.runFile ? new TrecRunWriter(opts.runFile, tag) : undefined;
+  // a hybrid's fused scores keep 10 significant digits (retrieval/top-k.ts scoreText); Anserini's ties write its 4-decimal scores
+  const digits = opts.ties === 'anserini' ? undefined : retriever.scoreDigits;
+  const writer = opts.runFile ? new TrecRunWriter(opts.runFile, tag, digits) : undefined;
   const run: TrecRun = new Map();
   const times: number[] = [];
   const empty: string[] = [];
@@ -81,7 +83,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     // (trec_eval then skips it unless -c / --complete) and listed in `empty`; `eval retrieval
     // --topics` (eval-index.ts) puts it back with nothing retrieved, so it scores 0 for every method.
     if (res.length === 0) empty.push(t.id);
-    else run.set(t.id, runDocsOfHits(res));
+    else run.set(t.id, runDocsOfHits(res, digits));
     hits += res.length;
     await writer?.add(t.id, res);
     opts.onProgress?.(times.length, topics.length);
@@ -103,6 +105,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
           (depth) => retriever.search(t.text, { k: depth, ...(opts.approx ? { approx: opts.approx } : {}) }),
           opts.k,
           opts.ties,
+          retriever.scoreDigits,
           `retriever ${retriever.method}, topic "${t.id}"`,
         );
         await take(t, found, now() - t0);

@@ -20,7 +20,7 @@ export const trecOrder = (docs: readonly RunDoc[]): RunDoc[] => docs.slice().sor
 
 /**
  * The ids of one query's hits in the order trec_eval gives the run file written from them (scores
- * rounded to its 6 decimals, then this order): how `eval retrieval --dataset` and `--sweep-fusion`
+ * rounded as it writes them (6 decimals; a hybrid's 10 significant digits), then this order): how `eval retrieval --dataset` and `--sweep-fusion`
  * rank hits, so their figures equal `eval run` / trec_eval on the run file.
  */
-export const trecRankedIds = (hits: readonly Hit[]): string[] => trecOrder(runDocsOfHits(hits)).map((d) => d.docid);
+export const trecRankedIds = (hits: readonly Hit[], digits?: number): string[] => trecOrder(runDocsOfHits(hits, digits)).map((d) => d.docid);

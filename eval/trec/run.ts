@@ -6,7 +6,7 @@
  * inside a line, from lines ended by CR alone, is an error rather than a run of ignored fields). A docid listed twice for one topic is an error (trec_eval
  * stops with "duplicate docs" too). Blank and `#` lines are skipped.
  *
- * The writer is eval/retrieval-eval-run-file.ts (TrecRunWriter, scores with 6 decimals).
+ * The writer is eval/retrieval-eval-run-file.ts (TrecRunWriter, scores with 6 decimals, a hybrid's with 10 significant digits).
  */
 import { errors } from '../../core/errors.js';
 import { isSkippable, readNamedLines, trecFields } from '../../corpora/named-lines.js';
@@ -88,8 +88,8 @@ export async function loadTrecRun(file: string): Promise<LoadedRun> {
   return { file, tags: [...tags], run, lines };
 }
 
-/** The score exactly as TrecRunWriter writes it (6 decimals; retrieval/top-k.ts, where the cut reads it too). */
+/** The score exactly as TrecRunWriter writes it (6 decimals, or a hybrid's 10 significant digits; retrieval/top-k.ts, where the cut reads it too). */
 export { writtenScore };
 
-/** Hits of one topic as run documents, scores rounded as in the run file. */
-export const runDocsOfHits = (hits: readonly Hit[]): RunDoc[] => hits.map((h) => ({ docid: h.id, score: writtenScore(h.score) }));
+/** Hits of one topic as run documents, scores rounded as in the run file (`digits`: the retriever's scoreDigits). */
+export const runDocsOfHits = (hits: readonly Hit[], digits?: number): RunDoc[] => hits.map((h) => ({ docid: h.id, score: writtenScore(h.score, digits) }));

@@ -68,7 +68,7 @@ export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise
   if (!q.sources?.length)
     return {
       method: retriever.method,
-      hits: await withText(await searchTopK((d) => retriever.search(q.query, { k: d }), q.k)),
+      hits: await withText(await searchTopK((d) => retriever.search(q.query, { k: d }), q.k, undefined, retriever.scoreDigits)),
     };
   const { mask, count } = ix.docs.sourceMask(q.sources);
   const r = await searchFiltered(retriever, q.query, q.k, { size: ix.docs.size, kept: count, indexOf: ix.docs.indexOf, keeps: (i) => mask[i] === 1 });

@@ -88,7 +88,12 @@ export function register(program: Command): void {
         const t0 = performance.now();
         // Tied hits in the order of `search --topics` and eval (retrieval/top-k.ts): the rank printed is the rank evaluated.
         const { searchTopK } = await import('../../../retrieval/top-k.js');
-        const hits = await searchTopK((depth) => retriever.search(query, { k: depth, ...(approx ? { approx } : {}) }), flags.k);
+        const hits = await searchTopK(
+          (depth) => retriever.search(query, { k: depth, ...(approx ? { approx } : {}) }),
+          flags.k,
+          undefined,
+          retriever.scoreDigits,
+        );
         const ms = performance.now() - t0;
         // k beyond what the method ranks (hybrid: its depth): fewer hits, or hits past the depth ranked by part of the lists.
         const note = beyondDepthNote(retriever, flags.k, hits.length);
