@@ -11,15 +11,15 @@
  */
 import { openRetriever as openIndexOrderRetriever } from './open.js';
 import { searchK } from './search-options.js';
-import { searchTopK } from './top-k.js';
+import { printedRun } from './top-k.js';
 import type { Hit, Retriever, SearchOptions } from './types.js';
 
-/** `r` with `search` returning the printed ranking's top k (other members are `r`'s own). */
+/** `r` with `search` returning the printed ranking's top k, its printedRun (other members are `r`'s own). */
 export function inPrintedOrder(r: Retriever): Retriever {
   const search = async (query: string, o?: SearchOptions): Promise<Hit[]> => {
     // k as every search reads it (SEARCH_K when absent; INVALID_INPUT naming k); 0 goes to the retriever: no hits
     const k = searchK(o?.k);
-    return k === 0 ? r.search(query, o) : searchTopK((depth) => r.search(query, { ...o, k: depth }), k, undefined, r.scoreDigits);
+    return k === 0 ? r.search(query, o) : printedRun(r, query, k, o);
   };
   return new Proxy(r, {
     get(target, key) {
