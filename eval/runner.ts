@@ -524,7 +524,8 @@ async function runLocked<Item extends { id: string }>(
     await xlog.settled();
     // the requests cut off, and those answered with an error after their retries (HTTP 400, …), are
     // counted beside the tokens: neither is in `calls`, and what they spent is in no total
-    const exchanges = [...xlog.recorded];
+    // in the order of the item's steps (concurrent calls by branch, record-replay.ts inCallBranches), not of their replies
+    const exchanges = xlog.ordered();
     const abandoned = exchanges.filter((x) => x.abandoned).length;
     const refused = exchanges.filter((x) => x.error && !x.abandoned).length;
     // failed attempts sent again (429, 5xx, a timeout, …): sent, yet in no call count or total; written

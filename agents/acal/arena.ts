@@ -20,6 +20,7 @@ import type { AcalTask } from './tasks.js';
 import { withPassageHandles } from '../common/passage-handles.js';
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import { deriveSeed } from '../../core/rng.js';
+import { inCallBranches } from '../../core/llm/record-replay.js';
 
 export interface ArenaOptions {
   semantics?: SemanticsName;
@@ -79,13 +80,14 @@ async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions):
   const seed = input.seed ?? deriveSeed(13, input.itemId);
   let llmCalls = 0;
 
-  const [sup, att] = await Promise.all(
-    (['support', 'attack'] as const).map((side) => selectTeam(llm, c, side, { maxAgents: opts.maxAgentsPerTeam, signal, seed })),
+  // concurrent calls as branches of the item's log (record-replay.ts): llm/<item>.jsonl in this order, not reply order
+  const [sup, att] = await inCallBranches(['support', 'attack'] as const, (side) =>
+    selectTeam(llm, c, side, { maxAgents: opts.maxAgentsPerTeam, signal, seed }),
   );
   const presentation: PresentationRecord[] = [sup.presentation, att.presentation];
   llmCalls += 2;
   const members = [...sup.team.map((m) => ({ ...m, side: 'support' as const })), ...att.team.map((m) => ({ ...m, side: 'attack' as const }))];
-  const drafts = await Promise.all(members.map((m) => generateArguments(llm, c, m.role, m.side, { signal })));
+  const drafts = await inCallBranches(members, (m) => generateArguments(llm, c, m.role, m.side, { signal }));
   llmCalls += members.length;
 
   const args: AcalArgument[] = [];
@@ -115,7 +117,7 @@ async function arena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions):
 
   const emptyArgumentsDropped = drafts.reduce((n, d) => n + d.emptyDropped, 0);
   const toScore = byAgent.filter((mine) => mine.length > 0);
-  const scored = await Promise.all(toScore.map((mine) => scoreArguments(llm, c, mine, { signal })));
+  const scored = await inCallBranches(toScore, (mine) => scoreArguments(llm, c, mine, { signal }));
   llmCalls += toScore.length;
   for (const s of scored)
     for (const [id, v] of Object.entries(s.scores)) {

@@ -22,6 +22,7 @@ import { buildEvidencePool, poolTrace } from './evidence-pool.js';
 import { seededModel } from './llm-call.js';
 import type { MadSettings } from './types.js';
 import type { PresentationRecord } from '../common/presentation-order.js';
+import { inCallBranches } from '../../core/llm/record-replay.js';
 
 /** Majority letter of `votes` (nulls abstain); ties → seeded draw among the tied, in letter order. */
 export function majority(votes: (string | null)[], seed: number): { winner: string | null; counts: Record<string, number>; tie: boolean } {
@@ -113,20 +114,18 @@ export function createSelfConsistency(opts: Partial<MadSettings> & { samples?: n
     if (!ctx.llm) throw errors.llmNotConfigured();
     const llm = ctx.llm;
     const pool = await poolFor(q, ctx, st, trace);
-    const samples = await Promise.all(
-      [...Array(m).keys()].map(async (i) => {
-        const seed = deriveSeed(ctx.seed, `sample-${i}`);
-        try {
-          return {
-            seed,
-            ...(await citedAnswer(seededModel(llm, seed), q, letters, pool, st.passageChars, ctx.getPassage, `self-consistency sample ${i + 1}`, ctx.signal)),
-          };
-        } catch (e) {
-          if (isLexcaseError(e) && e.code === 'LLM_OUTPUT_INVALID') return { seed, error: e.message };
-          throw e;
-        }
-      }),
-    );
+    const samples = await inCallBranches([...Array(m).keys()], async (i) => {
+      const seed = deriveSeed(ctx.seed, `sample-${i}`);
+      try {
+        return {
+          seed,
+          ...(await citedAnswer(seededModel(llm, seed), q, letters, pool, st.passageChars, ctx.getPassage, `self-consistency sample ${i + 1}`, ctx.signal)),
+        };
+      } catch (e) {
+        if (isLexcaseError(e) && e.code === 'LLM_OUTPUT_INVALID') return { seed, error: e.message };
+        throw e;
+      }
+    });
     const unparsed = samples.filter((x) => 'error' in x).length;
     if (unparsed) stepFailures['self-consistency sample'] = unparsed;
     const votes = samples.map((x) => ('answer' in x ? x.answer : null));

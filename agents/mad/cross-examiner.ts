@@ -14,6 +14,7 @@ import { CROSS_EXAMINER_SYSTEM, crossAnswerPrompt, crossExamPrompt, debaterSyste
 import { crossAnswerSchema, crossExamSchema } from './schemas.js';
 import type { ShownPassage } from './cited-evidence.js';
 import type { Brief, CrossExamination } from './types.js';
+import { inCallBranches } from '../../core/llm/record-replay.js';
 
 const invalid = (e: unknown) => isLexcaseError(e) && e.code === 'LLM_OUTPUT_INVALID';
 
@@ -46,18 +47,16 @@ export async function crossExamine(o: CrossExamOptions): Promise<CrossExaminatio
     if (!invalid(e)) throw e;
     return { questions: [], error: (e as Error).message };
   }
-  const questions = await Promise.all(
-    targets.map(async (b) => {
-      const question = asked[b.letter];
-      const m = [new SystemMessage(debaterSystem(b.letter)), new HumanMessage(crossAnswerPrompt(q, b, question))];
-      try {
-        const r = await invokeStructured(o.answerer(b.letter), m, crossAnswerSchema, { what: `debater ${b.letter} cross-examination answer`, signal });
-        return { letter: b.letter, question, answer: r.value.answer };
-      } catch (e) {
-        if (!invalid(e)) throw e;
-        return { letter: b.letter, question, answer: '(no answer)' };
-      }
-    }),
-  );
+  const questions = await inCallBranches(targets, async (b) => {
+    const question = asked[b.letter];
+    const m = [new SystemMessage(debaterSystem(b.letter)), new HumanMessage(crossAnswerPrompt(q, b, question))];
+    try {
+      const r = await invokeStructured(o.answerer(b.letter), m, crossAnswerSchema, { what: `debater ${b.letter} cross-examination answer`, signal });
+      return { letter: b.letter, question, answer: r.value.answer };
+    } catch (e) {
+      if (!invalid(e)) throw e;
+      return { letter: b.letter, question, answer: '(no answer)' };
+    }
+  });
   return { questions };
 }

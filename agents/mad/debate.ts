@@ -33,6 +33,7 @@ import { visibleOpponents } from './topology.js';
 import { CHECKLIST_ITEMS, type Brief, type CrossExamination, type Judgment, type MadSettings, type PoolPassage } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
+import { inCallBranches } from '../../core/llm/record-replay.js';
 
 export const MAD_DEFAULTS: MadSettings = {
   rounds: AGENT_DEFAULTS.rounds,
@@ -115,26 +116,25 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
     for (const [i, letter] of letters.entries())
       cited.push(round === 1 ? [] : await citedPassages([prev[i], ...seen[i]], ctx.getPassage, new Set([...pool, ...extra.get(letter)!].map((p) => p.id))));
     const order = inTurnOrder(letters.length); // snippets get their handles in letter order
-    const turns = await Promise.all(
-      letters.map((letter, i) =>
-        debaterTurn({
-          llm: seededModel(llm, deriveSeed(ctx.seed, `debater-${letter}-r${round}`)),
-          q,
-          letter,
-          round,
-          rounds: s.rounds,
-          pool,
-          extra: extra.get(letter)!,
-          own: prev[i],
-          seen: seen[i],
-          cited: cited[i],
-          tools: [searchTool],
-          passageChars: s.passageChars,
-          getPassage: ctx.getPassage,
-          signal: ctx.signal,
-          order: order[i],
-        }),
-      ),
+    // each debater's calls a branch of the item's log (record-replay.ts): llm/<item>.jsonl in letter order, not reply order
+    const turns = await inCallBranches(letters, (letter, i) =>
+      debaterTurn({
+        llm: seededModel(llm, deriveSeed(ctx.seed, `debater-${letter}-r${round}`)),
+        q,
+        letter,
+        round,
+        rounds: s.rounds,
+        pool,
+        extra: extra.get(letter)!,
+        own: prev[i],
+        seen: seen[i],
+        cited: cited[i],
+        tools: [searchTool],
+        passageChars: s.passageChars,
+        getPassage: ctx.getPassage,
+        signal: ctx.signal,
+        order: order[i],
+      }),
     );
     turns.forEach((t, i) => extra.get(letters[i])!.push(...t.added));
     prev = turns.map((t) => t.brief);

@@ -32,7 +32,11 @@ import { errors, isLexcaseError, LexcaseError, type ErrorCode } from '../errors.
 import type { StoredGeneration } from './disk-cache.js';
 
 export interface Exchange {
-  /** Order of the request in its item (0-based). */
+  /**
+   * Order of the request in its item (0-based): its position in the item's steps (ExchangeLog
+   * `ordered`: calls in turn, concurrent branches — inCallBranches — by branch, each branch's calls
+   * in turn), not the order the replies came back in.
+   */
   n: number;
   /** exchangeKey of the request. */
   key: string;
@@ -125,9 +129,44 @@ export class ItemEndedError extends Error {
 
 export const isItemEnded = (reason: unknown): reason is ItemEndedError => reason instanceof ItemEndedError;
 
+/**
+ * Where a call stands among an item's calls: `path` of the concurrent branch it runs in (empty at
+ * the item's top level), `next` the number of the next call made (or branch group started) there.
+ */
+interface OrderScope {
+  log: ExchangeLog;
+  path: number[];
+  next: number;
+}
+const orderScope = new AsyncLocalStorage<OrderScope>();
+
+const comparePositions = (a: readonly number[], b: readonly number[]): number => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+};
+
+/**
+ * `fn` for each of `items` at once (Promise.all), each as a branch of the current item's calls: the
+ * calls of branch i are logged after every call made before the group and after those of branches
+ * 0…i−1, before every call made after the group — whichever reply comes back first. Without it, a
+ * system's concurrent calls (MAD's debaters of one round, ACAL's team members) were numbered, and
+ * written to llm/<item>.jsonl, in the order their replies arrived: two identical runs at
+ * llm.concurrency > 1 wrote different logs.
+ */
+export function inCallBranches<T, R>(items: readonly T[], fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const log = scope.getStore();
+  if (!log) return Promise.all(items.map(fn));
+  const parent = log.scopeHere();
+  const group = parent.next++;
+  return Promise.all(items.map((x, i) => orderScope.run({ log, path: [...parent.path, group, i], next: 0 }, () => fn(x, i))));
+}
+
 /** One item's exchanges: those recorded while it runs, and (replaying) the recorded ones it is served from. */
 export class ExchangeLog {
   readonly recorded: Exchange[] = [];
+  /** Each recorded exchange's position among the item's calls (inCallBranches). */
+  private readonly positions = new Map<Exchange, number[]>();
+  private readonly top: OrderScope = { log: this, path: [], next: 0 };
   /** The first request the recording did not hold (a system may catch the error; the runner must not). */
   mismatch?: Error;
   private readonly queue = new Map<string, Exchange[]>();
@@ -146,12 +185,31 @@ export class ExchangeLog {
     }
   }
 
+  /** The order scope of the code running now in this item (its branch, or the item's top level). */
+  scopeHere(): OrderScope {
+    const s = orderScope.getStore();
+    return s?.log === this ? s : this.top;
+  }
+
   record(x: Omit<Exchange, 'n'>): Exchange {
     const call = callScope.getStore();
     const e: Exchange = { n: this.recorded.length, ...(call ? { stage: call.stage } : {}), ...x };
+    const here = this.scopeHere();
+    this.positions.set(e, [...here.path, here.next++]);
     this.recorded.push(e);
     if (call) call.exchange = e;
     return e;
+  }
+
+  /**
+   * The recorded exchanges in the order of the item's steps, `n` renumbered so: calls in turn, the
+   * calls of concurrent branches (inCallBranches) by branch — the same for two runs of the same item,
+   * whatever order the replies arrived in.
+   */
+  ordered(): Exchange[] {
+    const out = [...this.recorded].sort((a, b) => comparePositions(this.positions.get(a)!, this.positions.get(b)!));
+    out.forEach((x, i) => (x.n = i));
+    return out;
   }
 
   /** Run one request (`run`) as in flight until it settles: `settled()` waits for every such request. */

@@ -13,6 +13,7 @@ import type { ClashPair } from '../graph/clash.js';
 import type { AcalArgument, ClashOutcome } from '../graph/types.js';
 import { CLASH_SYSTEM, clashPrompt } from '../prompts.js';
 import { msgs, type CaseInput } from './common.js';
+import { inCallBranches } from '../../../core/llm/record-replay.js';
 
 /** Reason first: a schema-following server writes keys in schema order, so the expert reasons before it names the winner. */
 export const clashSchema = z.object({ reason: z.string().default(''), winner: z.enum(['A', 'B']) });
@@ -27,22 +28,20 @@ export async function resolveClashes(
   const byId = new Map(args.map((a) => [a.id, a]));
   const raw: string[] = [];
   const presentation: PresentationRecord[] = [];
-  const outcomes = await Promise.all(
-    pairs.map(async (p) => {
-      const sides = seededOrder([byId.get(p.support)!, byId.get(p.attack)!], (a) => a.side, {
-        seed: opts.seed,
-        kind: 'clash sides',
-        at: `${p.support}~${p.attack}`,
-      });
-      presentation.push(sides.record);
-      const [a, b] = sides.items;
-      const r = await invokeStructured(llm, msgs(CLASH_SYSTEM, clashPrompt(c, a, b)), clashSchema, {
-        what: `clash ${p.support} vs ${p.attack}`,
-        signal: opts.signal,
-      });
-      raw.push(...r.raw);
-      return { support: p.support, attack: p.attack, winner: (r.value.winner === 'A' ? a : b).id, reason: r.value.reason };
-    }),
-  );
+  const outcomes = await inCallBranches(pairs, async (p) => {
+    const sides = seededOrder([byId.get(p.support)!, byId.get(p.attack)!], (a) => a.side, {
+      seed: opts.seed,
+      kind: 'clash sides',
+      at: `${p.support}~${p.attack}`,
+    });
+    presentation.push(sides.record);
+    const [a, b] = sides.items;
+    const r = await invokeStructured(llm, msgs(CLASH_SYSTEM, clashPrompt(c, a, b)), clashSchema, {
+      what: `clash ${p.support} vs ${p.attack}`,
+      signal: opts.signal,
+    });
+    raw.push(...r.raw);
+    return { support: p.support, attack: p.attack, winner: (r.value.winner === 'A' ? a : b).id, reason: r.value.reason };
+  });
   return { outcomes, raw, presentation: presentation.sort((x, y) => String(x.at).localeCompare(String(y.at), 'en')) };
 }
