@@ -326,6 +326,8 @@ export async function renderTrace(el: HTMLElement, runId: string, item: string, 
               'details',
               { open: kind !== 'mad', 'data-testid': 'question' },
               h('summary', {}, r.question.source === 'argument graph' ? "case text (from the run's argument graph)" : 'question'),
+              // the bundled copy differs from the file the run read: say so beside the text
+              r.question.note ? h('p', { class: 'question-note', 'data-testid': 'question-note' }, r.question.note) : null,
               r.question.prompt ? h('p', { class: 'muted' }, r.question.prompt) : null,
               h('p', {}, r.question.question),
             ),

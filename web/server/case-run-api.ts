@@ -5,7 +5,8 @@
  */
 import { traceKindOf } from '../../eval/systems.js';
 import { z } from 'zod';
-import { loadQuestions } from '../../corpora/registry.js';
+import { isAbsolute } from 'node:path';
+import { datasetFileRecord, fileChecksum, loadQuestions } from '../../corpora/registry.js';
 import type { Question } from '../../corpora/types.js';
 import { readConfig, readResults, readTraceFor, tracePath } from '../../eval/run-dir.js';
 import { notFound } from '../../serve/http/http-util.js';
@@ -24,22 +25,82 @@ export const traceQuerySchema = z.object({
   item: z.string().min(1).max(500),
 });
 
+/** Questions by id of one dataset file (key: the dataset, and the file when not the bundled copy). */
 const questionCache = new Map<string, Promise<Map<string, Question> | undefined>>();
 
-/** Questions of the run's dataset by id, or undefined when the dataset cannot be loaded here. */
-async function datasetQuestions(run: RunEntry): Promise<Map<string, Question> | undefined> {
-  const cfg = ((await readConfig(run.dir).catch(() => undefined))?.config ?? {}) as Record<string, unknown>;
-  const dataset = typeof cfg.dataset === 'string' ? cfg.dataset : undefined;
-  if (!dataset) return undefined;
-  let p = questionCache.get(dataset);
+function questionsOf(dataset: string, file?: string): Promise<Map<string, Question> | undefined> {
+  const key = `${dataset}\0${file ?? ''}`;
+  let p = questionCache.get(key);
   if (!p) {
-    p = loadQuestions(dataset, 'all').then(
+    p = loadQuestions(dataset, 'all', file ? { file } : {}).then(
       (qs) => new Map(qs.map((q) => [q.id, q])),
       () => undefined,
     );
-    questionCache.set(dataset, p);
+    questionCache.set(key, p);
   }
   return p;
+}
+
+/** The bundled copy's sha256 of a dataset (undefined: not a bundled dataset). */
+const bundledSha = new Map<string, Promise<string | undefined>>();
+function bundledChecksum(dataset: string): Promise<string | undefined> {
+  let p = bundledSha.get(dataset);
+  if (!p) {
+    p = datasetFileRecord(dataset, 'all').then(
+      (r) => r.sha256,
+      () => undefined,
+    );
+    bundledSha.set(dataset, p);
+  }
+  return p;
+}
+
+/** What the run recorded of the dataset file it read (config.dataFiles, corpora/registry.ts datasetFileRecord), when it did. */
+function recordedFile(cfg: Record<string, unknown>, dataset: string): { file: string; sha256: string; source?: string } | undefined {
+  const files = cfg.dataFiles && typeof cfg.dataFiles === 'object' ? Object.values(cfg.dataFiles as Record<string, unknown>) : [];
+  for (const f of files) {
+    const r = f as Record<string, unknown> | null;
+    if (r && r.dataset === dataset && typeof r.sha256 === 'string' && typeof r.file === 'string')
+      return { file: r.file, sha256: r.sha256, source: typeof r.source === 'string' ? r.source : undefined };
+  }
+  return undefined;
+}
+
+interface RunQuestions {
+  byId: Map<string, Question>;
+  /** Set when the text shown is not the text the run read: the bundled copy differs from the file it recorded. */
+  note?: string;
+}
+
+/**
+ * The questions of the run's dataset by id, as the run read them: the bundled copy when the run
+ * recorded no data file or one with the bundled copy's sha256; else the file it recorded, when it
+ * is still there with that sha256; else the bundled copy, with a note that it differs (the model saw
+ * other text). Undefined when the dataset cannot be loaded here. Before, the bundled copy was shown
+ * whatever the run read.
+ */
+async function datasetQuestions(run: RunEntry): Promise<RunQuestions | undefined> {
+  const cfg = ((await readConfig(run.dir).catch(() => undefined))?.config ?? {}) as Record<string, unknown>;
+  const dataset = typeof cfg.dataset === 'string' ? cfg.dataset : undefined;
+  if (!dataset) return undefined;
+  const rec = recordedFile(cfg, dataset);
+  const bundled = await bundledChecksum(dataset);
+  if (rec && rec.sha256 !== bundled) {
+    const own = rec.source !== 'bundled' && isAbsolute(rec.file) ? await fileChecksum(rec.file).catch(() => undefined) : undefined;
+    if (own === rec.sha256) {
+      const byId = await questionsOf(dataset, rec.file);
+      if (byId) return { byId };
+    }
+    const byId = await questionsOf(dataset);
+    return (
+      byId && {
+        byId,
+        note: `the text shown is the bundled copy of ${dataset}${bundled ? ` (sha256 ${bundled.slice(0, 12)}…)` : ''}, which differs from the file this run read (${rec.file}, sha256 ${rec.sha256.slice(0, 12)}…${own === undefined ? ', not found here' : ', changed since'}): the model may have seen other text`,
+      }
+    );
+  }
+  const byId = await questionsOf(dataset);
+  return byId && { byId };
 }
 
 const flat = (s: string, n: number) => {
@@ -51,7 +112,8 @@ export async function runQuestions(run: RunEntry, filter: 'all' | 'correct' | 'w
   const parsed = await readResults(run.dir);
   const byId = new Map(parsed.records.map((r) => [r.id, r]));
   const all = [...byId.values()];
-  const qs = await datasetQuestions(run);
+  const rq = await datasetQuestions(run);
+  const qs = rq?.byId;
   const rows = all
     .filter((r) => filter === 'all' || (filter === 'correct' ? r.correct : !r.correct))
     .map((r) => ({
@@ -74,6 +136,8 @@ export async function runQuestions(run: RunEntry, filter: 'all' | 'correct' | 'w
       dataset: run.dataset,
       config: config?.config ? publicRunConfig(config.config) : null,
     },
+    /** Set when the question texts are the bundled copy's and the run read another file. */
+    questionNote: rq?.note ?? null,
     total: all.length,
     correct: all.filter((r) => r.correct).length,
     filter,
@@ -107,7 +171,8 @@ export async function runTrace(run: RunEntry, item: string, passageText: (id: st
   const read = await readTraceFor(run.dir, result);
   const trace = read.trace ?? null;
   const traceProblem = read.trace || read.problem === 'missing' ? null : read.problem;
-  const q = (await datasetQuestions(run))?.get(item);
+  const rq = await datasetQuestions(run);
+  const q = rq?.byId.get(item);
   const graph = runGraph(run, item);
   const goldIds = q?.goldPassageIds ?? [];
   const goldPassages = [];
@@ -122,7 +187,7 @@ export async function runTrace(run: RunEntry, item: string, passageText: (id: st
     result,
     // the dataset's question; else, for an ACAL item, the case text and claim from the run's own argument graph
     question: q
-      ? { id: q.id, question: q.question, prompt: q.prompt, choices: q.choices, answer: q.answer, source: 'dataset' }
+      ? { id: q.id, question: q.question, prompt: q.prompt, choices: q.choices, answer: q.answer, source: 'dataset', ...(rq?.note ? { note: rq.note } : {}) }
       : graph
         ? { id: item, question: graph.caseText, prompt: `Claim: ${graph.claim.text}`, choices: [], answer: result.gold, source: 'argument graph' }
         : null,
