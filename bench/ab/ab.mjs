@@ -1,15 +1,15 @@
-// Old/new A/B of the worst-case query's top-1000 (docs/notes/2026-12-01-worst-case.md; the
-// whole-or-split harness with a query SHAPE, worst | agent, and ns/posting added): alternates
-// ab-child.mjs runs of the OLD and NEW builds (each a worktree with dist/ built), ROUNDS rounds,
+// Old/new A/B of two builds' bm25 query time on one index (issue 38's notes of 2026-12-01:
+// prune-scan, whole-or-split, shared-theta, handoff, worst-case): alternates ab-child.mjs runs of the OLD and NEW builds (each a worktree with dist/ built), ROUNDS rounds,
 // the first arm alternating per round, for each THREADS setting; records each run's `uptime` load
 // before and after, checks every run's top-k digest (ids and scores) equal, and prints per-round new ÷ old ratios.
-//   node ab.mjs OLD_WT NEW_WT INDEX COUNT ROUNDS OUT.json [THREADS,...] [PROFILE: zipf | bench] [SHAPE: worst | agent]
+//   node ab.mjs OLD_WT NEW_WT INDEX COUNT ROUNDS OUT.json [THREADS,...] [PROFILE: zipf | bench] [SHAPE: agent | worst]
+// (SHAPE agent: the scale bench's agent queries at k 10, the default; worst: its long queries at k 1000).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
-const [oldWt, newWt, index, count, rounds, out, threadList = '0,default', profile = 'zipf', shape = 'worst'] = process.argv.slice(2);
+const [oldWt, newWt, index, count, rounds, out, threadList = '0,default', profile = 'zipf', shape = 'agent'] = process.argv.slice(2);
 const child = fileURLToPath(new URL('./ab-child.mjs', import.meta.url));
 const sha = (wt) => execFileSync('git', ['-C', wt, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
 const dirty = (wt) => execFileSync('git', ['-C', wt, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';

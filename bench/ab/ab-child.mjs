@@ -1,5 +1,4 @@
-// One arm of ab.mjs (the whole-or-split harness's ab-child.mjs with a query shape, k and the postings
-// count added): opens INDEX with the BUILD's retriever (bm25, k1 0.9 b 0.4, THREADS query threads or
+// One arm of ab.mjs: opens INDEX with the BUILD's retriever (bm25, k1 0.9 b 0.4, THREADS query threads or
 // the default), takes the scale bench's queries of SHAPE (syntheticQueries, PROFILE, seed 42,
 // 2 + COUNT; 'worst' = the 'long' shape at k 1000 as bench/scale-child.ts runs it, 'agent' at k 10),
 // scores them all once untimed (every list decoded), then times each of the COUNT queries: CPU
@@ -9,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 
-const [build, index, count, threads, profile = 'zipf', shape = 'worst', passes = '1'] = process.argv.slice(2);
+const [build, index, count, threads, profile = 'zipf', shape = 'agent', passes = '1'] = process.argv.slice(2);
 const load = (p) => import(pathToFileURL(`${build}/dist/${p}`).href);
 const { openRetriever, openSparseIndex } = await load('retrieval/open.js');
 const { queryTerms } = await load('retrieval/sparse/query-terms.js');
