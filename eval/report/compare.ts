@@ -220,10 +220,7 @@ export const comparisonNote = (judgedBy: Comparison['judgedBy']): string => `${S
  * (eval/run-planned.ts): its missing items are "only in A" with no other reason a config difference
  * could show, and a run still being written changes the figures as it goes.
  */
-function completenessLine(side: 'A' | 'B', run: Pick<RunData, 'config' | 'results'>, writer: RunWriter | undefined): string | undefined {
-  const { planned, partial } = plannedItems(run.config, run.results.length);
-  if (!partial) return undefined;
-  const n = run.results.length;
+function completenessLine(side: 'A' | 'B', n: number, planned: number, writer: RunWriter | undefined): string {
   return writer
     ? `${side} is in progress: ${n} of ${planned} planned items so far (${writer.what}, pid ${writer.pid}, since ${writer.since}, is still writing it); this comparison is over the items done so far and changes as it runs`
     : `${side} is partial: ${n} of ${planned} planned items (the run stopped before the rest); this comparison is over the items it finished — resume it to compare the rest`;
@@ -292,7 +289,7 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     const writer = partial ? runWriter(dir) : undefined;
     return {
       side: { dir: r.dir, system: sys(r), n: r.results.length, failed: nFailed, planned, partial, inProgress: !!writer },
-      line: completenessLine(label, r, writer),
+      line: partial && planned !== null ? completenessLine(label, r.results.length, planned, writer) : undefined,
     };
   };
   const sa = side(A, dirA, failedA, 'A');
