@@ -63,6 +63,7 @@ function dataFileFields(files: unknown): [string, unknown][] {
 export const summarySection: SectionBuilder = (run) => {
   const c = run.config.config;
   const p = run.config.provenance;
+  const resumedUnder = resumeCommitsText(run);
   const fields: [string, unknown][] = [
     ...Object.entries(c).filter(([, v]) => v !== undefined && (typeof v !== 'object' || Array.isArray(v))),
     // the model and prompts are objects in config.json: their few identifying settings, the endpoint masked
@@ -87,7 +88,7 @@ export const summarySection: SectionBuilder = (run) => {
     ['lexcase version', p.lexcaseVersion],
     ['created', p.createdAt],
     ...(run.config.resumes?.length ? [['resumed', `${run.config.resumes.length}×`] as [string, unknown]] : []),
-    ...(resumeCommitsText(run) ? [['resumed under', resumeCommitsText(run)] as [string, unknown]] : []),
+    ...(resumedUnder ? [['resumed under', resumedUnder] as [string, unknown]] : []),
     ...(run.config.mergedFrom?.length ? [['merged from', mergedText(run.config.mergedFrom)] as [string, unknown]] : []),
     ...(run.config.mergeWarnings ?? []).map((w) => ['warning', w] as [string, unknown]),
     ...(run.config.structuredOutputSwitches ?? []).map(
