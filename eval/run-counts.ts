@@ -57,7 +57,7 @@ export function runPromptCached(results: readonly ResultRecord[]): number | unde
  * lexcase wrote their lines), so the prompt-cache figure covers the other items' input only.
  */
 export function runPromptCacheUnsaid(results: readonly ResultRecord[]): number {
-  if (runPromptCached(results) === undefined) return 0;
+  if (!results.some((r) => r.tokens?.promptCached !== undefined)) return 0;
   return results.filter((r) => r.tokens && r.tokens.calls > r.tokens.cached && r.tokens.promptCached === undefined).length;
 }
 
