@@ -53,7 +53,7 @@
  */
 import { existsSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { errors, errorText, isLexcaseError, withoutTroubleshootingUrl } from '../core/errors.js';
 import { addUsage, emptyUsage, UsageMeter, withUsageScope, type TokenUsage } from '../core/llm/usage.js';
@@ -63,7 +63,7 @@ import { REPLY_READING } from '../core/llm/reply-reading.js';
 import { replyFingerprints } from './reply-fingerprints.js';
 import { replayTokenDiffText, tokenDiff } from './replay-token-diff.js';
 import { replyModels } from './reply-models.js';
-import { readExchanges, readModelSettings, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
+import { modelSettingsPath, readExchanges, readModelSettings, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
 import { deriveSeed, SEED_DERIVATION } from '../core/rng.js';
@@ -234,7 +234,8 @@ const ANSWER_SETTINGS = ['model', 'temperature', 'topP', 'maxTokens', 'seed'] as
  * model.json was overwritten with it, as if every item had been made with it.
  */
 async function assertSameModel(runDir: string, settings: Record<string, unknown>): Promise<void> {
-  if (!existsSync(join(runDir, 'llm', 'model.json'))) return;
+  const file = modelSettingsPath(runDir);
+  if (!existsSync(file)) return;
   let before: Record<string, unknown>;
   try {
     before = await readModelSettings(runDir);
@@ -246,7 +247,7 @@ async function assertSameModel(runDir: string, settings: Record<string, unknown>
     if (was !== now)
       throw errors.runInvalid(
         runDir,
-        `was started with another chat model (${k} ${was} recorded in ${join(runDir, 'llm', 'model.json')}, ${now} now); its earlier items were made with the recorded one: use a new run dir, or the recorded setting`,
+        `was started with another chat model (${k} ${was} recorded in ${file}, ${now} now); its earlier items were made with the recorded one: use a new run dir, or the recorded setting`,
       );
   }
 }
