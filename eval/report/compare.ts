@@ -301,7 +301,7 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     shared: pairs.length,
     onlyA: onlyA.length,
     onlyB: onlyB.length,
-    onlyLine: onlyA.length || onlyB.length ? `not compared: ${onlyText(onlyA, 'A')}, ${onlyText(onlyB, 'B').replace(/ items? only/, ' only')}` : null,
+    onlyLine: onlyA.length || onlyB.length ? `not compared: ${onlyText(onlyA, 'A')}, ${onlyText(onlyB, 'B', false)}` : null,
     different: pairing.different,
     unchecked: pairing.unchecked,
     pairingLines: [...pairing.lines, ...[sa.line, sb.line].filter((l): l is string => l !== undefined)],
@@ -341,10 +341,10 @@ export async function compareRuns(dirA: string, dirB: string, opts: { iterations
   return compareRunData(A, B, opts);
 }
 
-/** "10 items only in A (e.g. mbe_137, mbe_581, mbe_222)": which items a comparison leaves out for lack of a partner. */
-function onlyText(ids: readonly string[], side: 'A' | 'B'): string {
+/** "10 items only in A (e.g. mbe_137, mbe_581, mbe_222)" ("0 only in B" without `noun`): which items a comparison leaves out for lack of a partner. */
+function onlyText(ids: readonly string[], side: 'A' | 'B', noun = true): string {
   const eg = ids.length ? ` (e.g. ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''})` : '';
-  return `${ids.length} item${ids.length === 1 ? '' : 's'} only in ${side}${eg}`;
+  return `${ids.length}${noun ? ` item${ids.length === 1 ? '' : 's'}` : ''} only in ${side}${eg}`;
 }
 
 const withBlank = (lines: string[]) => (lines.length ? [...lines, ''] : []);
