@@ -105,7 +105,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
           (depth) => retriever.search(t.text, { k: depth, ...(opts.approx ? { approx: opts.approx } : {}) }),
           opts.k,
           opts.ties,
-          retriever.scoreDigits,
+          digits,
           `retriever ${retriever.method}, topic "${t.id}"`,
         );
         await take(t, found, now() - t0);
