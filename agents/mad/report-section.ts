@@ -146,7 +146,8 @@ async function currentConsistency(
     for (const where of [beside, d]) {
       if (!existsSync(resultsPath(where))) continue;
       try {
-        read = [...new Map((await readResults(where)).records.map((r) => [r.id, r])).values()];
+        // predictionsOf keeps each id's last line, as a resume writes it
+        read = (await readResults(where)).records;
         break;
       } catch {
         /* unreadable: the next place, else the recorded figure */
