@@ -192,6 +192,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   const retriesUnrecorded = runRetriesUnrecorded(records);
   const cache = runCacheCounts(records);
   const promptCached = runPromptCached(records);
+  const promptCacheUnsaid = runPromptCacheUnsaid(records);
   const replies = runReplyFlags(records);
   const jury = records.some((r) => r.confidence === 'high' || r.confidence === 'low');
   const evidenceSelection =
@@ -239,7 +240,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
             promptCache: {
               input: metered.reduce((s, r) => s + r.tokens!.input, 0),
               cached: promptCached,
-              ...(runPromptCacheUnsaid(records) ? { unsaid: runPromptCacheUnsaid(records) } : {}),
+              ...(promptCacheUnsaid ? { unsaid: promptCacheUnsaid } : {}),
             },
           }
         : {}),
