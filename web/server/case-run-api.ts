@@ -10,6 +10,7 @@ import { datasetFileRecord, fileChecksum, loadQuestions } from '../../corpora/re
 import type { Question } from '../../corpora/types.js';
 import { readConfig, readResults, readTraceFor, tracePath } from '../../eval/run-dir.js';
 import { notFound } from '../../serve/http/http-util.js';
+import { fileStamp } from './eval-sets.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
 import { graphPath, readGraph } from '../../agents/acal/graph/store.js';
 import { resolvesInside, servable, type RunEntry } from './runs.js';
@@ -55,6 +56,17 @@ function bundledChecksum(dataset: string): Promise<string | undefined> {
   return p;
 }
 
+/** sha256 of a recorded data file (undefined: unreadable), hashed again only when its stamp (size, mtime, inode) changes: every item opened asked it. */
+const recordedSha = new Map<string, { stamp: string; sha: Promise<string | undefined> }>();
+function recordedChecksum(file: string): Promise<string | undefined> {
+  const stamp = fileStamp(file);
+  const hit = recordedSha.get(file);
+  if (hit && hit.stamp === stamp) return hit.sha;
+  const sha = fileChecksum(file).catch(() => undefined);
+  recordedSha.set(file, { stamp, sha });
+  return sha;
+}
+
 /** What the run recorded of the dataset file it read (config.dataFiles, corpora/registry.ts datasetFileRecord), when it did. */
 function recordedFile(cfg: Record<string, unknown>, dataset: string): { file: string; sha256: string; source?: string } | undefined {
   const files = cfg.dataFiles && typeof cfg.dataFiles === 'object' ? Object.values(cfg.dataFiles as Record<string, unknown>) : [];
@@ -86,7 +98,7 @@ async function datasetQuestions(run: RunEntry): Promise<RunQuestions | undefined
   const rec = recordedFile(cfg, dataset);
   const bundled = await bundledChecksum(dataset);
   if (rec && rec.sha256 !== bundled) {
-    const own = rec.source !== 'bundled' && isAbsolute(rec.file) ? await fileChecksum(rec.file).catch(() => undefined) : undefined;
+    const own = rec.source !== 'bundled' && isAbsolute(rec.file) ? await recordedChecksum(rec.file) : undefined;
     if (own === rec.sha256) {
       const byId = await questionsOf(dataset, rec.file);
       if (byId) return { byId };

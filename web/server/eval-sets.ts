@@ -77,7 +77,7 @@ export const readTopicsQrels: TopicsQrelsLoader = async (topicsFile, qrelsFile) 
 const BUNDLED_SPLITS = ['val', 'test'] as const;
 
 /** What a file on disk is now (size, mtime, inode; '-' when it cannot be read): a change means it must be read again. */
-function fileStamp(file: string): string {
+export function fileStamp(file: string): string {
   try {
     const st = statSync(file);
     return `${st.size}:${st.mtimeMs}:${st.ino}`;
