@@ -62,20 +62,25 @@ export function trecCompare(a: { docid: string; score: number }, b: { docid: str
   return Buffer.compare(bytes(b.docid), bytes(a.docid));
 }
 
+/** A hit with its score as the order compares it (`key`), worked out once per hit, not per comparison. */
+interface Keyed {
+  hit: Hit;
+  docid: string;
+  score: number;
+}
+
 interface CutOrder {
   /** The score as the order compares it. */
   key: (score: number) => number;
-  compare: (a: Hit, b: Hit) => number;
+  /** Two hits by their keyed scores. */
+  compare: (a: Keyed, b: Keyed) => number;
 }
 
-const trec = (digits?: number): CutOrder => ({
-  key: (s) => writtenScore(s, digits),
-  compare: (a, b) => trecCompare({ docid: a.id, score: writtenScore(a.score, digits) }, { docid: b.id, score: writtenScore(b.score, digits) }),
-});
+const trec = (digits?: number): CutOrder => ({ key: (s) => writtenScore(s, digits), compare: trecCompare });
 
 const ANSERINI: CutOrder = {
   key: (s) => s,
-  compare: (a, b) => (b.score !== a.score ? (b.score > a.score ? 1 : -1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  compare: (a, b) => (b.score !== a.score ? (b.score > a.score ? 1 : -1) : a.docid < b.docid ? -1 : a.docid > b.docid ? 1 : 0),
 };
 
 const orderOf = (ties: TieMode | undefined, digits?: number): CutOrder => (ties === 'anserini' ? ANSERINI : trec(digits));
@@ -85,10 +90,11 @@ const orderOf = (ties: TieMode | undefined, digits?: number): CutOrder => (ties 
  * `digits`: the retriever's scoreDigits (the scores as its run file writes them, scoreText).
  */
 export function rankedHits(hits: readonly Hit[], ties?: TieMode, digits?: number): Hit[] {
+  const { key, compare } = orderOf(ties, digits);
   return hits
-    .slice()
-    .sort(orderOf(ties, digits).compare)
-    .map((h, i) => (h.rank === i + 1 ? h : { ...h, rank: i + 1 }));
+    .map((hit): Keyed => ({ hit, docid: hit.id, score: key(hit.score) }))
+    .sort(compare)
+    .map(({ hit: h }, i) => (h.rank === i + 1 ? h : { ...h, rank: i + 1 }));
 }
 
 /**
