@@ -104,7 +104,7 @@ export async function createTransformersEmbedder(spec: EmbedderSpec): Promise<Em
   };
   // The pipeline cuts every text at its tokenizer's model_max_length (truncation: true), silently:
   // known here, so a build can count the passages it reads only in part, as for use-lite, and a
-  // search the queries (retrieval/dense-query.ts queryReadInPart).
+  // search the queries (retrieval/dense-query-cut.ts queryReadInPart).
   const tok = (extractor as unknown as { tokenizer?: { model_max_length?: unknown; encode?: (t: string) => number[] } }).tokenizer;
   const limit = tok?.model_max_length;
   const tokenLimit =
