@@ -27,11 +27,24 @@ for (const threads of threadList.split(',')) {
       const after = uptime();
       got[arm] = res;
       runs.push({ threads, round, arm, ...res, uptimeBefore: before, uptimeAfter: after });
-      console.error(`${threads} r${round} ${arm}: cpu p50 ${res.cpuP50.toFixed(3)} p95 ${res.cpuP95.toFixed(3)} wall p50 ${res.wallP50.toFixed(3)} p95 ${res.wallP95.toFixed(3)} mean ${res.wallMean.toFixed(3)} ns/posting ${res.nsPerPosting.toFixed(3)} | ${after}`);
+      console.error(
+        `${threads} r${round} ${arm}: cpu p50 ${res.cpuP50.toFixed(3)} p95 ${res.cpuP95.toFixed(3)} wall p50 ${res.wallP50.toFixed(3)} p95 ${res.wallP95.toFixed(3)} mean ${res.wallMean.toFixed(3)} ns/posting ${res.nsPerPosting.toFixed(3)} | ${after}`,
+      );
     }
     if (got.old.topSha256 !== got.new.topSha256) throw new Error(`top-k differ (threads ${threads}, round ${round})`);
     const q = (f) => got.new[f] / got.old[f];
-    ratios.push({ threads, round, cpuP50: q('cpuP50'), cpuP95: q('cpuP95'), cpuMean: q('cpuMean'), wallP50: q('wallP50'), wallP95: q('wallP95'), wallMean: q('wallMean'), nsPerPosting: q('nsPerPosting'), rss: q('rssMiB') });
+    ratios.push({
+      threads,
+      round,
+      cpuP50: q('cpuP50'),
+      cpuP95: q('cpuP95'),
+      cpuMean: q('cpuMean'),
+      wallP50: q('wallP50'),
+      wallP95: q('wallP95'),
+      wallMean: q('wallMean'),
+      nsPerPosting: q('nsPerPosting'),
+      rss: q('rssMiB'),
+    });
   }
 }
 const median = (a) => {
@@ -41,13 +54,26 @@ const median = (a) => {
 const summary = {};
 for (const threads of threadList.split(',')) {
   const rs = ratios.filter((r) => r.threads === threads);
-  summary[threads] = Object.fromEntries(['cpuP50', 'cpuP95', 'cpuMean', 'wallP50', 'wallP95', 'wallMean', 'nsPerPosting', 'rss'].map((f) => [f, median(rs.map((r) => r[f]))]));
+  summary[threads] = Object.fromEntries(
+    ['cpuP50', 'cpuP95', 'cpuMean', 'wallP50', 'wallP95', 'wallMean', 'nsPerPosting', 'rss'].map((f) => [f, median(rs.map((r) => r[f]))]),
+  );
 }
 const result = {
   config: {
     index,
-    blocksCrc32Sha256: createHash('sha256').update(readFileSync(`${index}/blocks.crc32`)).digest('hex'),
-    queries: Number(count), rounds: Number(rounds), threads: threadList, corpus: `${profile} (bench/scale-child.ts scaleBuild, seed 42)`, querySeed: 42, shape, k: shape === 'agent' ? 10 : 1000, k1: 0.9, b: 0.4 },
+    blocksCrc32Sha256: createHash('sha256')
+      .update(readFileSync(`${index}/blocks.crc32`))
+      .digest('hex'),
+    queries: Number(count),
+    rounds: Number(rounds),
+    threads: threadList,
+    corpus: `${profile} (bench/scale-child.ts scaleBuild, seed 42)`,
+    querySeed: 42,
+    shape,
+    k: shape === 'agent' ? 10 : 1000,
+    k1: 0.9,
+    b: 0.4,
+  },
   old: { sha: sha(oldWt), dirty: dirty(oldWt) },
   new: { sha: sha(newWt), dirty: dirty(newWt) },
   medianRatiosNewOverOld: summary,
