@@ -18,7 +18,7 @@ import type { Retriever } from '../retrieval/types.js';
 import { cpuSeconds, dirBreakdown, dirBytes, latencyStats, peakRssMiB, type LatencyStats } from './measure.js';
 import { readPassagesJsonlStream } from './read-jsonl.js';
 import { readCpuSample } from './proc-stat.js';
-import { phaseCpu, type PhaseCpu } from './quiet.js';
+import { phaseCpu, settle, type PhaseCpu } from './quiet.js';
 import { AGENT_QUERY_WORDS, syntheticQueries, type CorpusProfile, type QueryShape } from './synthetic.js';
 
 /** The three query shapes of issue 31: the worst case (zipf corpus), the Bar Exam question, the agent query. */
@@ -67,6 +67,13 @@ export interface ScaleQuerySpec {
   resultFile: string;
   /** Keep the top-10 of this many timed queries per shape (for the BM25S agreement check). */
   keepTop?: number;
+  /**
+   * Before each shape, wait up to this many seconds for the 1-min load to fall under `settleLimit`'s
+   * share (bench/quiet.ts settle): the index's open prewarms its lists on every core, which lifts the
+   * load a shape would start at (a 10M index: from ~1.2 to 1.55–1.7, so its figures were not claimed).
+   */
+  settleS?: number;
+  settleLimit?: number;
 }
 
 export interface ScaleBuildResult {
@@ -250,6 +257,9 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
   for (const sh of shapesFor(spec.profile)) {
     const queries = scaleQueries(spec.profile, sh.shape, spec.queries + 2, spec.seed);
     timed.push(queries.slice(2));
+    if (spec.settleS && spec.settleLimit) {
+      await settle(spec.settleLimit, spec.settleS, (l) => process.stderr.write(`[bench --scale] ${spec.method} ${sh.shape}: ${l}\n`));
+    }
     const loadAvgAtStart = loadavg().map((x) => round(x));
     const cpu0 = readCpuSample();
     const tShape = performance.now();

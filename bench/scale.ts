@@ -195,8 +195,9 @@ export const SCALE_HELP = `npm run bench -- --scale [options]
   --out DIR               results dir (default bench/results)
   --keep                  keep the built indexes (default: deleted after each size)
   --child-timeout S       kill a phase after S seconds (default 3600)
-  --settle S              before each phase wait up to S seconds for the 1-min load to fall to the
-                          claim limit, so the bench's own previous phase does not count (default 240)
+  --settle S              before each phase, and each query shape after the index's open, wait up
+                          to S seconds for the 1-min load to fall to the claim limit, so the bench's
+                          own previous phase does not count (default 240)
   --bm25s-src DIR         run the BM25S peer (numpy backend, python3 child) on the same corpus and
                           queries; DIR is a checkout of github.com/xhluca/bm25s (or set
                           LEXCASE_BM25S_SRC); without one the peer is skipped (docs/bench.md); it is
@@ -448,7 +449,19 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
           const keepTop = opts.bm25sSrc && method === 'bm25' ? AGREE_QUERIES : 0;
           await settle(limit, opts.settleS, (l) => log(`${tag} ${method}: ${l}`));
           const q = await runChild(
-            { kind: 'scale-query', n: size, seed: opts.seed, profile, indexDir, method, queries: opts.queries, resultFile, keepTop },
+            {
+              kind: 'scale-query',
+              n: size,
+              seed: opts.seed,
+              profile,
+              indexDir,
+              method,
+              queries: opts.queries,
+              resultFile,
+              keepTop,
+              settleS: opts.settleS,
+              settleLimit: limit,
+            },
             opts.childTimeoutS,
           );
           if (!q.ok) {
