@@ -225,3 +225,68 @@ it('projects a metric to 100M passages with the power law fitted to the largest 
   expect(rss.exponent).toBe(0);
   expect(rss.projected).toBeCloseTo(100, 6);
 });
+
+// `--keep` then `--reuse` (issue 38's 10M reruns): the second run queries the index the first left,
+// builds nothing (no build figures, its table says so), keeps it, and times the same queries on it.
+describe('npm run bench -- --scale --reuse', () => {
+  it('queries the index a --keep run left, without writing or building one; refuses where none is left', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-scale-reuse-'));
+    try {
+      const args = (extra: string[], out: string) => [
+        '--import',
+        'tsx',
+        'bench/run.ts',
+        '--scale',
+        '--scale-sizes',
+        '2000',
+        '--corpora',
+        'bench',
+        '--methods',
+        'bm25',
+        '--queries',
+        '3',
+        '--workers',
+        '1',
+        '--settle',
+        '0',
+        '--work',
+        join(dir, 'work'),
+        '--out',
+        join(dir, out),
+        ...extra,
+      ];
+      const env = { ...process.env, LEXCASE_BM25S_SRC: '' };
+      await run(process.execPath, args(['--keep'], 'kept'), { timeout: 240_000, env });
+      const kept = JSON.parse(await readFile(join(dir, 'kept', 'scale-latest.json'), 'utf8')) as ScaleResults;
+      const manifest = join(dir, 'work', 'scale-bench-2000', 'index', 'manifest.json');
+      const before = await readFile(manifest, 'utf8');
+      const out = await run(process.execPath, args(['--reuse'], 'reused'), { timeout: 240_000, env });
+      const reused = JSON.parse(await readFile(join(dir, 'reused', 'scale-latest.json'), 'utf8')) as ScaleResults;
+      const r = reused.runs[0];
+      expect(r.status).toBe('ok');
+      expect(r.reused).toBe(true);
+      expect(r.build).toBeUndefined();
+      expect(r.generate).toBeUndefined();
+      expect(out.stderr).toMatch(/2,000 bench: reusing the index at .* \(built by an earlier --keep run; no build figures\)/);
+      expect(out.stderr).not.toMatch(/built in|writing the corpus/);
+      // the same queries on the same index: the same postings per shape; the index is left as it was
+      expect(r.queries[0].shapes.map((s) => [s.shape, s.meanPostings])).toEqual(kept.runs[0].queries[0].shapes.map((s) => [s.shape, s.meanPostings]));
+      expect(await readFile(manifest, 'utf8')).toBe(before);
+      expect(out.stdout).toContain('| 2,000 | bench | reused: built by an earlier --keep run |');
+      // no build, so no build target is judged (not a miss)
+      expect(reused.targets.some((t) => t.target.startsWith('build'))).toBe(false);
+      // nothing left to reuse at another size: that run fails, naming where it looked
+      const none = await run(
+        process.execPath,
+        args(['--reuse'], 'none').map((a) => (a === '2000' ? '1500' : a)),
+        { timeout: 240_000, env },
+      );
+      const failed = JSON.parse(await readFile(join(dir, 'none', 'scale-latest.json'), 'utf8')) as ScaleResults;
+      expect(failed.runs[0].status).toBe('failed');
+      expect(failed.runs[0].reason).toMatch(/--reuse: no index at .*scale-bench-1500.index/);
+      expect(none.stderr).toContain('--reuse: no index at');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 600_000);
+});

@@ -8,6 +8,7 @@
  * --keep. Writes bench/results/scale-<timestamp>.{json,md} and scale-latest.{json,md}; the plot
  * (docs/bench-scale.svg) and the table in docs/bench.md come from bench/scale-plot.ts.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, freemem, getPriority, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -59,6 +60,8 @@ export interface ScaleOptions {
   workDir: string;
   outDir: string;
   keep: boolean;
+  /** Query the indexes an earlier `--keep` run left in the work dir instead of writing and building them (no build figures; implies keep). */
+  reuse: boolean;
   childTimeoutS: number;
   /** Before each phase, wait up to this many seconds for the 1-min load to fall to the claim limit (bench/quiet.ts settle; 0: no wait). */
   settleS: number;
@@ -74,6 +77,8 @@ export interface ScaleRun {
   profile: CorpusProfile;
   status: 'ok' | 'failed';
   reason?: string;
+  /** The index was built by an earlier `--keep` run and queried here (`--reuse`): no corpus or build figures. */
+  reused?: true;
   /** The corpus written to a file before the build (absent with --corpus-pipe): timed apart from the build. */
   generate?: Omit<ScaleGenerateResult, 'file'> & { loadAvgAtStart: number; loadAvgAtEnd: number };
   /** loadAvgAtStart / loadAvgAtEnd: 1-min load when the phase's process started and when it had exited; cpu: machine busy and own CPU over it (bench/quiet.ts). */
@@ -168,6 +173,7 @@ export function defaultScaleOptions(): ScaleOptions {
     workDir: join(ROOT, '.lexcase', 'bench'),
     outDir: join(ROOT, 'bench', 'results'),
     keep: false,
+    reuse: false,
     childTimeoutS: 3600,
     settleS: 240,
     bm25sSrc: null,
@@ -194,6 +200,8 @@ export const SCALE_HELP = `npm run bench -- --scale [options]
                           with the build: its time is on the build's critical path)
   --out DIR               results dir (default bench/results)
   --keep                  keep the built indexes (default: deleted after each size)
+  --reuse                 query the indexes a --keep run left in --work instead of building them
+                          (same sizes, corpora and seed; no build figures; implies --keep)
   --child-timeout S       kill a phase after S seconds (default 3600)
   --settle S              before each phase, and each query shape after the index's open, wait up
                           to S seconds for the 1-min load to fall to the claim limit, so the bench's
@@ -225,6 +233,7 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
       work: { type: 'string' },
       out: { type: 'string' },
       keep: { type: 'boolean' },
+      reuse: { type: 'boolean' },
       'child-timeout': { type: 'string' },
       settle: { type: 'string' },
       'bm25s-src': { type: 'string' },
@@ -263,6 +272,7 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
   if (values.work) o.workDir = resolve(values.work);
   if (values.out) o.outDir = resolve(values.out);
   if (values.keep) o.keep = true;
+  if (values.reuse) o.keep = o.reuse = true;
   if (values['child-timeout']) o.childTimeoutS = positive('--child-timeout', Number(values['child-timeout']));
   if (values.settle !== undefined) {
     const v = Number(values.settle);
@@ -398,12 +408,22 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
       const tag = `${size.toLocaleString('en')} ${profile}`;
       const indexDir = scaleIndexDir(opts.workDir, profile, size);
       const dir = resolve(indexDir, '..');
-      await rm(dir, { recursive: true, force: true });
-      await mkdir(dir, { recursive: true });
-      const run: ScaleRun = { size, profile, status: 'ok', queries: [] };
+      const run: ScaleRun = { size, profile, status: 'ok', queries: [], ...(opts.reuse ? { reused: true as const } : {}) };
       results.runs.push(run);
+      if (opts.reuse) {
+        if (!existsSync(join(indexDir, 'manifest.json'))) {
+          run.status = 'failed';
+          run.reason = `--reuse: no index at ${indexDir} (a --keep run with the same --work, size and corpus leaves one)`;
+          log(`${tag}: ${run.reason}`);
+          continue;
+        }
+        log(`${tag}: reusing the index at ${indexDir} (built by an earlier --keep run; no build figures)`);
+      } else {
+        await rm(dir, { recursive: true, force: true });
+        await mkdir(dir, { recursive: true });
+      }
       let corpusFile: string | undefined;
-      if (!opts.corpusPipe) {
+      if (!opts.corpusPipe && !opts.reuse) {
         // The corpus is written first, timed on its own: the build then reads a file and the
         // generator's CPU is off the build's critical path (with a pipe both share the cores).
         corpusFile = join(dir, 'corpus.jsonl');
@@ -421,20 +441,23 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
           continue;
         }
       }
-      await settle(limit, opts.settleS, (l) => log(`${tag}: ${l}`));
-      log(
-        `${tag}: build (${corpusFile ? 'from the corpus file' : 'corpus streamed from a generator process'}, workers ${opts.workers}), load ${loadavg()[0].toFixed(2)}`,
-      );
-      const b = await runChild(
-        { kind: 'scale-build', n: size, seed: opts.seed, profile, indexDir, workers: opts.workers, resultFile, ...(corpusFile ? { corpusFile } : {}) },
-        opts.childTimeoutS,
-      );
-      if (corpusFile) await rm(corpusFile, { force: true });
-      if (!b.ok) {
+      let b: Awaited<ReturnType<typeof runChild>> | undefined;
+      if (!opts.reuse) {
+        await settle(limit, opts.settleS, (l) => log(`${tag}: ${l}`));
+        log(
+          `${tag}: build (${corpusFile ? 'from the corpus file' : 'corpus streamed from a generator process'}, workers ${opts.workers}), load ${loadavg()[0].toFixed(2)}`,
+        );
+        b = await runChild(
+          { kind: 'scale-build', n: size, seed: opts.seed, profile, indexDir, workers: opts.workers, resultFile, ...(corpusFile ? { corpusFile } : {}) },
+          opts.childTimeoutS,
+        );
+        if (corpusFile) await rm(corpusFile, { force: true });
+      }
+      if (b && !b.ok) {
         run.status = 'failed';
         run.reason = `build: ${b.error}`;
         log(`${tag}: build FAILED ${b.error}`);
-      } else {
+      } else if (b) {
         run.build = {
           ...(b.result as unknown as ScaleBuildResult),
           loadAvgAtStart: b.loadAvgAtStart,
@@ -445,6 +468,8 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
         log(
           `${tag}: built in ${br.buildS} s (CPU ${br.buildCpuS} s, ${br.workers} workers), peak RSS ${br.buildPeakRssMiB} MiB, ${round(br.indexBytes / 2 ** 20, 1)} MiB on disk; ${fmtN(br.tokens ?? 0)} tokens: ${fmtN(br.tokensPerS ?? 0)} tokens/s, ${fmtN(br.tokensPerCpuS ?? 0)} tokens/s per core (÷ CPU s); load ${br.loadAvgAtStart} → ${br.loadAvgAtEnd}, ${cpuLine(br.cpu)}`,
         );
+      }
+      if (!b || b.ok) {
         for (const method of opts.methods) {
           const keepTop = opts.bm25sSrc && method === 'bm25' ? AGREE_QUERIES : 0;
           await settle(limit, opts.settleS, (l) => log(`${tag} ${method}: ${l}`));
@@ -679,7 +704,9 @@ export function renderScaleMarkdown(all: ScaleResults[]): string {
       const b = r.build;
       const buildCells = b
         ? `${b.buildS} (${b.buildCpuS}) | ${b.buildPeakRssMiB} | ${mib(b.indexBytes)} (${mib(b.indexBytesNoDocs)}) | ${b.tokensPerCpuS !== undefined ? fmtN(b.tokensPerCpuS) : '–'} | ${b.loadAvgAtStart} / ${b.loadAvgAtEnd ?? '?'} | ${othersCell(b.cpu)}`
-        : `failed: ${firstLine(r.reason)} | | | | | `;
+        : r.reused && r.status === 'ok'
+          ? 'reused: built by an earlier --keep run | | | | | '
+          : `failed: ${firstLine(r.reason)} | | | | | `;
       if (!r.queries.length) lines.push(`| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | | | | | | | | | |`);
       for (const q of r.queries)
         for (const s of q.shapes)
