@@ -22,6 +22,7 @@ import { readRegularFile } from './read-regular.js';
 import { registerSecret } from './log.js';
 import { redactUrl, registerUrlSecrets } from './url-credentials.js';
 import { applyProviderPreset, LLM_PROVIDERS, providerOf } from './llm/providers.js';
+import { redactedEndpoint } from './llm/endpoint.js';
 import { DEFAULT_MAX_REPLY_BYTES } from './llm/bounded-reply.js';
 import { closestName } from './did-you-mean.js';
 import { parseDecimal, parseDecimalInt } from './decimal-number.js';
@@ -284,8 +285,20 @@ export function llmConfigured(cfg: LlmConfig): boolean {
   return !!cfg.baseUrl && !!cfg.model;
 }
 
-/** A copy safe to write into run configs and reports: the API key and any credentials in the endpoint URL replaced by a marker. */
+/**
+ * A copy safe to write into run configs and reports: the API key and any credentials in the endpoint
+ * URL replaced by a marker. An endpoint with a query string also gets `baseUrlQuery`, a digest of its
+ * query values (core/llm/endpoint.ts redactedEndpoint, as the response cache keys replies): the
+ * redacted URL reads `?deployment=***` whatever deployment was asked for, so without it a resume
+ * against another deployment or model chosen by the query went on unseen (eval/runner.ts warns).
+ */
 export function publicLlmConfig(cfg: LlmConfig): Record<string, unknown> {
   const { apiKey, ...rest } = cfg;
-  return { ...rest, ...(rest.baseUrl ? { baseUrl: redactUrl(rest.baseUrl) } : {}), apiKey: apiKey ? '***' : undefined };
+  const query = rest.baseUrl ? redactedEndpoint(rest.baseUrl).queryValues : undefined;
+  return {
+    ...rest,
+    ...(rest.baseUrl ? { baseUrl: redactUrl(rest.baseUrl) } : {}),
+    ...(query ? { baseUrlQuery: query } : {}),
+    apiKey: apiKey ? '***' : undefined,
+  };
 }

@@ -17,6 +17,9 @@ export const OPERATIONAL_KEYS: ReadonlySet<string> = new Set([
   'concurrency',
   'cacheDir',
   'apiKey',
+  // a digest of the endpoint URL's query values (core/config.ts publicLlmConfig): they hold keys (which a resume may rotate) as
+  // well as settings such as `?deployment=`, so a resume may change it, and says so with a warning (eval/runner.ts), not a refusal
+  'baseUrlQuery',
   // the bootstrap of the run's own report (run acal --iterations): recorded for the other surfaces, no result depends on it (eval/report/recorded-bootstrap.ts)
   'bootstrap',
 ]);

@@ -336,6 +336,11 @@ async function runLocked<Item extends { id: string }>(
     }
     const changed = { ...operationalChanges(existing.config ?? {}, config), ...movedData };
     if (Object.keys(changed).length) log.info(`resuming ${runDir} with ${describeOperationalChanges(changed, existing.resumes)}`);
+    const query = changed['model.baseUrlQuery'];
+    if (query && query.from !== null)
+      log.warn(
+        `resuming ${runDir} against the endpoint with other query values than it was started with (model.baseUrlQuery ${JSON.stringify(query.from)} recorded, ${JSON.stringify(query.to)} now; the values are masked in model.baseUrl): a rotated key in the URL changes no reply, but another deployment or model chosen by the query (?deployment=…) does, and its items would be counted with the earlier ones; use a new run dir if it is another model`,
+      );
     existing.resumes = [
       ...(existing.resumes ?? []),
       {

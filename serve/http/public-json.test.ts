@@ -42,8 +42,10 @@ describe('explorer reply scrubbing', () => {
     expect(viaLink(`${realpathSync(runs)}/b`)).toBe('runs/b');
   });
 
-  it('drops baseUrl, cacheDir and apiKey at any depth, keeps the rest (including a "__proto__" key as data)', () => {
-    const value = JSON.parse('{"config":{"model":{"baseUrl":"http://10.0.0.9/v1","CacheDir":"/x","apiKey":"***","model":"m"},"__proto__":{"polluted":true}}}');
+  it('drops baseUrl, baseUrlQuery, cacheDir and apiKey at any depth, keeps the rest (including a "__proto__" key as data)', () => {
+    const value = JSON.parse(
+      '{"config":{"model":{"baseUrl":"http://10.0.0.9/v1?deployment=***","baseUrlQuery":"0f3a9c","CacheDir":"/x","apiKey":"***","model":"m"},"__proto__":{"polluted":true}}}',
+    );
     const out = scrub(value) as Record<string, any>;
     expect(out.config.model).toEqual({ model: 'm' });
     expect(Object.hasOwn(out.config, '__proto__')).toBe(true);

@@ -2,15 +2,15 @@
  * What leaves the explorer is stripped of server-side locations and endpoint settings: every API
  * reply (and error message) has the absolute directories it knows — the runs root, the index, the
  * working and home directories — replaced by short names ("runs", "index", ".", "~"), and keys that
- * carry endpoint or cache settings (baseUrl, cacheDir, apiKey, …) dropped at any depth. A run's
+ * carry endpoint or cache settings (baseUrl, baseUrlQuery, cacheDir, apiKey, …) dropped at any depth. A run's
  * config.json is further reduced to relative names (publicRunConfig).
  */
 import { homedir } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { realpathSync } from 'node:fs';
 
-/** Keys never sent to the browser, at any depth (compared case-insensitively). */
-const PRIVATE_KEYS = new Set(['baseurl', 'cachedir', 'apikey', 'api_key']);
+/** Keys never sent to the browser, at any depth (compared case-insensitively); baseUrlQuery: the digest of the endpoint's query values (core/config.ts publicLlmConfig). */
+const PRIVATE_KEYS = new Set(['baseurl', 'baseurlquery', 'cachedir', 'apikey', 'api_key']);
 const publicEntries = (o: object, f: (v: unknown) => unknown) =>
   Object.fromEntries(Object.entries(o).flatMap(([k, x]) => (PRIVATE_KEYS.has(k.toLowerCase()) ? [] : [[k, f(x)]])));
 
