@@ -29,8 +29,9 @@ export interface ReproductionFile {
   model: string | null;
   /**
    * The command that reruns the whole grid (`reproduce <recipe>` without `lexcase`): what the grid
-   * was given that its cells depend on — --index, --data, --run-dir, --shard, --limit, --model —
-   * as each cell's argv keeps them; absent in a reproduction.json an older lexcase wrote.
+   * was given that its cells depend on — --index, --data, --config, --no-cache, --llm-provider,
+   * --replay, --run-dir, --shard, --limit, --model — as each cell's argv keeps them (not --endpoint:
+   * its URL may hold credentials); absent in a reproduction.json an older lexcase wrote.
    */
   argv?: string[];
   createdAt: string;

@@ -110,9 +110,15 @@ const gridOptions = (o: RunGridOptions): string[] => [
   ...(o.limit !== undefined ? ['--limit', String(o.limit)] : []),
 ];
 
-/** The command that reruns the whole grid (reproduction.json `argv`): the inputs (--index, --data) and the options each cell's command keeps, and the model. */
+/**
+ * The command that reruns the whole grid (reproduction.json `argv`): the inputs and LLM settings a shard
+ * cell's command keeps (--index, --data, --config, --no-cache, --llm-provider, --replay), the options each
+ * cell's command keeps, and the model. Before, it left out the four LLM settings, so it reran the grid with
+ * ./lexcase.config.json (other sampling, key, endpoint), the cache on, the default preset, or — for a
+ * replay — against the live endpoint.
+ */
 function gridArgv(o: RunGridOptions, model: string | null): string[] {
-  return ['reproduce', o.recipe.id, ...flagOf('--index', o.index), ...flagOf('--data', o.data), ...gridOptions(o), ...flagOf('--model', model ?? undefined)];
+  return ['reproduce', o.recipe.id, ...shardRerunInputs(o), ...gridOptions(o), ...flagOf('--model', model ?? undefined)];
 }
 
 async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
