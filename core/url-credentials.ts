@@ -100,6 +100,23 @@ export function redactUrl(url: string): string {
   return `${s}${search ? `?${search}` : ''}${hash}`;
 }
 
+/** Query parameter names that say the value is a credential (`api-key`, `access_token`, `sig`, `pwd`, `jwt`, …). */
+const CREDENTIAL_NAME = /key|token|secret|sig|pass|pwd|jwt|auth|credential|session/i;
+
+/**
+ * The names of the query parameters of `url` named like a credential (`api-key`, `sig`), never their values:
+ * for a warning that a command line (readable by every user in ps) holds them. Other query values
+ * (`?api-version=`) are masked wherever written too (registerUrlSecrets) but are not named here;
+ * a userinfo (`user:pass@`) is refused before any request (core/llm/preflight.ts), with its own hint.
+ */
+export function urlCredentialParams(url: string): string[] {
+  const u = parse(url);
+  if (!u) return [];
+  return queryParts(u)
+    .filter((p) => CREDENTIAL_NAME.test(decoded(p.name)))
+    .map((p) => p.name);
+}
+
 // a URL in running text (log lines, error messages): scheme://… up to white space or a quote
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
 

@@ -29,7 +29,7 @@ import { LLM_PROVIDERS, type LlmProvider } from '../../core/llm/providers.js';
 import { UsageMeter } from '../../core/llm/usage.js';
 import type { ResolvedLlm } from '../../core/llm/resolved-llm.js';
 import { log, registerSecret } from '../../core/log.js';
-import { registerUrlSecrets } from '../../core/url-credentials.js';
+import { registerUrlSecrets, urlCredentialParams } from '../../core/url-credentials.js';
 import { applyPaperSampling, PAPER_SAMPLING, type PaperSystem } from '../../agents/common/paper-settings.js';
 
 /** --endpoint / --model / --api-key-env: where the LLM is, for every command that uses one. */
@@ -94,6 +94,12 @@ export function applyEndpointFlags(llm: LlmConfig, f: EndpointFlags, env: NodeJS
     }
     out.baseUrl = f.endpoint;
     registerUrlSecrets(out.baseUrl);
+    // the key itself is never a flag (--api-key-env); a URL that carries one puts it where `ps` shows it, as --token did
+    const creds = urlCredentialParams(f.endpoint);
+    if (creds.length)
+      log.warn(
+        `--endpoint puts a credential on the command line (the URL's query parameter${creds.length > 1 ? 's' : ''} ${creds.join(', ')}), where every user of this machine can read it (ps, /proc); give the URL in LEXCASE_LLM_BASE_URL or llm.baseUrl of the config file instead`,
+      );
   }
   if (f.model !== undefined) {
     if (!f.model.trim()) throw errors.invalidInput('--model', 'empty model id');
