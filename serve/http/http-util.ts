@@ -102,7 +102,16 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, where: 
   }
 }
 
-/** Query-string parameters as a plain object (last value wins). */
+/**
+ * Query-string parameters as a plain object. A parameter given twice (`?id=a&id=b`, `?k=1&k=3`) is
+ * a 400 naming it: which of its values was meant cannot be known, and answering with one of them
+ * (the last, as before) searched or returned something the caller may not have asked for.
+ */
 export function queryParams(url: URL): Record<string, string> {
-  return Object.fromEntries(url.searchParams.entries());
+  const out: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) {
+    if (Object.hasOwn(out, k)) throw badRequest(`query parameter "${k}" is given ${url.searchParams.getAll(k).length} times; give it once`);
+    out[k] = v;
+  }
+  return out;
 }

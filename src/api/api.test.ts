@@ -212,6 +212,17 @@ describe('/v1/runs and /v1/run (serve --api --runs)', () => {
 });
 
 describe('/v1 routes', () => {
+  it('a query parameter given twice is a 400 naming it (was: 200 with the last value, /v1/passage?id=A&id=B gave B alone)', async () => {
+    const ids = (await svc.search({ query: 'hearsay statement against interest', k: 2 })).hits.map((h) => h.id);
+    const path = `/v1/passage?id=${encodeURIComponent(ids[0])}&id=${encodeURIComponent(ids[1])}`;
+    const twice = await call('GET', path);
+    expect(twice.status).toBe(400);
+    expect(twice.json.error).toEqual({ code: 'INVALID_INPUT', message: 'query parameter "id" is given 2 times; give it once' });
+    const once = await call('GET', `/v1/passage?id=${encodeURIComponent(ids[1])}`);
+    expect(once.status).toBe(200);
+    expect(once.json.id).toBe(ids[1]);
+  });
+
   it('indexes, search, explain, passage and evidence answer as the library does', async () => {
     const list = await call('GET', '/v1/indexes');
     expect(list.json).toEqual(svc.listIndexes());

@@ -12,7 +12,7 @@ import { tracesDir } from '../../eval/run-dir.js';
 import type { IndexContext } from './index-context.js';
 import { listRuns, resolvesInside } from './runs.js';
 
-export const passageQuerySchema = z.object({ id: z.string().min(1).max(500) });
+export const passageQuerySchema = z.object({ id: z.string().min(1).max(500) }).strict();
 
 const MAX_TRACES = 5000;
 const MAX_HITS = 200;

@@ -22,11 +22,18 @@ export const MAX_PASSAGE_CHARS = 4000;
  */
 export const MAX_GET_QUERY_CHARS = 5000;
 
-export const searchQuerySchema = z.object({
-  q: z.string().trim().min(1, 'the query is empty').max(MAX_GET_QUERY_CHARS),
-  method: z.string().default('bm25'),
-  k: z.coerce.number().int().min(1).max(100).default(SEARCH_K),
-});
+/**
+ * The query parameters are strict, as every other lexcase surface's fields: a misspelt one (`kk=3`,
+ * `metod=dense`, `index=…`, which this server does not take) is a 400 naming it, never dropped so
+ * that the search ran with the default k or method.
+ */
+export const searchQuerySchema = z
+  .object({
+    q: z.string().trim().min(1, 'the query is empty').max(MAX_GET_QUERY_CHARS),
+    method: z.string().default('bm25'),
+    k: z.coerce.number().int().min(1).max(100).default(SEARCH_K),
+  })
+  .strict();
 
 export interface SearchHitView {
   rank: number;
@@ -38,11 +45,13 @@ export interface SearchHitView {
   truncated: boolean;
 }
 
-export const explainQuerySchema = z.object({
-  q: searchQuerySchema.shape.q,
-  method: searchQuerySchema.shape.method,
-  id: z.string().min(1).max(500),
-});
+export const explainQuerySchema = z
+  .object({
+    q: searchQuerySchema.shape.q,
+    method: searchQuerySchema.shape.method,
+    id: z.string().min(1).max(500),
+  })
+  .strict();
 
 const clip = (text: string) => (text.length > MAX_PASSAGE_CHARS ? { text: text.slice(0, MAX_PASSAGE_CHARS), truncated: true } : { text, truncated: false });
 

@@ -1,0 +1,69 @@
+/**
+ * The explorer's query routes (GET /api/search, /api/explain, /api/passage) refuse a query parameter
+ * they do not take, or one given twice, instead of answering as if it were not there. Before, a
+ * misspelt `kk=3` searched with the default k = 10, `metod=dense` searched bm25, `index=other`
+ * searched the served index, and `k=1&k=3` searched k = 3 (the last value won) — each a 200 whose
+ * hits were not the ones asked for. Now each is a 400 naming the parameter; what the explorer's own
+ * front end sends (web/app/search-view.ts, passage-view.ts) still answers 200.
+ *
+ * Data: the explorer fixtures (web/test-support/explorer-fixtures.ts): a real index of Bar Exam gold
+ * passages and legal_corpus distractors; the explorer runs on 127.0.0.1 in this process.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeExplorerFixtures, type ExplorerFixtures } from '../test-support/explorer-fixtures.js';
+import { startExplorer, type ExplorerServer } from './server.js';
+
+let f: ExplorerFixtures;
+let s: ExplorerServer;
+
+beforeAll(async () => {
+  f = await makeExplorerFixtures();
+  s = await startExplorer({ index: f.index, port: 0 });
+}, 120_000);
+afterAll(async () => {
+  await s?.close();
+  await f?.cleanup();
+});
+
+const get = async (path: string) => {
+  const res = await fetch(s.url + path);
+  return { status: res.status, json: (await res.json()) as Record<string, any> };
+};
+
+const Q = encodeURIComponent('hearsay statement against interest');
+
+describe('GET /api/search, /api/explain, /api/passage refuse an unknown or repeated query parameter', () => {
+  it('kk=3, metod=qld and index=other are 400 naming the parameter, not a default-k bm25 search of the served index', async () => {
+    for (const [path, message] of [
+      [`/api/search?q=${Q}&kk=3`, 'search: unknown field "kk"; did you mean "k"? search takes {q, method, k}'],
+      [`/api/search?q=${Q}&metod=qld&k=3`, 'search: unknown field "metod"; did you mean "method"? search takes {q, method, k}'],
+      [`/api/search?q=${Q}&k=3&index=other`, 'search: unknown field "index"'],
+      [`/api/explain?q=${Q}&metod=qld&id=x`, 'explain: unknown field "metod"; did you mean "method"? explain takes {q, method, id}'],
+      [`/api/passage?id=x&idx=1`, 'passage: unknown field "idx"'],
+    ] as const) {
+      const r = await get(path);
+      expect(r.status, path).toBe(400);
+      expect(r.json.error, path).toContain(message);
+    }
+  });
+
+  it('k=1&k=3 (a parameter given twice) is a 400 naming it, not a search with the last value', async () => {
+    const r = await get(`/api/search?q=${Q}&k=1&k=3`);
+    expect(r.status).toBe(400);
+    expect(r.json.error).toBe('query parameter "k" is given 2 times; give it once');
+  });
+
+  it("the front end's own queries answer 200 with the k and method they name", async () => {
+    const hits = await get(`/api/search?q=${Q}&method=qld&k=3`);
+    expect(hits.status).toBe(200);
+    expect(hits.json).toMatchObject({ method: 'qld', k: 3 });
+    expect(hits.json.hits).toHaveLength(3);
+    const id = hits.json.hits[0].id as string;
+    const why = await get(`/api/explain?q=${Q}&method=qld&id=${encodeURIComponent(id)}`);
+    expect(why.status).toBe(200);
+    expect(why.json.explanation.score).toBe(hits.json.hits[0].score);
+    const p = await get(`/api/passage?id=${encodeURIComponent(id)}`);
+    expect(p.status).toBe(200);
+    expect(p.json.id).toBe(id);
+  });
+});
