@@ -36,6 +36,25 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
   res.end(body);
 }
 
+/**
+ * The id that two requests of one JSON-RPC batch share, if any. The SDK's transport keeps one reply
+ * per id, so of two requests with the same id one was run and answered and the other dropped
+ * without a word (a batch of `search "hearsay"` and `search "contract"`, both id 1, got one reply);
+ * such a batch is refused whole instead.
+ */
+export function reusedRequestId(body: unknown): string | number | undefined {
+  if (!Array.isArray(body)) return undefined;
+  const seen = new Set<string>();
+  for (const m of body) {
+    const id = (m as { id?: unknown; method?: unknown } | null)?.id;
+    if ((typeof id !== 'string' && typeof id !== 'number') || typeof (m as { method?: unknown }).method !== 'string') continue;
+    const key = `${typeof id}:${id}`;
+    if (seen.has(key)) return id;
+    seen.add(key);
+  }
+  return undefined;
+}
+
 export async function startMcpHttp(svc: QueryService, o: McpHttpOptions = {}): Promise<McpHttpServer> {
   const host = o.host ?? '127.0.0.1';
   const names = allowedHostNames(host);
@@ -59,6 +78,14 @@ export async function startMcpHttp(svc: QueryService, o: McpHttpOptions = {}): P
       if (e instanceof HttpError) return jsonRpcError(res, e.status === 400 ? 400 : e.status, -32700, e.message);
       throw e;
     }
+    const reused = reusedRequestId(body);
+    if (reused !== undefined)
+      return jsonRpcError(
+        res,
+        400,
+        -32600,
+        `request id ${JSON.stringify(reused)} is used by more than one request in this batch: give each request its own id (nothing in the batch was run)`,
+      );
     const server = createMcpServer(svc);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
