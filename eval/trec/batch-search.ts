@@ -11,7 +11,7 @@ import type { Topic } from '../../corpora/topics.js';
 import type { ApproxOptions, Hit, Retriever } from '../../retrieval/types.js';
 import { TrecRunWriter } from '../retrieval-eval-run-file.js';
 import { percentile } from '../bootstrap.js';
-import { runDocsOfHits, type TrecRun } from './run.js';
+import { runDocsOfHits, type RunDoc, type TrecRun } from './run.js';
 import { applyTies, type TieMode } from './anserini-ties.js';
 import { searchOnWorkers, type SearchSource } from './search-workers.js';
 import { searchTopK } from '../../retrieval/top-k.js';
@@ -27,6 +27,14 @@ export interface BatchSearchOptions {
   approx?: ApproxOptions;
   /** 'anserini': Anserini's tie handling of run scores (anserini-ties.ts); default 'none'. */
   ties?: TieMode;
+  /**
+   * Each topic's documents as the run holds them (scores as the run file writes them; none for a
+   * topic without hits), in topic order, as soon as it is searched: a caller that scores topics as
+   * they come (eval-index.ts) passes `keepRun: false` and never holds the whole run.
+   */
+  onTopic?: (qid: string, docs: RunDoc[]) => void;
+  /** Keep the in-memory run (`run` of the result; default true). False: `run` is empty, only `onTopic` sees each topic's documents. */
+  keepRun?: boolean;
   /** Each topic's hits → what is kept and written, e.g. document aggregation (aggregate/: aggregateHits). */
   mapHits?: (hits: Hit[]) => Hit[];
   onProgress?: (done: number, total: number) => void;
@@ -42,6 +50,7 @@ export interface BatchSearchOptions {
 export interface BatchSearchResult {
   method: string;
   tag: string;
+  /** The run (empty with `keepRun: false`). */
   run: TrecRun;
   topics: number;
   /** Run lines (hits) in total. */
@@ -68,6 +77,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
   const digits = opts.ties === 'anserini' ? undefined : retriever.scoreDigits;
   const writer = opts.runFile ? new TrecRunWriter(opts.runFile, tag, digits) : undefined;
   const run: TrecRun = new Map();
+  const keepRun = opts.keepRun ?? true;
   const times: number[] = [];
   const empty: string[] = [];
   let hits = 0;
@@ -82,8 +92,10 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     // A topic without hits has no line in the run file, so it is absent from the in-memory run too
     // (trec_eval then skips it unless -c / --complete) and listed in `empty`; `eval retrieval
     // --topics` (eval-index.ts) puts it back with nothing retrieved, so it scores 0 for every method.
+    const docs = runDocsOfHits(res, digits);
     if (res.length === 0) empty.push(t.id);
-    else run.set(t.id, runDocsOfHits(res, digits));
+    else if (keepRun) run.set(t.id, docs);
+    opts.onTopic?.(t.id, docs);
     hits += res.length;
     await writer?.add(t.id, res);
     opts.onProgress?.(times.length, topics.length);

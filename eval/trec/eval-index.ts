@@ -1,7 +1,7 @@
 /**
  * `evalTopicsOnIndex`: a user's own topics and qrels straight from an index — batch search for each
- * method (batch-search.ts) into an in-memory TREC run, then the trec_eval-semantics evaluation of
- * `lexcase eval run` (evaluate.ts). Every method is scored over the same topics: a topic the search
+ * method (batch-search.ts), each topic scored as its ranking comes (topic-scorer.ts) and the run file
+ * written as it goes, then the trec_eval-semantics evaluation of `lexcase eval run` (evaluate.ts). Every method is scored over the same topics: a topic the search
  * answered with no hit is a topic of that method's run with nothing retrieved — it was searched, so
  * it scores 0 and stays in the mean (as trec_eval -c counts a topic missing from the run), and the
  * result names it (`noHits`). A TREC run file has no line for such a topic, so the numbers equal
@@ -26,8 +26,9 @@ import type { Retriever } from '../../retrieval/types.js';
 import { cutoffsBeyondDepthWarning } from '../../retrieval/ranking-depth.js';
 import { log } from '../../core/log.js';
 import type { Measure } from './measures.js';
-import { evaluateRun, type TopicSet, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
-import type { TrecRun } from './run.js';
+import { type TopicSet, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
+import { TopicScorer } from './topic-scorer.js';
+import type { RankedQuery } from '../plots/recall-curve.js';
 import { DEFAULT_DEPTH } from './depth.js';
 import type { TieMode } from './anserini-ties.js';
 import { openDocStore, type OpenedDocStore } from '../../indexer/docstore.js';
@@ -53,8 +54,8 @@ export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   /** Document aggregation: maxp | firstp | sump, the passage → document rule (default: the doc_id field), passages retrieved a topic (default 10 × depth). */
   aggregate?: { strategy: string; docIdPattern?: string; passageHits?: number };
   onProgress?: (method: string, done: number, total: number) => void;
-  /** Each method's in-memory run and its evaluation, as soon as it is scored (e.g. for a Recall@k plot, ranked-topics.ts). */
-  onRun?: (method: string, run: TrecRun, result: TrecEvalResult) => void;
+  /** Each method's evaluation and, per topic of its `perTopic`, the ranks of its relevant documents, as soon as it is scored (for a Recall@k plot, eval/plots/recall-curve.ts). */
+  onRanked?: (method: string, ranked: RankedQuery[], result: TrecEvalResult) => void;
   signal?: AbortSignal;
 }
 
@@ -93,23 +94,32 @@ export interface TopicsRetrievalReport {
 export { DEFAULT_DEPTH };
 
 /**
- * One method on a user's topics and qrels: batch search into an in-memory run (scores as the run
- * file stores them), then trec_eval's evaluation of that run. What `eval retrieval --topics` does for
- * each method, and what the explorer's retrieval-evaluation view does for a topics+qrels set, so the
- * two give the same figures. A topic searched with no hit is in the run with nothing retrieved: it
- * scores 0 and is in the mean (`noHits` names them), so every method is evaluated over the same
- * topics; only a written run file cannot hold it.
+ * One method on a user's topics and qrels: batch search, each topic scored as its ranking comes
+ * (topic-scorer.ts: scores as the run file stores them), then trec_eval's evaluation of those
+ * scores — the figures `evaluateRun` gives on the whole run, without holding it (4,000 topics ×
+ * 1,000 hits × 2 methods took 1.4 GB before). What `eval retrieval --topics` does for each method,
+ * and what the explorer's retrieval-evaluation view does for a topics+qrels set, so the two give
+ * the same figures. A topic searched with no hit is in the run with nothing retrieved: it scores 0
+ * and is in the mean (`noHits` names them), so every method is evaluated over the same topics; only
+ * a written run file cannot hold it. `scores` keeps the ranks of each topic's relevant documents
+ * (`scores.ranked(result.perTopic)`: the Recall@k curve's input).
  */
 export async function evalTopicsWith(
   retriever: Retriever,
   topics: readonly Topic[],
   qrels: Qrels,
   opts: BatchSearchOptions & TrecEvalOptions,
-): Promise<{ batch: BatchSearchResult; run: TrecRun; result: TrecEvalResult; noHits: TopicSet }> {
-  const batch = await batchSearch(retriever, topics, opts);
-  const run: TrecRun = new Map(batch.run);
-  for (const qid of batch.empty) run.set(qid, []);
-  const result = evaluateRun(run, qrels, opts);
+): Promise<{ batch: BatchSearchResult; result: TrecEvalResult; noHits: TopicSet; scores: TopicScorer }> {
+  const scores = new TopicScorer(qrels, opts);
+  const batch = await batchSearch(retriever, topics, {
+    ...opts,
+    keepRun: false,
+    onTopic: (qid, docs) => {
+      scores.add(qid, docs);
+      opts.onTopic?.(qid, docs);
+    },
+  });
+  const result = scores.result();
   const empty = new Set(batch.empty);
   const noHits: string[] = [];
   for (const t of result.perTopic)
@@ -117,7 +127,7 @@ export async function evalTopicsWith(
       t.noHits = true;
       noHits.push(t.qid);
     }
-  return { batch, run, result, noHits: { count: noHits.length, examples: noHits.slice(0, 10) } };
+  return { batch, result, noHits: { count: noHits.length, examples: noHits.slice(0, 10) }, scores };
 }
 
 export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<TopicsRetrievalReport> {
@@ -157,9 +167,9 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
       const source = { index: opts.index, method: opts.methods[i], retrieverOptions: optionsOf(opts.methods[i]) };
       const {
         batch: b,
-        run,
         result: e,
         noHits,
+        scores,
       } = await evalTopicsWith(retriever, opts.topics, opts.qrels, {
         ...opts,
         k: passageHits ?? depth,
@@ -168,7 +178,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
         source,
         onProgress: (d, t) => opts.onProgress?.(method, d, t),
       });
-      opts.onRun?.(method, run, e);
+      opts.onRanked?.(method, scores.ranked(e.perTopic), e);
       if (b.queriesCut) warnings.push(`${method}: ${b.queriesCut}`);
       results.push({
         method,

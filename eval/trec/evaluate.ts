@@ -24,7 +24,7 @@ import { errors } from '../../core/errors.js';
 import type { Qrels } from '../../corpora/qrels.js';
 import { measureValue, type Measure } from './measures.js';
 import { trecOrder } from './order.js';
-import type { TrecRun } from './run.js';
+import type { RunDoc, TrecRun } from './run.js';
 
 export interface TrecEvalOptions extends Omit<BootstrapOptions, 'level'> {
   measures: readonly Measure[];
@@ -84,34 +84,66 @@ export interface TrecEvalResult {
 const set = (ids: string[]): TopicSet => ({ count: ids.length, examples: ids.slice(0, 10) });
 const byQid = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function scoreTopic(
-  qid: string,
-  docs: readonly { docid: string; score: number }[],
-  judged: ReadonlyMap<string, number>,
-  o: { measures: readonly Measure[]; level: number },
-): TopicScores {
-  const ranked = trecOrder(docs).map((d) => judged.get(d.docid) ?? 0);
+/** What scoring one topic needs: the measures and the relevance level. */
+export interface TopicScoring {
+  measures: readonly Measure[];
+  level: number;
+}
+
+/** The relevance level of `opts` (trec_eval -l; default 1), checked. */
+export function scoringOf(opts: TrecEvalOptions): TopicScoring {
+  const level = opts.relevanceLevel ?? 1;
+  if (!Number.isInteger(level) || level < 1) throw errors.invalidInput('--relevance-level', `expected an integer ≥ 1, got ${level}`);
+  return { measures: opts.measures, level };
+}
+
+/** One topic's scores from the grades of its documents in trec_eval's order (`ranked`) and the number it retrieved. */
+export function scoreRanked(qid: string, ranked: readonly number[], numRet: number, judged: ReadonlyMap<string, number>, o: TopicScoring): TopicScores {
   const grades = [...judged.values()];
   const values: Record<string, number> = {};
   for (const m of o.measures) values[m.name] = measureValue(m, { ranked, judged: grades, level: o.level });
-  return { qid, numRel: grades.filter((r) => r >= o.level).length, numRet: docs.length, relRet: ranked.filter((r) => r >= o.level).length, values };
+  return { qid, numRel: grades.filter((r) => r >= o.level).length, numRet, relRet: ranked.filter((r) => r >= o.level).length, values };
+}
+
+/** The grades of a topic's documents in trec_eval's order (order.ts). */
+export const rankedGrades = (docs: readonly RunDoc[], judged: ReadonlyMap<string, number>): number[] => trecOrder(docs).map((d) => judged.get(d.docid) ?? 0);
+
+function scoreTopic(qid: string, docs: readonly RunDoc[], judged: ReadonlyMap<string, number>, o: TopicScoring): TopicScores {
+  return scoreRanked(qid, rankedGrades(docs, judged), docs.length, judged, o);
 }
 
 export function evaluateRun(run: TrecRun, qrels: Qrels, opts: TrecEvalOptions): TrecEvalResult {
-  const level = opts.relevanceLevel ?? 1;
-  if (!Number.isInteger(level) || level < 1) throw errors.invalidInput('--relevance-level', `expected an integer ≥ 1, got ${level}`);
-  const o = { measures: opts.measures, level };
-  const notInQrels = [...run.keys()].filter((q) => !qrels.has(q)).sort(byQid);
-  const missing = [...qrels.keys()].filter((q) => !run.has(q)).sort(byQid);
+  const o = scoringOf(opts);
+  const scored = new Map<string, TopicScores>();
+  for (const [qid, docs] of run) {
+    const judged = qrels.get(qid);
+    if (judged) scored.set(qid, scoreTopic(qid, docs, judged, o));
+  }
+  return evaluateScored(scored, [...run.keys()], qrels, opts);
+}
+
+/**
+ * trec_eval's topic accounting and means over topics already scored one at a time: `scored` holds
+ * the topics of the run that the qrels judge (scoreRanked), `runQids` every topic of the run, in the
+ * run's order. What `evaluateRun` computes from a whole run, without holding the run
+ * (eval-index.ts scores each topic of a batch search as it comes: topic-scorer.ts).
+ */
+export function evaluateScored(scored: ReadonlyMap<string, TopicScores>, runQids: readonly string[], qrels: Qrels, opts: TrecEvalOptions): TrecEvalResult {
+  const o = scoringOf(opts);
+  const inRun = new Set(runQids);
+  const notInQrels = [...inRun].filter((q) => !qrels.has(q)).sort(byQid);
+  const missing = [...qrels.keys()].filter((q) => !inRun.has(q)).sort(byQid);
   const noRelevant: string[] = [];
   const belowLevel: string[] = [];
   const perTopic: TopicScores[] = [];
   for (const qid of [...qrels.keys()].sort(byQid)) {
     const judged = qrels.get(qid)!;
-    const docs = run.get(qid);
-    if (!docs && !opts.complete) continue;
-    const t = scoreTopic(qid, docs ?? [], judged, o);
-    if (!docs) t.missingFromRun = true;
+    let t = inRun.has(qid) ? scored.get(qid) : undefined;
+    if (!t) {
+      if (!opts.complete) continue;
+      t = scoreTopic(qid, [], judged, o);
+      t.missingFromRun = true;
+    }
     if (t.numRel === 0) {
       let anyRelevant = false;
       for (const g of judged.values()) if (g >= 1) anyRelevant = true;
@@ -126,7 +158,7 @@ export function evaluateRun(run: TrecRun, qrels: Qrels, opts: TrecEvalOptions): 
   if (perTopic.length === 0)
     throw errors.usage(
       'no topic has both results in the run and judgements in the qrels (trec_eval: "No queries with both results and relevance info")',
-      `run topics e.g. ${[...run.keys()].slice(0, 3).join(', ')}; qrels topics e.g. ${[...qrels.keys()].slice(0, 3).join(', ')} — do the qids match?`,
+      `run topics e.g. ${[...inRun].slice(0, 3).join(', ')}; qrels topics e.g. ${[...qrels.keys()].slice(0, 3).join(', ')} — do the qids match?`,
     );
   const b = { iterations: opts.iterations ?? RESAMPLES, seed: opts.seed ?? SEED, level: LEVEL };
   const means: Record<string, Interval> = {};
@@ -141,14 +173,14 @@ export function evaluateRun(run: TrecRun, qrels: Qrels, opts: TrecEvalOptions): 
     means,
     perTopic,
     topics: {
-      inRun: run.size,
+      inRun: inRun.size,
       inQrels: qrels.size,
       notInQrels: set(notInQrels),
       missingFromRun: { ...set(missing), countedAsZero: !!opts.complete },
       noRelevant: { ...set(noRelevant), skipped: !!opts.skipNoRelevant },
       belowLevel: set(belowLevel),
     },
-    relevanceLevel: level,
+    relevanceLevel: o.level,
     complete: !!opts.complete,
     bootstrap: b,
   };

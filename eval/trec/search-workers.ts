@@ -29,6 +29,9 @@ type Out =
   | { type: 'hits'; i: number; hits: Hit[]; ms: number }
   | { type: 'error'; i?: number; code?: ErrorCode; message: string; details?: Record<string, unknown> };
 
+/** Topics a worker may be ahead of the one handed on last (see `window`). */
+const AHEAD_PER_WORKER = 4;
+
 const toError = (m: Extract<Out, { type: 'error' }>): Error =>
   m.code ? new LexcaseError(m.code, m.message, m.details ?? {}) : new Error(`batch-search worker failed: ${m.message}`);
 
@@ -49,6 +52,11 @@ export async function searchOnWorkers(
   if (options.threads === undefined && methodOptionKeys(source.method).includes('threads')) options.threads = 0;
   const workers: Worker[] = [];
   const done = new Map<number, { hits: Hit[]; ms: number }>();
+  // Topics handed out but not yet handed on stay at most this many: results a slow `onTopic` (the
+  // run file, the scoring) has not taken wait in memory, and with no bound the workers ran ahead
+  // until nearly every topic's hits waited here (4,000 topics × 1,000 hits: a heap over 60 MB).
+  const window = n * AHEAD_PER_WORKER;
+  const idle: Worker[] = [];
   let next = 0;
   let emitted = 0;
   let ready = 0;
@@ -65,6 +73,10 @@ export async function searchOnWorkers(
         if (failed) return;
         if (o.signal?.aborted) return fail(o.signal.reason instanceof Error ? o.signal.reason : new Error('batch search aborted'));
         if (next >= topics.length) return;
+        if (next - emitted >= window) {
+          idle.push(w);
+          return;
+        }
         const i = next++;
         w.postMessage({ type: 'search', i, text: topics[i].text, k: o.k, ties: o.ties, ...(o.approx ? { approx: o.approx } : {}) });
       };
@@ -78,6 +90,7 @@ export async function searchOnWorkers(
             done.delete(emitted);
             await onTopic(emitted, r.hits, r.ms);
             emitted++;
+            while (idle.length && next - emitted < window) give(idle.shift()!);
           }
           if (!failed && emitted === topics.length) resolve();
         } catch (e) {

@@ -41,9 +41,7 @@ import type { RankedQuery } from '../../eval/plots/recall-curve.js';
 import { evalTopicsWith } from '../../eval/trec/eval-index.js';
 import { DEFAULT_DEPTH } from '../../eval/trec/depth.js';
 import { parseMeasures } from '../../eval/trec/measures.js';
-import { trecOrder } from '../../eval/trec/order.js';
 import { noHitsLine } from '../../eval/trec/format.js';
-import { rankedTopics } from '../../eval/trec/ranked-topics.js';
 import type { TrecEvalResult } from '../../eval/trec/evaluate.js';
 import type { Qrels } from '../../corpora/qrels.js';
 import type { EvalSet, EvalTopic } from './eval-sets.js';
@@ -140,13 +138,13 @@ async function evalDataset(ix: IndexContext, method: string, topics: EvalTopic[]
 async function evalUserTopics(ix: IndexContext, method: string, topics: EvalTopic[], onProgress: (done: number, total: number) => void): Promise<MethodEval> {
   const qrels: Qrels = new Map(topics.flatMap((t) => (t.judged ? [[t.id, new Map(t.judged)] as const] : [])));
   const level = 1;
-  const { batch, result, noHits } = await evalTopicsWith(
+  const { batch, result, noHits, scores } = await evalTopicsWith(
     await ix.retriever(method),
     topics.map((t) => ({ id: t.id, text: t.query })),
     qrels,
     { k: DEFAULT_DEPTH, measures: parseMeasures(EVAL_METRICS), relevanceLevel: level, onProgress },
   );
-  const ranked = rankedTopics(batch.run, qrels, result.perTopic, level);
+  const ranked = scores.ranked(result.perTopic);
   const byQid = new Map(result.perTopic.map((t, i) => [t.qid, { t, ranked: ranked[i] }]));
   const order = topics.filter((t) => byQid.has(t.id)); // the topics file's order
   const skipped = topics.length - result.n;
@@ -169,9 +167,8 @@ async function evalUserTopics(ix: IndexContext, method: string, topics: EvalTopi
     latency: { meanMs: batch.latency.meanMs, p50Ms: batch.latency.p50Ms, p95Ms: batch.latency.p95Ms },
     perQuery: order.map((topic) => {
       const { t, ranked: rq } = byQid.get(topic.id)!;
-      const judged = qrels.get(t.qid)!;
-      const i = trecOrder(batch.run.get(t.qid) ?? []).findIndex((d) => (judged.get(d.docid) ?? 0) >= level);
-      return { id: t.qid, relevant: t.numRel, firstRank: i < 0 ? null : i + 1, values: t.values, ranked: rq };
+      // the first relevant document's rank (trec_eval order, grade ≥ level), kept as the topic was scored
+      return { id: t.qid, relevant: t.numRel, firstRank: rq.ranks[0] ?? null, values: t.values, ranked: rq };
     }),
     topics: result.topics,
   };

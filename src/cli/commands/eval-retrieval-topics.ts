@@ -117,7 +117,6 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     { loadQrels },
     { evalTopicsOnIndex },
     { formatTopicsReport },
-    { rankedTopics },
     { recallCurve },
     { writeCurvePlot },
     { createProgress },
@@ -126,7 +125,6 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
     import('../../../corpora/qrels.js'),
     import('../../../eval/trec/eval-index.js'),
     import('../../../eval/trec/format.js'),
-    import('../../../eval/trec/ranked-topics.js'),
     import('../../../eval/plots/recall-curve.js'),
     import('../../../eval/plots/recall-plot-file.js'),
     import('../../../core/progress.js'),
@@ -154,10 +152,10 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
       runFile: flags.runFile,
       retrieverOptions: retrieverOptions(flags, flags.method),
       signal,
-      onRun: (method, run, e) => {
+      onRanked: (method, ranked) => {
         if (flags.plot)
           curves.push(
-            ...recallCurve(method, rankedTopics(run, qrels, e.perTopic, e.relevanceLevel), flags.hits, {
+            ...recallCurve(method, ranked, flags.hits, {
               seed: flags.seed,
               iterations: flags.iterations, // the table's resamples: a band at k is the interval the table prints for Recall@k
             }),
