@@ -69,6 +69,7 @@ import { createProgress } from '../core/progress.js';
 import { deriveSeed, SEED_DERIVATION } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
 import { itemChecksum, provenance } from './provenance.js';
+import { resumeCodeNote } from './resume-code.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { firstIssue, resultRecordSchema, traceSchemaFor } from './records.js';
 import { describeOperationalChanges, operationalChanges, resultConfig } from './resume-config.js';
@@ -334,6 +335,9 @@ async function runLocked<Item extends { id: string }>(
       }
       log.info(`growing ${runDir}: ${describeGrowth(grown)}, ${todo.length} new item${todo.length === 1 ? '' : 's'} to run`);
     }
+    // other lexcase code than the run's: said now, not only in report.md afterwards (resume-code.ts)
+    const otherCode = resumeCodeNote(runDir, existing.provenance, prov);
+    if (otherCode) log.warn(otherCode);
     const changed = { ...operationalChanges(existing.config ?? {}, config), ...movedData };
     if (Object.keys(changed).length) log.info(`resuming ${runDir} with ${describeOperationalChanges(changed, existing.resumes)}`);
     const query = changed['model.baseUrlQuery'];
