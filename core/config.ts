@@ -15,11 +15,11 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { errors } from './errors.js';
 import { readRegularFile } from './read-regular.js';
-import { registerSecret } from './log.js';
+import { log, registerSecret } from './log.js';
 import { redactUrl, registerUrlSecrets } from './url-credentials.js';
 import { applyProviderPreset, LLM_PROVIDERS, providerOf } from './llm/providers.js';
 import { redactedEndpoint } from './llm/endpoint.js';
@@ -66,9 +66,9 @@ export const llmConfigSchema = z
     retryMaxMs: z.number().int().min(0).default(30_000),
     /** Most requests in flight at once (per chat model and its bound copies). */
     concurrency: z.number().int().positive().max(256).default(4),
-    /** Response cache directory; false disables the cache. Default: ~/.cache/lexcase/llm. */
+    /** Response cache directory; false disables the cache. Default: ~/.cache/lexcase/llm. In the config file a relative path is relative to its folder; in LEXCASE_CACHE_DIR to the working directory. */
     cacheDir: z.union([z.string().min(1), z.literal(false)]).optional(),
-    /** provider "local" (core/llm/local/): the GGUF model file run in-process (relative to the working directory). */
+    /** provider "local" (core/llm/local/): the GGUF model file run in-process (in the config file: relative to its folder; in LEXCASE_LLM_MODEL_FILE: to the working directory). */
     modelFile: z.string().min(1).optional(),
     /** Sampling seed, sent with every request that sets none (the local provider's default: 0). */
     seed: z
@@ -259,14 +259,42 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
     throw zodIssueToError(file, 'llm', issue);
   }
   const llm = applyProviderPreset(parsed.data, Object.keys(merged));
+  const cwd = opts.cwd ?? process.cwd();
+  // a path the file sets is the file's (relative to its folder); one a variable sets, the working directory's
+  const base = (key: ConfigPathKey) => (file && !(key in envLlm) ? dirname(file) : cwd);
   if (llm.cacheDir === undefined) llm.cacheDir = defaultCacheDir(env);
-  else if (typeof llm.cacheDir === 'string') llm.cacheDir = resolve(opts.cwd ?? process.cwd(), llm.cacheDir);
-  if (llm.modelFile) llm.modelFile = resolve(opts.cwd ?? process.cwd(), llm.modelFile);
+  else if (typeof llm.cacheDir === 'string') llm.cacheDir = configPath(file, 'cacheDir', llm.cacheDir, base('cacheDir'), cwd);
+  if (llm.modelFile) llm.modelFile = configPath(file, 'modelFile', llm.modelFile, base('modelFile'), cwd);
   registerSecret(llm.apiKey);
   registerUrlSecrets(llm.baseUrl);
   const explicit = Object.keys(merged) as (keyof LlmConfig)[];
   explicitKeys.set(llm, explicit);
   return { llm, file, extra, explicit };
+}
+
+/** The path settings of the `llm` section. */
+type ConfigPathKey = 'cacheDir' | 'modelFile';
+
+const warnedPaths = new Set<string>();
+
+/**
+ * A path setting made absolute against `base`: the config file's folder for a path the file sets
+ * (so `"cacheDir": "cache"` in /proj/lexcase.config.json is /proj/cache from any directory), the
+ * working directory for one a variable sets. Until 2026-12 a file's relative path was resolved
+ * against the working directory: where that older reading names another path that exists (a cache
+ * or model file a run from that directory used), one warning per path says which is used now.
+ */
+function configPath(file: string | undefined, key: ConfigPathKey, value: string, base: string, cwd: string): string {
+  const now = resolve(base, value);
+  if (!file || base === cwd || isAbsolute(value)) return now;
+  const before = resolve(cwd, value);
+  if (before !== now && existsSync(before) && !warnedPaths.has(`${key}\0${before}`)) {
+    warnedPaths.add(`${key}\0${before}`);
+    log.warn(
+      `${file}: llm.${key} "${value}" is read relative to the config file's folder: ${now} — not ${before} (relative to the working directory, as lexcase read it until 2026-12-01, and that path exists); write an absolute path to use that one`,
+    );
+  }
+  return now;
 }
 
 /** The keys the config file or environment set, for each `llm` loadConfig returned (not for a copy). */
