@@ -53,6 +53,41 @@ describe('LegalBench loader', () => {
     await expect(loadLegalBenchTask('hearsay', { dir: tmp })).rejects.toThrow(/hearsay.test.jsonl:2: invalid JSON/);
   });
 
+  it('a TSV row whose text opens a quote it never closes is refused naming its line, not merged with the rows after it', async () => {
+    // Written without quoting (a tab join): row 3's text starts with a quote; the next quote in the file is
+    // in row 6's text (the bundled `lyrics of "Viva la Vida"`). csv-parse took rows 4-6 into row 3's text,
+    // with row 6's label: 12 rows read as 9 items, and `run acal` scored 9 with exit 0.
+    const bundled = (await loadLegalBenchTask('hearsay', { env: {} })).slice(0, 12);
+    const rows = bundled.map((x) => [x.label, x.meta?.index, x.text]);
+    rows[3][2] = '"I saw the defendant at the bank, testified the witness.';
+    const dir = join(tmp, 'unclosed');
+    mkdirSync(join(dir, 'hearsay'), { recursive: true });
+    writeFileSync(join(dir, 'hearsay', 'test.tsv'), `answer\tindex\ttext\n${rows.map((r) => r.join('\t')).join('\n')}\n`);
+    await expect(loadLegalBenchTask('hearsay', { dir })).rejects.toThrow(
+      /hearsay[/\\]test\.tsv:5: field "text" opens with a quote \("\) and runs to line 8, taking 3 line break\(s\) and 6 tabs/,
+    );
+    // the same rows written as pandas writes them (quoted, "" inside, \r\n, a byte-order mark, a multi-line text): all 12 items
+    const q = (s: string) => (/["\t\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+    rows[5][2] = 'A text\nover two lines.';
+    writeFileSync(join(dir, 'hearsay', 'test.tsv'), `\ufeffanswer\tindex\ttext\r\n${rows.map((r) => r.map((c) => q(String(c))).join('\t')).join('\r\n')}\r\n`);
+    const xs = await loadLegalBenchTask('hearsay', { dir });
+    expect(xs.map((x) => [x.label, x.meta?.index, x.text])).toEqual(rows);
+    // a bad row after the multi-line text is named by the line it starts on (before: its row number + 1)
+    rows[7][0] = 'Maybe';
+    writeFileSync(join(dir, 'hearsay', 'test.tsv'), `answer\tindex\ttext\n${rows.map((r) => r.map((c) => q(String(c))).join('\t')).join('\n')}\n`);
+    await expect(loadLegalBenchTask('hearsay', { dir })).rejects.toThrow(/test\.tsv:10: field "answer" must be "Yes" or "No", got "Maybe"/);
+  });
+
+  it('a repeated index is refused naming the line of the repeat and of the first', async () => {
+    const dir = join(tmp, 'dup');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'hearsay.test.jsonl'),
+      '{"index":"0","answer":"Yes","text":"a"}\n\n{"index":"1","answer":"No","text":"b"}\n{"index":0,"answer":"No","text":"c"}\n',
+    );
+    await expect(loadLegalBenchTask('hearsay', { dir })).rejects.toThrow(/hearsay\.test\.jsonl:4: duplicate index "0" \(first on line 1\)/);
+  });
+
   it('rejects an unknown task with the known names', () => {
     expect(() => resolveLegalBenchFile('contract_nli')).toThrow(/unknown dataset "contract_nli"[\s\S]*hearsay, learned_hands_courts/);
   });

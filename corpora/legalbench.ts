@@ -10,11 +10,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { readFile } from 'node:fs/promises';
 import { errors } from '../core/errors.js';
 import { PACKAGE_ROOT } from '../core/version.js';
 import { readLines } from './read-lines.js';
+import { readLegalBenchTsv } from './legalbench-tsv.js';
 import type { TaskExample } from './types.js';
 
 export interface LegalBenchTaskInfo {
@@ -108,15 +108,9 @@ function toExample(task: string, split: string, row: Record<string, unknown>, fi
 export async function loadLegalBenchTask(task: string, opts: LoadLegalBenchOptions = {}): Promise<TaskExample[]> {
   const split = opts.split ?? 'test';
   const file = resolveLegalBenchFile(task, opts);
-  const out: TaskExample[] = [];
+  const out: { ex: TaskExample; line: number }[] = [];
   if (file.endsWith('.tsv')) {
-    let rows: Record<string, unknown>[];
-    try {
-      rows = parseCsv(await readFile(file, 'utf8'), { delimiter: '\t', columns: true, relax_quotes: true, skip_empty_lines: true });
-    } catch (e) {
-      throw errors.corpusParse(file, 0, `not a valid TSV: ${(e as Error).message}`, e);
-    }
-    rows.forEach((r, i) => out.push(toExample(task, split, r, file, i + 2)));
+    for (const { line, row } of await readLegalBenchTsv(file)) out.push({ ex: toExample(task, split, row, file, line), line });
   } else {
     for await (const { text, line } of readLines(file)) {
       if (!text.trim()) continue;
@@ -127,13 +121,14 @@ export async function loadLegalBenchTask(task: string, opts: LoadLegalBenchOptio
         throw errors.corpusParse(file, line, `invalid JSON: ${(e as Error).message}`, e);
       }
       if (!row || typeof row !== 'object') throw errors.corpusParse(file, line, 'expected a JSON object');
-      out.push(toExample(task, split, row as Record<string, unknown>, file, line));
+      out.push({ ex: toExample(task, split, row as Record<string, unknown>, file, line), line });
     }
   }
-  const seen = new Set<string>();
-  for (const ex of out) {
-    if (seen.has(ex.id)) throw errors.corpusParse(file, 0, `duplicate index "${ex.meta?.index}"`);
-    seen.add(ex.id);
+  const seen = new Map<string, number>();
+  for (const { ex, line } of out) {
+    const first = seen.get(ex.id);
+    if (first !== undefined) throw errors.corpusParse(file, line, `duplicate index "${ex.meta?.index}" (first on line ${first})`);
+    seen.set(ex.id, line);
   }
-  return out;
+  return out.map((o) => o.ex);
 }
