@@ -56,3 +56,27 @@ describe('Bar Exam QA question format', () => {
     expect([q.id, q.goldPassageIds]).toEqual(['7', ['42']]);
   });
 });
+
+describe('Bar Exam QA fields that are not text', () => {
+  it('a gold_idx written as a list (or any field as an object) is refused naming file:line and field, not read as one id "p1,p2"', async () => {
+    // Before: String(["mbe_1", "mbe_2"]) = "mbe_1,mbe_2", an id no index holds: `eval retrieval --dataset-file`
+    // counted the question as a miss "with no gold passage in this index" (Recall@10 0.875 → 0.750 on 8 questions).
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-bq-'));
+    const f = join(dir, 'qa.jsonl');
+    const row = (extra: object) => JSON.stringify({ id: 'q1', prompt: '', question: 'Q', choices: ['a', 'b'], answer: 'A', gold_idx: 'mbe_1', ...extra });
+    await writeFile(f, `${row({})}\n${row({ id: 'q2', gold_idx: ['mbe_1', 'mbe_2'] })}\n`);
+    await expect(loadQuestions('barexam', 'all', { file: f })).rejects.toThrow(
+      /qa\.jsonl:2: field "gold_idx" must be a string or a number \(one gold passage id per question in this format\), got an array: \["mbe_1","mbe_2"\]/,
+    );
+    await writeFile(f, `${row({ question: { text: 'Q' } })}\n`);
+    await expect(loadQuestions('barexam', 'all', { file: f })).rejects.toThrow(/qa\.jsonl:1: field "question" must be a string or a number, got an object/);
+    await writeFile(f, `${row({ choices: ['a', null] })}\n`);
+    await expect(loadQuestions('barexam', 'all', { file: f })).rejects.toThrow(
+      /qa\.jsonl:1: field "choices\[1\]" must be a string or a number, got null: null/,
+    );
+    // numbers and strings are read as their text, as before
+    await writeFile(f, `${row({ id: 7, gold_idx: 42, choices: [1, 'b'] })}\n`);
+    const [q] = await loadQuestions('barexam', 'all', { file: f });
+    expect([q.id, q.goldPassageIds, q.choices]).toEqual(['7', ['42'], ['1', 'b']]);
+  });
+});
