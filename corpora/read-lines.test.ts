@@ -91,3 +91,32 @@ describe('readLines', () => {
     }
   });
 });
+
+describe('a file that is not UTF-8 text', () => {
+  it('a UTF-16 file and a gzip file without .gz are refused at line 1 saying so (JSONL, CSV), not with the parser quoting their bytes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-enc-'));
+    const rows = '{"id":"p1","text":"a contract"}\n{"id":"p2","text":"a tort"}\n';
+    const utf16 = join(dir, 'pool.jsonl');
+    await writeFile(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(rows, 'utf16le')]));
+    // before: pool.jsonl:1: malformed JSON: Unexpected token '�', "��{\u0000"\u0000i\u0000d\u0000"... is not valid JSON
+    await expect(collect(loadJsonlPassages(utf16))).rejects.toThrow(
+      /pool\.jsonl:1: the file is UTF-16 \(it starts with the byte-order mark FF FE\) and lexcase reads UTF-8: convert it/,
+    );
+    const csv16 = join(dir, 'pool.csv');
+    await writeFile(csv16, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('id,text\np1,a contract\n', 'utf16le').swap16()]));
+    await expect(collect(loadCsvPassages(csv16))).rejects.toThrow(
+      /pool\.csv:1: the file is UTF-16 \(it starts with the byte-order mark FE FF\).*, or save it from the spreadsheet as "CSV UTF-8"$/,
+    );
+    const gz = join(dir, 'export.jsonl');
+    await writeFile(gz, gzipSync(rows));
+    // before: export.jsonl:1: malformed JSON: Unexpected token '\u001f', "\u001f�\u0008\u0000…" is not valid JSON
+    await expect(collect(loadJsonlPassages(gz))).rejects.toThrow(
+      /export\.jsonl:1: the file is gzip-compressed \(it starts with the bytes 1F 8B\) but its name does not end in \.gz/,
+    );
+    // the same gzip bytes named .gz, and UTF-8 with its byte-order mark, are read
+    await writeFile(`${gz}.gz`, gzipSync(rows));
+    expect((await collect(loadJsonlPassages(`${gz}.gz`))).map((p) => p.id)).toEqual(['p1', 'p2']);
+    await writeFile(utf16, `\ufeff${rows}`);
+    expect((await collect(loadJsonlPassages(utf16))).map((p) => p.id)).toEqual(['p1', 'p2']);
+  });
+});

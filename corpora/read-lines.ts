@@ -6,6 +6,7 @@
  * naming file and line.
  */
 import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
@@ -37,16 +38,43 @@ export function openBytes(file: string): Readable {
   return raw.pipe(gunzip);
 }
 
-/** Decoded text chunks of the file (invalid bytes → U+FFFD). */
+/**
+ * Why a file whose first bytes these are cannot be read as UTF-8 text, in words, or undefined: a UTF-16
+ * file (a spreadsheet's "Unicode text"; its byte-order mark FF FE or FE FF) and a gzip file whose name
+ * does not end in .gz. Both were refused at line 1 with a parser's message that quoted the bytes as
+ * `"��{\u0000"\u0000i\u0000d…` or `"\u001f�\u0008…`.
+ */
+export function notUtf8Note(file: string, head: Buffer): string | undefined {
+  const name = basename(file);
+  if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) {
+    const mark = head[0] === 0xff ? 'FF FE' : 'FE FF';
+    return `the file is UTF-16 (it starts with the byte-order mark ${mark}) and lexcase reads UTF-8: convert it (iconv -f UTF-16 -t UTF-8 ${name} > utf8-${name})${/\.(csv|tsv|tab)$/i.test(name) ? ', or save it from the spreadsheet as "CSV UTF-8"' : ''}`;
+  }
+  if (!file.endsWith('.gz') && head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b)
+    return `the file is gzip-compressed (it starts with the bytes 1F 8B) but its name does not end in .gz, which is how lexcase knows to decompress it: rename it to ${name}.gz, or gunzip it`;
+  return undefined;
+}
+
+/** The first chunk of a file, refused when it says the file is not UTF-8 text (notUtf8Note). */
+function checkHead(file: string, chunk: Buffer): void {
+  const note = notUtf8Note(file, chunk);
+  if (note) throw errors.corpusParse(file, 1, note);
+}
+
+/** Decoded text chunks of the file (invalid bytes → U+FFFD; a UTF-16 or unnamed gzip file is refused). */
 export async function* readTextChunks(file: string): AsyncGenerator<string> {
   await assertReadableFile(file);
   const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
+  let first = true;
   try {
     for await (const chunk of openBytes(file)) {
+      if (first) checkHead(file, chunk as Buffer);
+      first = false;
       const text = decoder.decode(chunk as Buffer, { stream: true });
       if (text) yield text;
     }
   } catch (e) {
+    if (e instanceof LexcaseError) throw e;
     throw errors.corpusParse(file, 0, `cannot read file: ${(e as Error).message}`, e);
   }
   const tail = decoder.decode();
@@ -92,6 +120,7 @@ export async function* readLines(file: string, opts: ReadLinesOptions = {}): Asy
   const stream = openBytes(file);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (line === 0 && !pending) checkHead(file, chunk);
       let start = 0;
       let nl: number;
       while ((nl = chunk.indexOf(10, start)) !== -1) {
