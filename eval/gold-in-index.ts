@@ -30,6 +30,38 @@ export function countGoldMissing(docs: DocIds, questions: readonly Question[]): 
   return { questions: missing.length, examples: missing.slice(0, 5).map((q) => q.id) };
 }
 
+/**
+ * A likely cause for gold ids of a question file that no passage of the index has, where one shows
+ * (as eval/trec/qrels-in-index.ts gives for qrels): the id is in the index in the other Unicode
+ * normalisation form (NFC/NFD), or it is several ids in one field (`p1;p2`, `p1, p2`, every part an
+ * id of the index) — not an index without those passages, as the warning alone said. Undefined when
+ * none shows.
+ */
+export function goldMissingHint(docs: DocIds, questions: readonly Question[]): string | undefined {
+  const forms: string[] = [];
+  const lists: string[] = [];
+  for (const q of questions) {
+    if (!goldMissingFrom(docs, q)) continue;
+    for (const g of q.goldPassageIds) {
+      const other = [g.normalize('NFC'), g.normalize('NFD')].find((f) => f !== g && docs.indexOf(f) >= 0);
+      if (other !== undefined && forms.length < 3) forms.push(`${esc(g)} (question ${q.id}) is ${esc(other)} in the index`);
+      const parts = g.split(/[,;|\s]+/).filter(Boolean);
+      if (parts.length > 1 && parts.every((p) => docs.indexOf(p) >= 0) && lists.length < 3) lists.push(`${JSON.stringify(g)} (question ${q.id})`);
+    }
+  }
+  const hints: string[] = [];
+  if (forms.length)
+    hints.push(`${forms.join(', ')}: another Unicode normalisation form (NFC/NFD) of the same text; write the gold ids as the corpus spells them`);
+  if (lists.length)
+    hints.push(
+      `${lists.join(', ')} ${lists.length === 1 ? 'is' : 'are'} several passage ids of this index in one gold field, read as one id; this format has one gold passage id per question`,
+    );
+  return hints.length ? hints.join('; ') : undefined;
+}
+
+/** An id quoted with its non-ASCII characters escaped, so two Unicode forms that print alike read apart. */
+const esc = (id: string): string => JSON.stringify(id).replace(/[^\u0020-\u007e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** The metric for a question (none for a question without gold ids). */
 export const goldInIndexMetric = (docs: DocIds, q: Question): Record<string, boolean> =>
   q.goldPassageIds.length ? { [GOLD_IN_INDEX]: !goldMissingFrom(docs, q) } : {};

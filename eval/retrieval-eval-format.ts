@@ -30,7 +30,7 @@ export function reportHeader(r: RetrievalReport): string {
     ...r.results.filter((x) => x.noHits?.count).map((x) => noHitsLine(x.method, x.noHits, r.runFiles?.[x.method], 'question')),
     ...(r.goldMissing?.questions
       ? [
-          `**Warning:** ${int(r.goldMissing.questions)} of ${int(evaluated)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`,
+          `**Warning:** ${int(r.goldMissing.questions)} of ${int(evaluated)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. ${r.goldMissing.hint ? `Likely cause: ${r.goldMissing.hint}.` : `Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`}`,
         ]
       : []),
   ].join('\n');

@@ -20,7 +20,7 @@ import { TrecRunWriter, trecQrelsLines, writeTrecFile } from './retrieval-eval-r
 import { runFileFor } from './retrieval-eval-run-file-name.js';
 import { checkOutputs, runFileOutputs } from './output-files.js';
 import type { Hit } from '../retrieval/types.js';
-import { countGoldMissing } from './gold-in-index.js';
+import { countGoldMissing, goldMissingHint } from './gold-in-index.js';
 
 export const PAPER_POOL_NOTE =
   "The Bar Exam QA paper (and CASE, Table 3) retrieves from the full 856,835-passage pool; this corpus is smaller, so these figures are not comparable with the paper's.";
@@ -58,7 +58,7 @@ export interface RetrievalReport {
   corpus: { name: string; passages: number; checksum: string };
   dataset: { name: string; split: Split; n: number; splitSeed: number; checksum: string; file?: string };
   /** Questions (with gold ids) none of whose gold passages is in the index: they can only score 0. */
-  goldMissing: { questions: number; examples: string[] };
+  goldMissing: { questions: number; examples: string[]; hint?: string };
   query: string;
   /** The paper-pool caveat; only on the bundled Bar Exam QA questions, never on a user's own data. */
   note?: string;
@@ -97,11 +97,13 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
     );
   }
   const checksum = await datasetChecksum(opts.datasetFile ?? dataset);
-  const goldMissing = countGoldMissing(idx.docs, questions);
+  const goldMissing: RetrievalReport['goldMissing'] = countGoldMissing(idx.docs, questions);
+  const goldHint = goldMissingHint(idx.docs, questions);
+  if (goldHint) goldMissing.hint = goldHint;
   const withGold = questions.filter((q) => q.goldPassageIds.length > 0).length;
   if (goldMissing.questions === withGold) {
     throw errors.nothingToEvaluate(
-      `none of the ${withGold} questions of dataset "${dataset}" split "${split}" has its gold passage in index ${opts.index} (corpus ${manifest.corpus.name}, e.g. ${goldMissing.examples.join(', ')} are missing): every metric would be 0`,
+      `none of the ${withGold} questions of dataset "${dataset}" split "${split}" has its gold passage in index ${opts.index} (corpus ${manifest.corpus.name}, e.g. ${goldMissing.examples.join(', ')} are missing): every metric would be 0${goldHint ? `; likely cause: ${goldHint}` : ''}`,
       'index a corpus that contains the gold passages (e.g. "default" or "barexam")',
     );
   }
