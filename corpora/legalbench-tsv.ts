@@ -7,7 +7,8 @@
  * with `"`) would take every row up to the next quote in the file into that field, and the file would
  * still parse with the right number of columns: 12 rows read as 9 items, the first taking a later
  * row's label. Such a field holds the line breaks and the tabs of the rows it took, at least one tab
- * for each other column, so a field with a line break and that many tabs is refused naming its line.
+ * for each other column, so a field with a line break and that many tabs is refused naming its line
+ * (a real text with tabs over several lines is refused too: the message points to the JSONL form).
  */
 import { readFile } from 'node:fs/promises';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -51,7 +52,7 @@ export async function readLegalBenchTsv(file: string): Promise<TsvRow[]> {
       throw errors.corpusParse(
         file,
         line,
-        `field "${column}" opens with a quote (") and runs to line ${line + count(v, '\n')}, taking ${count(v, '\n')} line break(s) and ${count(v, '\t')} tabs: a quote that opens a field and is not closed takes the rows after it into that field (those rows would not be read as items); write the field quoted with "" for each quote inside (as pandas and Excel do), or remove the stray quote`,
+        `field "${column}" opens with a quote (") and runs to line ${line + count(v, '\n')}, taking ${count(v, '\n')} line break(s) and ${count(v, '\t')} tabs: a quote that opens a field and is not closed takes the rows after it into that field (those rows would not be read as items); write the field quoted with "" for each quote inside (as pandas and Excel do), or remove the stray quote; a text that does hold tabs over several lines can be given as JSONL instead (<task>.<split>.jsonl, one {"index", "text", "answer"} a line)`,
       );
     }
     return { line, row: record };
