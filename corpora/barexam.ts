@@ -7,6 +7,7 @@
  * (see `retrievalQuery`).
  */
 import { errors } from '../core/errors.js';
+import { ONE_OBJECT_A_LINE } from './one-object-a-line.js';
 import { LETTERS, type Question } from './types.js';
 
 /**
@@ -25,7 +26,8 @@ function text(r: Record<string, unknown>, field: string, file: string, line: num
 }
 
 export function barexamQuestion(rec: unknown, file: string, line: number): Question {
-  if (!rec || typeof rec !== 'object' || Array.isArray(rec)) throw errors.corpusParse(file, line, 'expected an object');
+  if (!rec || typeof rec !== 'object' || Array.isArray(rec))
+    throw errors.corpusParse(file, line, `expected an object${Array.isArray(rec) ? `, got an array: ${ONE_OBJECT_A_LINE}` : ''}`);
   const r = rec as Record<string, unknown>;
   const str = (field: string) => text(r, field, file, line);
   const id = (r.id !== undefined && r.id !== null ? str('id') : str('idx')).trim();

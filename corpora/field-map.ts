@@ -8,6 +8,7 @@ import { errors } from '../core/errors.js';
 import type { Passage } from './types.js';
 import { describeType, idProblem, idValueProblem, quoteId, rawNumberIdProblem } from './passage-rules.js';
 import { setPassageOrigin } from './passage-origin.js';
+import { ONE_OBJECT_A_LINE } from './one-object-a-line.js';
 
 export interface FieldMapping {
   id?: string;
@@ -146,7 +147,7 @@ function asString(v: unknown): string | undefined {
  */
 export function toPassage(rec: unknown, map: FieldMapping, ctx: MapContext): Passage {
   if (!rec || typeof rec !== 'object' || Array.isArray(rec)) {
-    throw errors.corpusParse(ctx.file, ctx.line, 'expected an object per line/row');
+    throw errors.corpusParse(ctx.file, ctx.line, `expected an object per line/row${Array.isArray(rec) ? `, got an array: ${ONE_OBJECT_A_LINE}` : ''}`);
   }
   const r = rec as Record<string, unknown>;
   const c = { ...ctx, fields: ctx.fields ?? new FileFields(map), from: ctx.from ?? 'this row' };

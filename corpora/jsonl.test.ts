@@ -153,3 +153,27 @@ describe('JSONL passage loader', () => {
     expect(p.text).toBe(text);
   });
 });
+
+describe('a JSON file where JSONL is read', () => {
+  it('a JSON array on one line and a pretty-printed JSON file are refused saying it is JSON, not JSONL, and how to convert it', async () => {
+    const { loadQuestions } = await import('./registry.js');
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsondoc-'));
+    const rows = [
+      { id: 'p1', text: 'a contract' },
+      { id: 'p2', text: 'a tort' },
+    ];
+    const arr = join(dir, 'pool.json');
+    await writeFile(arr, JSON.stringify(rows));
+    const load = async (f: string) => {
+      for await (const _ of loadJsonlPassages(f));
+    };
+    // before: pool.json:1: expected an object per line/row
+    await expect(load(arr)).rejects.toThrow(/pool\.json:1: expected an object per line\/row, got an array: this reads JSONL, one JSON object a line; .*jq -c/);
+    await writeFile(arr, JSON.stringify(rows, null, 2));
+    // before: pool.json:1: malformed JSON: Unexpected end of JSON input
+    await expect(load(arr)).rejects.toThrow(/pool\.json:1: malformed JSON: the line is "\[" alone: this reads JSONL, one JSON object a line/);
+    const qa = join(dir, 'qa.json');
+    await writeFile(qa, JSON.stringify([{ id: 'q1', prompt: '', question: 'Q', choices: ['a', 'b'], answer: 'A', gold_idx: 'p1' }]));
+    await expect(loadQuestions('barexam', 'all', { file: qa })).rejects.toThrow(/qa\.json:1: expected an object, got an array: this reads JSONL/);
+  });
+});

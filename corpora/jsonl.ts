@@ -4,6 +4,7 @@ import { errors } from '../core/errors.js';
 import { readLines, type ReadLinesOptions } from './read-lines.js';
 import { FileFields, toPassage, type FieldMapping } from './field-map.js';
 import { jsonMemberText } from './json-member-text.js';
+import { documentNote } from './one-object-a-line.js';
 import type { Passage } from './types.js';
 
 export interface JsonRecord {
@@ -31,7 +32,7 @@ export async function* readJsonl(file: string, opts: ReadLinesOptions = {}): Asy
     try {
       value = JSON.parse(text);
     } catch (e) {
-      throw errors.corpusParse(file, line, `malformed JSON: ${bomNote(text) ?? (e as Error).message}`, e);
+      throw errors.corpusParse(file, line, `malformed JSON: ${bomNote(text) ?? documentNote(text) ?? (e as Error).message}`, e);
     }
     yield { line, value, text };
   }

@@ -1,9 +1,11 @@
 /** MMLU-Pro (law) records → Question: {question_id, question, options[2..10], answer "A".."J", src}. */
 import { errors } from '../core/errors.js';
+import { ONE_OBJECT_A_LINE } from './one-object-a-line.js';
 import { LETTERS, type Question } from './types.js';
 
 export function mmluProQuestion(rec: unknown, file: string, line: number): Question {
-  if (!rec || typeof rec !== 'object' || Array.isArray(rec)) throw errors.corpusParse(file, line, 'expected an object');
+  if (!rec || typeof rec !== 'object' || Array.isArray(rec))
+    throw errors.corpusParse(file, line, `expected an object${Array.isArray(rec) ? `, got an array: ${ONE_OBJECT_A_LINE}` : ''}`);
   const r = rec as Record<string, unknown>;
   const id = String(r.question_id ?? r.id ?? '').trim();
   if (!id) throw errors.corpusParse(file, line, 'missing question id (field "question_id")');
