@@ -30,6 +30,11 @@
  *                 baseline's context and the IR solver's pool as `lexcase search -k` prints them, retrieval/top-k.ts
  *                 printedRun); an older lexcase kept the retriever's index order at a tie across the cut, so an
  *                 item it ran may have seen another passage: unknown (the resume warns), never refused
+ *   searchScoreDigits
+ *                 the significant digits an agent run's searches read a hybrid's fused scores with at the top-k cut
+ *                 ({ hybrid: 10 }, retrieval/top-k.ts searchScoreDigits; MAD --method hybrid, CASE and ACAL over an index
+ *                 with dense, the hybrid-rag baseline); an older lexcase read them to 6 decimals, which ties close fused
+ *                 scores (then ordered by id), so an item it ran may have seen another passage: unknown (the resume warns)
  *   evidence      the evidence selection an offline CASE run ran ("learned" or "plan"): an older lexcase
  *                 recorded "learned" (the default asked for) also where the query plan ran (--tools given, or
  *                 an index without bm25 and qld); such a record is taken as unknown, and corrected from then on
@@ -228,6 +233,15 @@ const ADDED: {
     // prints it (retrieval/top-k.ts printedRun); an older lexcase kept the retriever's index order at a tie across the cut
     path: ['searchRanking'],
     what: "how each search's top k is cut: an older lexcase kept the retriever's index order where passages tied at the cut (now trec_eval's, ties by id descending, as `lexcase search -k` prints them), so an item it ran may have seen another passage there than the items this resume runs",
+    lacks: absent,
+  },
+  {
+    // agent runs that search with a hybrid (MAD --method hybrid, CASE and ACAL over an index with dense, the hybrid-rag baseline)
+    // record the digits its fused scores are cut by (retrieval/top-k.ts searchScoreDigits; Retriever.scoreDigits); an older lexcase
+    // cut them at 6 decimals. Unknown (a warning), as searchRanking: it can move a passage across a search's cut only where
+    // fused scores tie at 6 decimals there, in the rare search, while a reproduce hybrid run's whole ranking is refused
+    path: ['searchScoreDigits'],
+    what: "the significant digits a hybrid's fused scores are read with where each search's top k is cut: an older lexcase read them to 6 decimals, where close fused scores tie (then ordered by id), so an item it ran may have seen another passage at the cut than the items this resume runs",
     lacks: absent,
   },
   {

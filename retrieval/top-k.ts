@@ -154,6 +154,22 @@ export const PRINTED_RUN_RANKING = 'trec_eval, depth past ties';
 export const PRINTED_SEARCH_RANKING = 'trec_eval, top k past ties';
 
 /**
+ * The config fragment an agent run that searches records beside `searchRanking`: the significant
+ * digits each of its retrievers' scores are read with where that is not 6 decimals
+ * (Retriever.scoreDigits: the hybrid's 10), as `searchScoreDigits` ({ hybrid: 10 }); nothing where
+ * none keeps more. Each search's top-k cut (printedRun) orders the scores so rounded; an older lexcase
+ * cut a hybrid's searches at 6 decimals, where fused scores tie (then ordered by id), so resuming a
+ * run dir it started warns (eval/resume-unrecorded.ts). `retrievers`: those the run's searches use.
+ */
+export function searchScoreDigits(retrievers: Partial<Record<string, Pick<Retriever, 'scoreDigits'>>>): { searchScoreDigits?: Record<string, number> } {
+  const digits = Object.entries(retrievers)
+    .filter(([, r]) => r?.scoreDigits !== undefined)
+    .map(([m, r]) => [m, r!.scoreDigits!] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return digits.length ? { searchScoreDigits: Object.fromEntries(digits) } : {};
+}
+
+/**
  * `r`'s top `depth` hits for `query` as its printed run ranks them (searchTopK, its scores as its
  * run file writes them: r.scoreDigits); `opts`: the search's other options (withText, approx).
  */

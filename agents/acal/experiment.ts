@@ -20,7 +20,7 @@ import { errors } from '../../core/errors.js';
 import { YES_NO_READING } from '../common/yes-no.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
-import { PRINTED_SEARCH_RANKING } from '../../retrieval/top-k.js';
+import { PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
 import type { Retriever } from '../../retrieval/types.js';
 import { indexContent, openCaseIndex, type AgentIndex } from '../../retrieval/open-index.js';
 import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardPromptingSystem } from './baselines/index.js';
@@ -147,7 +147,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     // and how much of each passage they show
     ...(system === 'acal' || system === 'rag' ? { evidenceQuery: acalTask(opts.task).query('{text}'), passageChars } : {}),
     // how its searches cut the top k: as `lexcase search -k` prints it (an older lexcase: index order at a tie; resume-unrecorded.ts warns)
-    ...(idx && (system === 'acal' || system === 'rag') ? { searchRanking: PRINTED_SEARCH_RANKING } : {}),
+    // and the digits it reads a hybrid's fused scores with there (its tools search every method the index has; an older lexcase: 6 decimals)
+    ...(idx && (system === 'acal' || system === 'rag') ? { searchRanking: PRINTED_SEARCH_RANKING, ...searchScoreDigits(idx.retrievers) } : {}),
     ...(fewShotRecord ? { fewShot: fewShotRecord } : {}), // the examples sp/cot showed every item (train rows, by id)
     ...(system === 'acal'
       ? { semantics: opts.semantics ?? 'quadratic', clashResolution: opts.clashResolution !== false, escalation: opts.escalation !== false }

@@ -28,7 +28,7 @@ import { assertSelectorHeldOut, selectorRecord } from './selector-training.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
-import { PRINTED_RUN_RANKING, PRINTED_SEARCH_RANKING } from '../../retrieval/top-k.js';
+import { PRINTED_RUN_RANKING, PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
 import { HYPOTHESIS_MAPPING } from './map-hypotheses.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS, casePromptLimitsConfig } from '../common/defaults.js';
 
@@ -191,7 +191,10 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
         : { mode: o.mode, ...(o.mode === 'llm-only' ? {} : { passageChars: CASE_PROMPT_LIMITS.baselinePassageChars }) }),
       // how its searches (search tools, RAG context, the IR solver's pool) cut the top k: as `lexcase search -k` prints it
       // (an older lexcase kept the retriever's index order at a tie; resume-unrecorded.ts warns)
-      ...(o.system === 'case' || rag ? { searchRanking: PRINTED_SEARCH_RANKING } : {}),
+      // and the digits it reads a hybrid's fused scores with there (CASE: every method the index has; a RAG baseline: its own)
+      ...(o.system === 'case' || rag
+        ? { searchRanking: PRINTED_SEARCH_RANKING, ...searchScoreDigits(rag ? { [rag]: idx.retrievers[rag] } : idx.retrievers) }
+        : {}),
       k: o.system === 'baseline' && o.mode === 'llm-only' ? 0 : k,
       dataset: o.dataset,
       split: o.split,

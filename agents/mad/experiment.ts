@@ -11,7 +11,7 @@ import type { Question, Split } from '../../corpora/types.js';
 import { writeAtomic, writeJsonAtomic } from '../../eval/run-dir.js';
 import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
-import { PRINTED_SEARCH_RANKING } from '../../retrieval/top-k.js';
+import { PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { UsageMeter, type TokenUsage } from '../../core/llm/usage.js';
@@ -114,6 +114,8 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       method: s.method,
       // how its searches cut the top k: as `lexcase search -k` prints it (an older lexcase: index order at a tie; resume-unrecorded.ts warns)
       searchRanking: PRINTED_SEARCH_RANKING,
+      // and the digits it reads a hybrid's fused scores with there (--method hybrid: 10; an older lexcase: 6 decimals; resume-unrecorded.ts warns)
+      ...searchScoreDigits({ [s.method]: idx.retrievers[s.method] }),
       passageChars: s.passageChars,
       dataset: o.dataset,
       split: o.split,

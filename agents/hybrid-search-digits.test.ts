@@ -1,0 +1,80 @@
+/**
+ * An agent run that searches with a hybrid records the digits its searches read the fused scores
+ * with (config.json `searchScoreDigits`: { hybrid: 10 }, Retriever.scoreDigits). Each search's top-k
+ * cut (retrieval/top-k.ts printedRun) orders the fused scores at 10 significant digits; an older
+ * lexcase read them to 6 decimals, where close fused scores tie (then ordered by id), so a run dir it
+ * started may hold items that saw another passage at a cut. `run mad --method hybrid` recorded nothing
+ * of it, so resuming such a dir said nothing; now it warns naming searchScoreDigits, as for
+ * searchRanking (eval/resume-unrecorded.ts). Driven through the CLI and the real OpenAI client
+ * against a scripted server on 127.0.0.1 answering each request with an instance of its schema, on
+ * Bar Exam val questions over their gold passages and 150 legal-corpus passages, with dense vectors
+ * from the tiny test BERT (so the index offers hybrid).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addDenseIndex } from '../indexer/dense/add-dense.js';
+import { closeSparseIndexes } from '../retrieval/open.js';
+import { runCli } from '../tests/support/run-cli.js';
+import { useScriptedLlm } from '../tests/support/scripted-llm-env.js';
+import { schemaFollowing, startScriptedServer } from '../tests/support/scripted-openai-server.js';
+import { buildSmallBarexamIndex } from '../tests/support/small-barexam-index.js';
+import { runCaseExperiment } from './case/experiment.js';
+
+const TINY_BERT = join(import.meta.dirname, '../tests/fixtures/tiny-embedder/tiny-bert');
+let dir: string;
+let index: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-hybrid-search-digits-'));
+  index = join(dir, 'idx');
+  await buildSmallBarexamIndex(index, { items: 3 });
+  await addDenseIndex(index, { embedder: { provider: 'transformers', modelDir: TINY_BERT }, batchSize: 64 });
+}, 120_000);
+afterAll(async () => {
+  await closeSparseIndexes();
+  rmSync(dir, { recursive: true, force: true });
+});
+afterEach(() => vi.unstubAllEnvs());
+
+const configOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
+
+describe("agent runs that search with a hybrid record its fused scores' digits", () => {
+  it('run mad --method hybrid records searchScoreDigits { hybrid: 10 } (--method bm25 none); resuming a dir without it warns naming it and records it', async () => {
+    const srv = await startScriptedServer(schemaFollowing());
+    try {
+      useScriptedLlm(srv.url);
+      const mad = (method: string, runDir: string, limit: number) =>
+        runCli(['run', 'mad', '--method', method, '--split', 'val', '--limit', String(limit), '--k', '2', '--index', index, '--run-dir', runDir, '--no-cache']);
+      const bm25 = join(dir, 'mad-bm25');
+      expect((await mad('bm25', bm25, 1)).code).toBe(0);
+      expect(configOf(bm25).config.searchScoreDigits).toBeUndefined();
+
+      const hybrid = join(dir, 'mad-hybrid');
+      expect((await mad('hybrid', hybrid, 1)).code).toBe(0);
+      const cfg = configOf(hybrid);
+      expect(cfg.config.searchScoreDigits).toEqual({ hybrid: 10 });
+      // the dir as an older lexcase left it: its searches cut at 6 decimals, nothing recorded
+      delete cfg.config.searchScoreDigits;
+      writeFileSync(join(hybrid, 'config.json'), JSON.stringify(cfg));
+      const r = await mad('hybrid', hybrid, 2);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(
+        /does not record searchScoreDigits \(the significant digits a hybrid's fused scores are read with where each search's top k is cut/,
+      );
+      expect(r.stdout + r.stderr).toMatch(/ran 1, skipped 1/);
+      const after = configOf(hybrid);
+      expect(after.config.searchScoreDigits).toEqual({ hybrid: 10 });
+      expect(after.resumes.at(-1).unchecked).toEqual(['searchScoreDigits']);
+    } finally {
+      await srv.close();
+    }
+  }, 120_000);
+
+  it('run case (offline) over an index with dense records it: its tools and advocates may search hybrid', async () => {
+    const runDir = join(dir, 'case');
+    await runCaseExperiment({ system: 'case', offline: true, evidence: 'plan', dataset: 'barexam', split: 'val', index, limit: 1, runDir });
+    expect(configOf(runDir).config).toMatchObject({ searchRanking: 'trec_eval, top k past ties', searchScoreDigits: { hybrid: 10 } });
+  }, 120_000);
+});
