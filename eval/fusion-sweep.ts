@@ -125,7 +125,10 @@ export async function sweepFusion(opts: {
     for (const q of questions) {
       const hits = await r.search(retrievalQuery(q), { k: maxDepth });
       const cut = (depth: number) =>
-        searchTopK(async (d) => (d <= maxDepth ? hits.slice(0, d) : r.search(retrievalQuery(q), { k: d })), depth, undefined, r.scoreDigits);
+        searchTopK(async (d) => (d <= maxDepth ? hits.slice(0, d) : r.search(retrievalQuery(q), { k: d })), depth, {
+          digits: r.scoreDigits,
+          who: `retriever ${r.method}, question "${q.id}"`,
+        });
       runs[m].push(new Map(await Promise.all(depths.map(async (d) => [d, await cut(d)] as const))));
       opts.onProgress?.(m, runs[m].length, questions.length);
     }
@@ -151,7 +154,7 @@ export async function sweepFusion(opts: {
       );
     // fused scores as the hybrid's run file writes them (10 significant digits: retrieval/top-k.ts scoreText)
     const ranked = await Promise.all(
-      questions.map(async (_, i) => trecRankedIds(await searchTopK(fused(i), evalDepth, undefined, HYBRID_SCORE_DIGITS), HYBRID_SCORE_DIGITS)),
+      questions.map(async (_, i) => trecRankedIds(await searchTopK(fused(i), evalDepth, { digits: HYBRID_SCORE_DIGITS }), HYBRID_SCORE_DIGITS)),
     );
     const recall = recallOf((i) => ranked[i]);
     settings.push({ label: settingLabel(g), setting: g, recall, margin: marginOf(recall) });

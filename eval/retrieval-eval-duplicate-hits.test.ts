@@ -9,7 +9,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Question } from '../corpora/types.js';
+import { searchFiltered } from '../retrieval/filtered-search.js';
 import { createHybridRetriever } from '../retrieval/hybrid.js';
+import { LexcaseRetriever } from '../retrieval/langchain-retriever.js';
 import type { Hit, Retriever } from '../retrieval/types.js';
 import { evalRetrieval } from './retrieval-eval.js';
 
@@ -55,6 +57,18 @@ describe('a retriever that returns one passage twice', () => {
     const hybrid = createHybridRetriever([chunkRetriever(), other]);
     await expect(hybrid.search('hearsay offered to prove the matter asserted', { k: 3 })).rejects.toThrow(
       /retriever my-chunks: passage "fre-801" is returned twice/,
+    );
+  });
+
+  it('is refused by the LangChain retriever and a filtered search (/v1, MCP), naming the retriever as evalRetrieval does', async () => {
+    const query = 'hearsay offered to prove the matter asserted';
+    // both cut through printedRun (retrieval/top-k.ts), which names the retriever; before, their error named no retriever
+    await expect(new LexcaseRetriever({ index: chunkRetriever(), k: 2 }).invoke(query)).rejects.toThrow(
+      /: retriever my-chunks: passage "fre-801" is returned twice in one ranking \(hits \d and \d/,
+    );
+    const ids = ['fre-801', 'fre-803'];
+    await expect(searchFiltered(chunkRetriever(), query, 1, { size: 2, indexOf: (id) => ids.indexOf(id), keeps: () => true })).rejects.toThrow(
+      /: retriever my-chunks: passage "fre-801" is returned twice/,
     );
   });
 

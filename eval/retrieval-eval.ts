@@ -27,7 +27,7 @@ import { cutoffsBeyondDepthWarning } from '../retrieval/ranking-depth.js';
 import { errors } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { parseDecimalInt } from '../core/decimal-number.js';
-import { searchTopK } from '../retrieval/top-k.js';
+import { printedRun } from '../retrieval/top-k.js';
 import { queriesCutNote } from '../retrieval/dense-query-cut.js';
 
 export { DEFAULT_KS };
@@ -124,13 +124,7 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     }
     const t0 = performance.now();
     // The top `depth` as trec_eval ranks them, the first `depth` of any deeper run (retrieval/top-k.ts).
-    const hits = await searchTopK(
-      (d) => opts.retriever.search(queryOf(q), { k: d }),
-      depth,
-      undefined,
-      opts.retriever.scoreDigits,
-      `retriever ${opts.retriever.method}, question "${q.id}"`,
-    );
+    const hits = await printedRun(opts.retriever, queryOf(q), depth, { of: `question "${q.id}"` });
     const ms = performance.now() - t0;
     if (hits.length === 0) noHits.push(q.id);
     // Ranked exactly as the run file of these hits is evaluated (trec_eval, `lexcase eval run`, the

@@ -12,7 +12,7 @@
  * and evaluates (./top-k.ts: tied hits in trec_eval's order, searched past a tie at each depth's
  * cut), so a filtered search keeps, in order, what filtering an unfiltered search by hand keeps.
  */
-import { searchTopK } from './top-k.js';
+import { printedRun } from './top-k.js';
 import type { Hit, Retriever } from './types.js';
 
 export interface FilterScope {
@@ -39,7 +39,7 @@ export async function searchFiltered(r: Retriever, query: string, k: number, f: 
   // Enough of the ranking to hold k kept passages if they were spread evenly, twice over.
   let depth = Math.min(limit, f.kept !== undefined ? Math.max(k, Math.ceil((2 * k * N) / f.kept)) : 4 * k);
   for (;;) {
-    const hits = await searchTopK((d) => r.search(query, { k: d }), depth, undefined, r.scoreDigits);
+    const hits = await printedRun(r, query, depth);
     const kept: Hit[] = [];
     for (const h of hits) {
       if (!(await f.keeps(f.indexOf(h.id)))) continue;

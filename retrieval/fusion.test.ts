@@ -129,7 +129,7 @@ describe('HybridRetriever', () => {
       ],
       { fusion: 'rrf', weights: { bm25: 1e-4 } },
     );
-    const ranked = await searchTopK((depth) => close.search('q', { k: depth }), 2, undefined, close.scoreDigits);
+    const ranked = await searchTopK((depth) => close.search('q', { k: depth }), 2, { digits: close.scoreDigits });
     expect(ranked.map((x) => x.id)).toEqual(['d01', 'd21']);
     for (const hit of ranked) expect((await close.explain!('q', hit.id)).detail, hit.id).toMatchObject({ fusedRank: hit.rank });
   });

@@ -26,7 +26,7 @@ import { openRetriever, openSparseIndex } from './open.js';
 import type { Hit, MethodName, Retriever } from './types.js';
 import { searchK } from './search-options.js';
 import { searchFiltered } from './filtered-search.js';
-import { searchTopK } from './top-k.js';
+import { printedRun } from './top-k.js';
 import { documentsToPassages } from './langchain-documents.js';
 import { compileFilter, metadataView, sourceOnly, type LexcaseMetadataFilter, type PassageMetadataView } from './langchain-filter.js';
 
@@ -151,7 +151,7 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
   override async _getRelevantDocuments(query: string, _runManager?: CallbackManagerForRetrieverRun): Promise<Document<LexcaseDocumentMetadata>[]> {
     const r = await this.retriever();
     if (typeof this.index !== 'string') {
-      const hits = await searchTopK((d) => r.search(query, { k: d, withText: true }), this.k, undefined, r.scoreDigits);
+      const hits = await printedRun(r, query, this.k, { withText: true });
       return hits.map((h) => {
         if (h.text === undefined)
           throw errors.usage(`the ${r.method} retriever returned passage ${h.id} without its text`, 'implement `withText` in the Retriever passed as `index`');
@@ -161,7 +161,7 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
       });
     }
     const docs = (await openSparseIndex(this.index)).docs;
-    const hits = this.keep ? await this.filtered(r, docs, query) : await searchTopK((d) => r.search(query, { k: d }), this.k, undefined, r.scoreDigits);
+    const hits = this.keep ? await this.filtered(r, docs, query) : await printedRun(r, query, this.k);
     const out: Document<LexcaseDocumentMetadata>[] = [];
     for (const h of hits) {
       const i = docs.indexOf(h.id);

@@ -148,7 +148,7 @@ export function createRm3Retriever(base: SparseRetriever, params: Rm3Params): Rm
   };
 
   const expand = async (query: string): Promise<Rm3Expansion> => {
-    const first = await searchTopK((d) => base.search(query, { k: d }), params.fbDocs, params.ties);
+    const first = await searchTopK((d) => base.search(query, { k: d }), params.fbDocs, { ties: params.ties });
     const weights = feedbackWeights(first, base.scoreKind);
     const vectors = await Promise.all(first.map((h) => docVector(index.docs.indexOf(h.id))));
     const rm = relevanceModel(vectors, weights, params.fbTerms);

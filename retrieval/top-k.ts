@@ -117,14 +117,25 @@ export function assertDistinctHits(hits: readonly Hit[], who?: string): void {
   }
 }
 
+/** How searchTopK orders and cuts, and whom a duplicate-hit error names. */
+export interface TopKOptions {
+  /** The order: trec_eval's (none, the default) or Anserini's. */
+  ties?: TieMode;
+  /** The retriever's scoreDigits: its scores as its run file writes them (scoreText). */
+  digits?: number;
+  /** The retriever and query, named in the error on a passage returned twice (assertDistinctHits). */
+  who?: string;
+}
+
 /**
  * The k best hits of `search` (called with a depth, it returns that many best hits or all there
  * are), the same k whatever depth a caller might have asked for: searched past k while hit k+1 ties
- * with hit k, ordered (rankedHits), then cut at k. `digits`: the retriever's scoreDigits. A passage
- * returned twice stops it (assertDistinctHits; `who` names the retriever and query in the error).
+ * with hit k, ordered (rankedHits), then cut at k. A passage returned twice stops it
+ * (assertDistinctHits). A retriever's own run as printed: printedRun below, which passes its digits.
  */
-export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: number, ties?: TieMode, digits?: number, who?: string): Promise<Hit[]> {
+export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: number, o: TopKOptions = {}): Promise<Hit[]> {
   if (k < 1) return [];
+  const { ties, digits, who } = o;
   const { key } = orderOf(ties, digits);
   for (let depth = k + 1; ; depth *= 2) {
     const found = await search(depth);
@@ -169,15 +180,24 @@ export function searchScoreDigits(retrievers: Partial<Record<string, Pick<Retrie
   return digits.length ? { searchScoreDigits: Object.fromEntries(digits) } : {};
 }
 
+/** printedRun's options: the search's own (withText, approx), and what the search is for (`of`). */
+export type PrintedRunOptions = Omit<SearchOptions, 'k'> & {
+  /** Named after the retriever in a duplicate-hit error: `question "mbe_1"`, `topic "301"`. */
+  of?: string;
+};
+
 /**
- * `r`'s top `depth` hits for `query` as its printed run ranks them (searchTopK, its scores as its
- * run file writes them: r.scoreDigits); `opts`: the search's other options (withText, approx).
+ * `r`'s top `depth` hits for `query` as its printed run ranks them (searchTopK in trec_eval's order,
+ * its scores as its run file writes them: r.scoreDigits), what `lexcase search -k` prints; a
+ * duplicate-hit error names the retriever (and `of`).
  */
 export function printedRun(
   r: Pick<Retriever, 'search' | 'scoreDigits'> & { method?: string },
   query: string,
   depth: number,
-  opts?: Omit<SearchOptions, 'k'>,
+  opts: PrintedRunOptions = {},
 ): Promise<Hit[]> {
-  return searchTopK((d) => r.search(query, { ...opts, k: d }), depth, undefined, r.scoreDigits, r.method === undefined ? undefined : `retriever ${r.method}`);
+  const { of, ...search } = opts;
+  const who = [r.method === undefined ? undefined : `retriever ${r.method}`, of].filter((x) => x !== undefined).join(', ') || undefined;
+  return searchTopK((d) => r.search(query, { ...search, k: d }), depth, { digits: r.scoreDigits, who });
 }

@@ -28,7 +28,7 @@ import { methodSpec } from '../../retrieval/methods.js';
 import { log } from '../../core/log.js';
 import { firstRelevantRank, recallAtK } from '../metrics/index.js';
 import { trecRankedIds } from '../trec/order.js';
-import { searchTopK } from '../../retrieval/top-k.js';
+import { printedRun } from '../../retrieval/top-k.js';
 import { countGoldMissing, goldInIndexMetric } from '../gold-in-index.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
 import type { AgentSystem } from '../types.js';
@@ -111,7 +111,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
         `retrieval ${o.method}: ${missing.questions} of ${questions.length} questions have no gold passage in index ${index} (${manifest.corpus.name}, ${manifest.corpus.passages.toLocaleString('en-US')} passages; e.g. ${missing.examples.join(', ')}); they count as misses`,
       );
     const system: AgentSystem<Question> = async (q) => {
-      const hits = await searchTopK((d) => retriever.search(retrievalQuery(q), { k: d }), depth, undefined, retriever.scoreDigits);
+      const hits = await printedRun(retriever, retrievalQuery(q), depth, { of: `question "${q.id}"` });
       const ranked = trecRankedIds(hits, retriever.scoreDigits);
       const scores = new Map(hits.map((h) => [h.id, h.score]));
       const metrics: Record<string, number | boolean | null> = {

@@ -178,7 +178,7 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   const retriever = await openRetriever(index, o.method, retrieverOptions);
   // a hybrid's fused scores keep 10 significant digits (retrieval/top-k.ts scoreText); Anserini's ties write its 4-decimal scores
   const digits = ties === 'anserini' ? undefined : retriever.scoreDigits;
-  const search = async (t: Topic) => applyTies(await searchTopK((depth) => retriever.search(t.text, { k: depth }), hits, ties, digits), ties);
+  const search = async (t: Topic) => applyTies(await searchTopK((depth) => retriever.search(t.text, { k: depth }), hits, { ties, digits }), ties);
   const system: AgentSystem<Topic> = async (t) => {
     const res = await search(t);
     const judged = qrels.get(t.id)!;

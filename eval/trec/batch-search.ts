@@ -113,13 +113,11 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
         opts.signal?.throwIfAborted();
         const t0 = now();
         // The top k as trec_eval ranks them, the first k of any deeper run (retrieval/top-k.ts).
-        const found = await searchTopK(
-          (depth) => retriever.search(t.text, { k: depth, ...(opts.approx ? { approx: opts.approx } : {}) }),
-          opts.k,
-          opts.ties,
+        const found = await searchTopK((depth) => retriever.search(t.text, { k: depth, ...(opts.approx ? { approx: opts.approx } : {}) }), opts.k, {
+          ties: opts.ties,
           digits,
-          `retriever ${retriever.method}, topic "${t.id}"`,
-        );
+          who: `retriever ${retriever.method}, topic "${t.id}"`,
+        });
         await take(t, found, now() - t0);
       }
   } catch (e) {

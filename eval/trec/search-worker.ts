@@ -34,7 +34,7 @@ parentPort!.on('message', (m: In) => {
   }
   const t0 = performance.now();
   opened!
-    .then((r) => searchTopK((depth) => r.search(m.text, { k: depth, ...(m.approx ? { approx: m.approx } : {}) }), m.k, m.ties, r.scoreDigits))
+    .then((r) => searchTopK((depth) => r.search(m.text, { k: depth, ...(m.approx ? { approx: m.approx } : {}) }), m.k, { ties: m.ties, digits: r.scoreDigits }))
     .then(
       (hits) =>
         parentPort!.postMessage({ type: 'hits', i: m.i, hits: hits.map((h) => ({ id: h.id, score: h.score, rank: h.rank })), ms: performance.now() - t0 }),

@@ -12,7 +12,7 @@ import { searchFiltered } from '../../retrieval/filtered-search.js';
 import type { OpenedIndex } from '../../retrieval/open-index.js';
 import type { Rm3Term } from '../../retrieval/rm3.js';
 import type { Explanation, Hit } from '../../retrieval/types.js';
-import { searchTopK } from '../../retrieval/top-k.js';
+import { printedRun } from '../../retrieval/top-k.js';
 
 export interface PassageHit extends Hit {
   title?: string;
@@ -68,7 +68,7 @@ export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise
   if (!q.sources?.length)
     return {
       method: retriever.method,
-      hits: await withText(await searchTopK((d) => retriever.search(q.query, { k: d }), q.k, undefined, retriever.scoreDigits)),
+      hits: await withText(await printedRun(retriever, q.query, q.k)),
     };
   const { mask, count } = ix.docs.sourceMask(q.sources);
   const r = await searchFiltered(retriever, q.query, q.k, { size: ix.docs.size, kept: count, indexOf: ix.docs.indexOf, keeps: (i) => mask[i] === 1 });

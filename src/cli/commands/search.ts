@@ -87,13 +87,8 @@ export function register(program: Command): void {
         const retriever = await idx.retriever(flags.method, retrieverOptions(flags, [flags.method]));
         const t0 = performance.now();
         // Tied hits in the order of `search --topics` and eval (retrieval/top-k.ts): the rank printed is the rank evaluated.
-        const { searchTopK } = await import('../../../retrieval/top-k.js');
-        const hits = await searchTopK(
-          (depth) => retriever.search(query, { k: depth, ...(approx ? { approx } : {}) }),
-          flags.k,
-          undefined,
-          retriever.scoreDigits,
-        );
+        const { printedRun } = await import('../../../retrieval/top-k.js');
+        const hits = await printedRun(retriever, query, flags.k, approx ? { approx } : {});
         const ms = performance.now() - t0;
         // k beyond what the method ranks (hybrid: its depth): fewer hits, or hits past the depth ranked by part of the lists.
         const note = beyondDepthNote(retriever, flags.k, hits.length);
