@@ -18,6 +18,8 @@ import { buildIndex } from '../indexer/build.js';
 import { addDenseIndex } from '../indexer/dense/add-dense.js';
 import { createEmbedder } from '../indexer/embed/create-embedder.js';
 import { BAREXAM_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
+import { WHOLE_QUERY } from './dense-query.js';
+import { createQueryCutCounter, QUERY_CUT_MEMORY } from './dense-query-cut.js';
 import { openRetriever } from './open.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -110,5 +112,32 @@ describe('dense queries longer than the model reads', () => {
       { k: 10 },
     );
     expect(batch.queriesCut).toBe("2 of 3 queries were longer than the transformers model's 512 tokens: embedded from their first 512");
+  });
+
+  it('a long-lived retriever (serve, MCP) remembers at most QUERY_CUT_MEMORY queries, and still counts each distinct query once while it is remembered', async () => {
+    // what `lexcase serve` asks over days: distinct questions, the long fact pattern among them
+    const embedder = await createEmbedder({ provider: 'transformers', modelDir });
+    const counter = createQueryCutCounter(embedder);
+    const asked = QUERY_CUT_MEMORY + 2_000;
+    const warn = vi.spyOn(log, 'warn');
+    try {
+      counter.see(longQuery, WHOLE_QUERY);
+      for (let i = 1; i < asked; i++) {
+        counter.see(`${shortQuery} (question ${i})`, WHOLE_QUERY);
+        // a search past a tie asks its query again at once: not counted again
+        if (i % 1_000 === 0) counter.see(`${shortQuery} (question ${i})`, WHOLE_QUERY);
+      }
+      expect(warn.mock.calls.flat().filter((m) => String(m).includes('tokens'))).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+    }
+    // before, every query's text was kept: 12,000 of them
+    expect(counter.remembered()).toBe(QUERY_CUT_MEMORY);
+    expect(counter.counts()).toEqual({ provider: 'transformers', maxTokens: 512, of: asked, cut: 1 });
+    // the most recent are remembered; the long query, asked first, was forgotten and counts again
+    counter.see(`${shortQuery} (question ${asked - 1})`, WHOLE_QUERY);
+    counter.see(longQuery, WHOLE_QUERY);
+    expect(counter.counts()).toEqual({ provider: 'transformers', maxTokens: 512, of: asked + 1, cut: 2 });
+    expect(counter.remembered()).toBe(QUERY_CUT_MEMORY);
   });
 });

@@ -7,6 +7,7 @@
  * run or `eval retrieval` says the count (queriesCutNote). Results are unchanged. use-lite's windows
  * always fit its 128 tokens; an OpenAI-compatible server's limit is not known here: not counted.
  */
+import { createHash } from 'node:crypto';
 import { isMainThread } from 'node:worker_threads';
 import { log } from '../core/log.js';
 import { lastWords } from '../indexer/embed/batching.js';
@@ -28,17 +29,39 @@ const startOf = (q: string) => {
   return `"${flat.length > 40 ? `${flat.slice(0, 40)}…` : flat}"`;
 };
 
-/** A counter of one retriever's queries: `see` each query as it is embedded, `counts` for queriesReadInPart. */
-export function createQueryCutCounter(embedder: Embedder, maxWords?: number) {
+/**
+ * Most queries a counter remembers having seen (least recently seen forgotten first), as 128-bit
+ * digests of rule and text (~100 bytes each, not the query): a retriever that lives as long as
+ * `lexcase serve` or the MCP server keeps at most this many however many queries it answers. A
+ * `--topics` batch or `eval retrieval` counts exactly while each query comes back within this many
+ * others (a batch sees each topic once, a search past a tie again at once); one forgotten and
+ * searched again counts again.
+ */
+export const QUERY_CUT_MEMORY = 10_000;
+
+/**
+ * A counter of one retriever's queries: `see` each query as it is embedded, `counts` for
+ * queriesReadInPart (distinct queries and those cut); `remembered`: how many it holds (at most
+ * `memory`, QUERY_CUT_MEMORY).
+ */
+export function createQueryCutCounter(embedder: Embedder, maxWords?: number, memory = QUERY_CUT_MEMORY) {
   const seen = new Set<string>();
+  let of = 0;
   let cut = 0;
   let maxTokens: number | undefined;
   return {
     see(query: string, rule: DenseQueryRule): void {
       if (!embedder.tokenLimit) return;
-      const key = `${JSON.stringify(rule)}\u0000${query}`;
-      if (seen.has(key)) return;
+      const key = createHash('sha256').update(JSON.stringify(rule)).update('\u0000').update(query).digest('base64url').slice(0, 22);
+      if (seen.has(key)) {
+        // seen again: the most recent now
+        seen.delete(key);
+        seen.add(key);
+        return;
+      }
       seen.add(key);
+      if (seen.size > memory) seen.delete(seen.values().next().value as string);
+      of++;
       const r = queryReadInPart(embedder, query, rule, maxWords);
       if (!r) return;
       maxTokens = r.maxTokens;
@@ -50,7 +73,10 @@ export function createQueryCutCounter(embedder: Embedder, maxWords?: number) {
         );
     },
     counts(): QueriesReadInPart | undefined {
-      return maxTokens === undefined ? undefined : { provider: embedder.provider, maxTokens, of: seen.size, cut };
+      return maxTokens === undefined ? undefined : { provider: embedder.provider, maxTokens, of, cut };
+    },
+    remembered(): number {
+      return seen.size;
     },
   };
 }
