@@ -213,20 +213,16 @@ export const errors = {
       },
     ),
 
-  /** A method name lexcase does not know at all (a typo), with the closest known name. */
-  methodUnknown: (method: string, known: readonly string[]) =>
+  /**
+   * A method name lexcase does not know at all (a typo), with the closest known name; asked of a
+   * served index (MCP, /v1: `index`), also the methods that index has. The hint travels in the
+   * message (LexcaseError), which is what the CLI prints, /v1 answers and MCP's tool error shows.
+   */
+  methodUnknown: (method: string, known: readonly string[], index?: { name: string; methods: readonly string[] }) =>
     new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not a lexcase retrieval method`, {
       field: 'method',
-      hint: `${didYouMean(method, known)}known methods: ${known.join(', ')}`,
+      hint: `${didYouMean(method, known)}known methods: ${known.join(', ')}${index ? `; index "${index.name}" has: ${index.methods.join(', ') || 'none'}` : ''}`,
     }),
-
-  /** A method name lexcase does not know, asked of a served index (MCP, /v1): the known names in the message, which is all those surfaces show. */
-  methodUnknownIn: (method: string, known: readonly string[], index: string, available: readonly string[]) =>
-    new LexcaseError(
-      'METHOD_UNAVAILABLE',
-      `unknown method "${method}" (${didYouMean(method, known)}known: ${known.join(', ')}; index "${index}" has: ${available.join(', ') || 'none'})`,
-      { field: 'method' },
-    ),
 
   /** A source filter naming sources the index does not hold (it would keep nothing of them, and say nothing). */
   unknownSources: (field: string, unknown: readonly string[], held: readonly string[], listMax = 30) =>

@@ -118,7 +118,7 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
   };
   const requireMethod = (en: Entry, method: string) => {
     // a name lexcase does not know at all (a typo: bm26) is said so, not "not in index"
-    if (!METHOD_NAMES.includes(method)) throw errors.methodUnknownIn(method, METHOD_NAMES, en.name, en.info.methods);
+    if (!METHOD_NAMES.includes(method)) throw errors.methodUnknown(method, METHOD_NAMES, { name: en.name, methods: en.info.methods });
     if (!en.info.methods.includes(method))
       throw new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not in index "${en.name}" (available: ${en.info.methods.join(', ')})`, {
         field: 'method',

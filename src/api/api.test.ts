@@ -307,7 +307,10 @@ describe('/v1 routes', () => {
     expect(typo.status).toBe(400);
     expect(typo.json.error).toMatchObject({
       code: 'METHOD_UNAVAILABLE',
-      message: expect.stringMatching(/^unknown method "bm26" \(did you mean "bm25"\? known: bm25, qld, wink/),
+      // the hint (did you mean, the known names, the index's) in the message /v1 answers
+      message: expect.stringMatching(
+        /^method "bm26" is not a lexcase retrieval method\n {2}hint: did you mean "bm25"\? known methods: bm25, qld, wink, .*; index "[^"]+" has: /,
+      ),
     });
     expect((await call('POST', '/v1/search', { body: { query: 'x', index: 'nope' } })).status).toBe(404);
     const unknown = await call('GET', '/v1/passage?id=no-such-passage');

@@ -137,7 +137,7 @@ async function checkBadArguments(client: Client) {
   expect(await callError(client, 'search', {})).toMatch(/query/);
   expect(await callError(client, 'search', { query: 'hearsay', method: 'dense' })).toMatch(/method "dense" is not in index "default" \(available: bm25, qld\)/);
   expect(await callError(client, 'search', { query: 'hearsay', method: 'bm26' })).toMatch(
-    /unknown method "bm26" \(did you mean "bm25"\? known: bm25, qld, wink, dense, hybrid, lancedb-fts; index "default" has: bm25, qld\)/,
+    /method "bm26" is not a lexcase retrieval method\n {2}hint: did you mean "bm25"\? known methods: bm25, qld, wink, dense, hybrid, lancedb-fts; index "default" has: bm25, qld/,
   );
   expect(await callError(client, 'search', { query: 'hearsay', index: 'nope' })).toMatch(/no index named "nope"/);
   expect(await callError(client, 'explain', { query: 'hearsay', id: 'no-such-passage' })).toMatch(/no passage "no-such-passage"/);
