@@ -1,6 +1,7 @@
 // One arm of ab.mjs: opens INDEX with the BUILD's retriever (bm25, k1 0.9 b 0.4, THREADS query threads or
 // the default), takes the scale bench's queries of SHAPE (syntheticQueries, PROFILE, seed 42,
-// 2 + COUNT; 'worst' = the 'long' shape at k 1000 as bench/scale-child.ts runs it, 'agent' at k 10),
+// 2 + COUNT; 'worst' = the 'long' shape at k 1000 as bench/scale-child.ts runs it, 'agent' at k 10,
+// 'barexam' = the scale bench's Bar Exam questions (bench/scale-child.ts scaleQueries, profile bench) at k 1000),
 // scores them all once untimed (every list decoded), then times each of the COUNT queries: CPU
 // (process.cpuUsage, every thread of the process) and wall. ns/posting = Σ CPU ÷ Σ df of each
 // query's distinct terms (bench/scale-child.ts cpuNsPerPosting). Prints one JSON line.
@@ -15,8 +16,12 @@ const { queryTerms } = await load('retrieval/sparse/query-terms.js');
 const { syntheticQueries } = await load('bench/synthetic.js');
 const opts = threads === 'default' ? {} : { threads: Number(threads) };
 const k = shape === 'agent' ? 10 : 1000;
+if (shape === 'barexam' && profile !== 'bench') throw new Error(`shape barexam is the bench profile's (got ${profile})`);
 const r = await openRetriever(index, 'bm25', opts);
-const qs = syntheticQueries({ count: Number(count) + 2, seed: 42, profile, shape: shape === 'agent' ? 'agent' : 'long' });
+const qs =
+  shape === 'barexam'
+    ? (await load('bench/scale-child.js')).scaleQueries(profile, 'barexam', Number(count) + 2, 42)
+    : syntheticQueries({ count: Number(count) + 2, seed: 42, profile, shape: shape === 'agent' ? 'agent' : 'long' });
 for (const q of qs) await r.search(q, { k });
 const cpu = [];
 const wall = [];

@@ -2,8 +2,9 @@
 // prune-scan, whole-or-split, shared-theta, handoff, worst-case): alternates ab-child.mjs runs of the OLD and NEW builds (each a worktree with dist/ built), ROUNDS rounds,
 // the first arm alternating per round, for each THREADS setting; records each run's `uptime` load
 // before and after, checks every run's top-k digest (ids and scores) equal, and prints per-round new ÷ old ratios.
-//   node ab.mjs OLD_WT NEW_WT INDEX COUNT ROUNDS OUT.json [THREADS,...] [PROFILE: zipf | bench] [SHAPE: agent | worst]
-// (SHAPE agent: the scale bench's agent queries at k 10, the default; worst: its long queries at k 1000).
+//   node ab.mjs OLD_WT NEW_WT INDEX COUNT ROUNDS OUT.json [THREADS,...] [PROFILE: zipf | bench] [SHAPE: agent | worst | barexam]
+// (SHAPE agent: the scale bench's agent queries at k 10, the default; worst: its long queries at k 1000;
+// barexam: its Bar Exam questions at k 1000, profile bench, as bench/scale-child.ts scaleQueries makes them).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
