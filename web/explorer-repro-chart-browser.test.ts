@@ -5,7 +5,9 @@
  * wrote them). Before: rows 1 and 11, 2 and 12, … shared a colour (10 colours for 16 rows); the
  * chart was fitted to a box as wide as its caption (452 px on a 1280 px page) and, at 360 px,
  * narrowed until "Arguable", "Mismatched" and "Non-Arguable" ran into each other; the empty
- * interval layer was an unlabelled graphics group (axe svg-img-alt).
+ * interval layer was an unlabelled graphics group (axe svg-img-alt); at 360 px the legend cut its
+ * labels to one line, so "Single Agent with Enhanced Prompting · Llama-4-Maverick-17b-128e" and
+ * "… · Llama-4-Scout-17b-16e" both read "Single Agent with Enhanced Prompting · Llam…".
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -97,18 +99,27 @@ const CHART = `(() => {
   const labels = [...svg.querySelectorAll('g.role-axis-label text')].filter((t) => ${JSON.stringify(COLUMNS)}.includes(t.textContent)).map((t) => t.getBoundingClientRect());
   const overlaps = [];
   for (let i = 0; i + 1 < labels.length; i++) if (labels[i].right > labels[i + 1].left + 1) overlaps.push(Math.round(labels[i].right - labels[i + 1].left));
-  return { colours, overlaps, box: fig.parentElement.clientWidth, row: fig.closest('.header-row').clientWidth };
+  // each legend label as it reads (a label set on two lines is its lines, joined by a space), and how far a label runs into the next one down
+  const texts = [...svg.querySelectorAll('g.role-legend-entry g.role-scope > g g.role-legend-label text')];
+  const legend = texts.map((t) => { const lines = [...t.querySelectorAll('tspan')].map((x) => x.textContent); return lines.length ? lines.join(' ') : t.textContent; });
+  const boxes = texts.map((t) => t.getBoundingClientRect());
+  const stacked = [];
+  for (let i = 0; i + 1 < boxes.length; i++) if (boxes[i].bottom > boxes[i + 1].top + 1) stacked.push(i + ': ' + Math.round(boxes[i].bottom - boxes[i + 1].top) + ' px');
+  return { colours, overlaps, box: fig.parentElement.clientWidth, row: fig.closest('.header-row').clientWidth, legend, stacked };
 })()`;
 
 describe.skipIf(!CHROMIUM)("a reproduction's chart of 16 rows in Chromium", () => {
-  it('at 360, 768, 1280 and 1920 px: 16 rows in 16 colours, the scenario names side by side without overlap, the chart as wide as the header, 0 axe violations', async () => {
+  it('at 360, 768, 1280 and 1920 px: 16 rows in 16 colours, each legend label whole (wrapped, never cut), the scenario names side by side without overlap, the chart as wide as the header, 0 axe violations', async () => {
     const page = b.page;
     for (const width of [360, 768, 1280, 1920]) {
       await page.setViewportSize({ width, height: 800 });
       await page.goto('about:blank');
       await page.goto(`${s.url}/#/runs?run=${ID}`);
       await page.locator('[data-testid=plot-grid][data-rendered=true] svg').waitFor({ timeout: 60_000 });
-      const c = (await page.evaluate(CHART)) as { colours: string[]; overlaps: number[]; box: number; row: number };
+      const c = (await page.evaluate(CHART)) as { colours: string[]; overlaps: number[]; box: number; row: number; legend: string[]; stacked: string[] };
+      // every row's label whole (before, at 360 px, cut to "Single Agent with Enhanced Prompting · Llam…" for both Llama models)
+      expect(c.legend, `@${width}`).toEqual(LABELS);
+      expect(c.stacked, `@${width}: legend labels running into the next`).toEqual([]);
       expect(c.colours, `@${width}`).toHaveLength(16);
       expect(new Set(c.colours).size, `@${width}`).toBe(16);
       expect(c.overlaps, `@${width}`).toEqual([]);

@@ -7,7 +7,8 @@
  * The plot fits the width it has instead of being scaled down (a 460 px plot shrunk to a 330 px
  * phone column draws 11 px labels at 6 px): rendered once at the spec's size, then — if wider than
  * its box — with the legend below the plot, then narrower (a faceted spec: fewer facets a row),
- * so its text keeps the spec's font sizes.
+ * so its text keeps the spec's font sizes. A colour legend's label too long for its room is set on
+ * more lines, never cut with "…" (two rows' labels cut alike read as one).
  */
 import { loader, parse, View } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
@@ -45,14 +46,75 @@ function wrapTitle(title: unknown, avail: number): unknown {
   return typeof title === 'string' ? { text: lines } : { ...(title as Spec), text: lines };
 }
 
-/** The spec with its title wrapped and its legends below the plot, one entry a line, labels as wide as the box allows. */
+/** Every label of the spec's colour legends: the domains its colour scales are given (runColours), in order. */
+function colourLabels(spec: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(spec)) for (const x of spec) colourLabels(x, out);
+  else if (spec && typeof spec === 'object') {
+    const o = spec as Spec;
+    const domain = o.color?.scale?.domain;
+    if (Array.isArray(domain)) for (const d of domain) if (typeof d === 'string') out.add(d);
+    for (const v of Object.values(o)) colourLabels(v, out);
+  }
+  return out;
+}
+
+/** `text` as lines of at most `max` characters, broken between words (a word longer than `max` is a line of its own). */
+export function wrapLines(text: string, max: number): string[] {
+  const lines: string[] = [];
+  for (const w of text.split(/\s+/).filter(Boolean)) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && `${last} ${w}`.length <= max) lines[lines.length - 1] = `${last} ${w}`;
+    else lines.push(w);
+  }
+  return lines;
+}
+
+/**
+ * A legend label expression that sets each label longer than `max` characters on as many lines as it
+ * needs, whole: cut to one line, "Single Agent with Enhanced Prompting · Llama-4-Maverick-17b-128e" and
+ * "… · Llama-4-Scout-17b-16e" both read "Single Agent with Enhanced Prompting · Llam…" at 360 px.
+ * Null when every label fits on one line.
+ */
+export function wrappedLabelExpr(labels: Iterable<string>, max: number): string | null {
+  const long = [...labels].filter((l) => l.length > max);
+  if (!long.length) return null;
+  const map = Object.fromEntries(long.map((l) => [l, wrapLines(l, max)]));
+  return `${JSON.stringify(map)}[datum.label] || datum.label`;
+}
+
+/** 11 px legend text: about 6.2 px a character on average; 7 leaves room for a line of wide ones. */
+const LEGEND_CHAR_PX = 7;
+
+/** The spec with every colour legend label longer than `room` px set on more lines (wrappedLabelExpr). */
+function wrapLegendLabels(spec: Spec, room: number): Spec {
+  const labelExpr = wrappedLabelExpr(colourLabels(spec), Math.max(12, Math.floor(room / LEGEND_CHAR_PX)));
+  return labelExpr ? (withLabelExpr(spec, labelExpr) as Spec) : spec;
+}
+
+/** The spec with its title wrapped and its legends below the plot, one entry a line, labels as wide as the box allows (a longer one wrapped onto more lines, never cut). */
 function legendBelow(spec: Spec, avail: number): Spec {
   const config = spec.config ?? {};
+  const labelLimit = Math.max(120, avail - 40);
   return {
-    ...spec,
+    // the label's room: the limit less the symbol and its padding (~30 px)
+    ...wrapLegendLabels(spec, labelLimit - 30),
     title: wrapTitle(spec.title, avail),
-    config: { ...config, legend: { ...(config.legend ?? {}), orient: 'bottom', direction: 'vertical', labelLimit: Math.max(120, avail - 40) } },
+    config: { ...config, legend: { ...(config.legend ?? {}), orient: 'bottom', direction: 'vertical', labelLimit } },
   };
+}
+
+/** The spec with `labelExpr` on the legend of every colour encoding (Vega-Lite's legend config takes none). */
+function withLabelExpr(spec: unknown, labelExpr: string): unknown {
+  if (Array.isArray(spec)) return spec.map((x) => withLabelExpr(x, labelExpr));
+  if (!spec || typeof spec !== 'object') return spec;
+  const out: Spec = {};
+  for (const [k, v] of Object.entries(spec as Spec)) {
+    out[k] =
+      k === 'color' && v && typeof v === 'object' && typeof v.field === 'string' && v.legend !== null
+        ? { ...v, legend: { ...(v.legend ?? {}), labelExpr } }
+        : withLabelExpr(v, labelExpr);
+  }
+  return out;
 }
 
 /** The spec narrowed by `over` px: a faceted spec gets fewer facets a row, any other a smaller width. */
@@ -63,7 +125,8 @@ function narrower(spec: Spec, width: number, avail: number): Spec {
 }
 
 async function fit(spec: Spec, target: HTMLElement, avail: number): Promise<void> {
-  let s = spec;
+  // beside the plot too, a label longer than the legend's labelLimit (vega's default: 160 px) is wrapped, not cut
+  let s = wrapLegendLabels(spec, spec.config?.legend?.labelLimit ?? 160);
   let r = await draw(s, target);
   for (let step = 0; avail > 0 && r.width > avail && step < 4; step++) {
     const next = step === 0 ? legendBelow(s, avail) : narrower(s, r.width, avail);
