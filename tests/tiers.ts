@@ -96,6 +96,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'web/explorer-layout-runs.test.ts',
   'web/explorer-repro-chart-browser.test.ts',
   'web/explorer-run-states-browser.test.ts',
+  'web/explorer-seeds-units-sort-browser.test.ts',
   'web/llm-inspector.test.ts',
   'web/server/fifo-run.test.ts',
 ];

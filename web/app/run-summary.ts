@@ -42,15 +42,20 @@ const TORN_NOTE =
 const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
 
 /** A run's figures, one per line: "Recall@10 10.0% [2.8, 30.1]". */
-export function figureList(figs: FigureLike[], testid = 'figures'): HTMLElement {
+export function figureList(figs: FigureLike[], testid = 'figures', sortKey = false): HTMLElement {
   if (!figs.length) return h('span', { class: 'muted' }, '–');
   return h(
     'div',
     { class: 'fig-list', 'data-testid': testid },
-    figs.map((f) =>
+    figs.map((f, i) =>
       h(
         'div',
-        { class: 'fig', title: figureTitle(f), 'data-figure': (f as Figure).id },
+        {
+          class: sortKey && i === 0 ? 'fig sort-key' : 'fig',
+          title: figureTitle(f) + (sortKey && i === 0 ? ` — the figure the runs sort on, among runs of the same measure (${f.label})` : ''),
+          'data-figure': (f as Figure).id,
+          ...(sortKey && i === 0 ? { 'data-testid': 'run-sort-measure', 'data-measure': f.label } : {}),
+        },
         `${f.label} `,
         h('strong', {}, figureText(f)),
         f.lo !== null ? h('span', { class: 'ci' }, ` ${f.method}`) : null,
@@ -59,7 +64,9 @@ export function figureList(figs: FigureLike[], testid = 'figures'): HTMLElement 
   );
 }
 
+/** The runs list sorts on a run's first headline figure, within its measure (accuracy, Recall@10, MRR, …: never one beside another). */
 const firstFigure = (r: RunSummary) => r.figures[0]?.estimate ?? null;
+const firstMeasure = (r: RunSummary) => r.figures[0]?.label ?? null;
 
 export async function renderRunsTable(root: HTMLElement, params: URLSearchParams): Promise<void> {
   const { runs, truncated } = await api<{ runs: RunSummary[]; truncated?: { limit: number } }>('/api/runs/summary');
@@ -174,8 +181,9 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
       key: 'figures',
       label: 'headline figures [95% CI]',
       sort: firstFigure,
+      group: firstMeasure,
       cell: (r) =>
-        td(figureList(r.figures, 'run-figures'), { 'data-export': r.figures.map((f) => `${f.label} ${figureText(f)} ${f.method}`).join('; ') || '–' }),
+        td(figureList(r.figures, 'run-figures', true), { 'data-export': r.figures.map((f) => `${f.label} ${figureText(f)} ${f.method}`).join('; ') || '–' }),
     },
     {
       key: 'failures',
@@ -249,7 +257,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
       h(
         'p',
         { class: 'muted' },
-        "Figures: each system's headline metrics (eval/headline-metrics.ts) with their 95% intervals, the method named beside each (eval/stats: Wilson for proportions, percentile bootstrap otherwise, none below 10 items); retrieval measures are decimals. Hover a figure for n.",
+        "Figures: each system's headline metrics (eval/headline-metrics.ts) with their 95% intervals, the method named beside each (eval/stats: Wilson for proportions, percentile bootstrap otherwise, none below 10 items); retrieval measures are decimals. Hover a figure for n. Sorted by headline figures, the runs go measure by measure (A→Z) and by value within each: a run sorts on its first figure (marked ▸), never an accuracy beside a Recall@k or MRR.",
       ),
       h('div', { class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': 'runs table' }, table),
       exportControl(table, 'runs'),
