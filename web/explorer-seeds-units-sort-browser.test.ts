@@ -2,6 +2,8 @@
  * The explorer's MAD figures and the runs list's sort, in headless Chromium at 360, 768, 1280 and
  * 1920 px, with axe-core finding no violation: two seed runs of MAD as `run mad --seeds 1,2` leaves
  * them (each with its consistency.json) and a bm25 retrieval run.
+ * - MAD's per-round chart (run page) and the compare page's per-round and headline charts read in %,
+ *   as the tables beside them print accuracy ("66.7% [30.0, 90.3]"): before, their axes ran 0–1.
  * - Sorted by headline figures, the runs list goes measure by measure (accuracy, then Recall@10) and
  *   by value within each, and each row marks the figure it sorts on: before, one run's Recall@10
  *   (0.667) sorted between two runs' accuracies (50.0%, 83.3%).
@@ -137,6 +139,26 @@ async function atEveryWidth(hash: string, ready: string, check: (page: Page, wid
 }
 
 describe.skipIf(!CHROMIUM)("explorer in Chromium at 360, 768, 1280 and 1920 px (0 axe violations): MAD's seeds and units, the runs list's sort", () => {
+  it("MAD's per-round chart and compare's per-round and headline charts read in %, as the tables beside them", { timeout: 180_000 }, async () => {
+    const inPercent = async (page: Page, testid: string, where: string) => {
+      const axes = await yAxes(page, testid);
+      expect(axes.length, where).toBeGreaterThan(0);
+      for (const a of axes) {
+        expect(a.title, where).toMatch(/\(%\)/);
+        expect(a.ticks.length, where).toBeGreaterThan(1);
+        for (const t of a.ticks) expect(t, `${where}: a tick`).toMatch(PERCENT_TICKS);
+      }
+    };
+    await atEveryWidth('#/runs?run=mad-seeds-s1', '[data-testid=run-summary] [data-testid=figure-accuracy]', async (page, width) => {
+      expect(await page.getByTestId('figure-accuracy').textContent()).toMatch(/^83\.3% \[/);
+      await inPercent(page, 'plot-mad-rounds', `run page @${width}`);
+    });
+    await atEveryWidth('#/compare?runs=mad-seeds-s1,mad-seeds-s2', '[data-testid=compare-run]', async (page, width) => {
+      expect(await page.locator('[data-testid=compare-run][data-run=mad-seeds-s2] [data-figure=accuracy]').textContent()).toMatch(/^accuracy 50\.0% \[/);
+      for (const testid of ['plot-round-curves', 'plot-figures']) await inPercent(page, testid, `compare ${testid} @${width}`);
+    });
+  });
+
   it('sorted by headline figures, the runs list goes measure by measure and by value within each, each row marking the measure it sorts on', {
     timeout: 120_000,
   }, async () => {

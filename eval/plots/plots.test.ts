@@ -173,7 +173,8 @@ describe('MAD accuracy per round', () => {
     const [r] = roundAccuracy(items, 2);
     const svg = await renderSvg(roundAccuracySpec([r]));
     // before: "round: 2; n: 4; CI lo: 0.301; CI hi: 0.954"
-    expect(svg).toContain(`n: 4; 95% Wilson CI: [${r.lo.toFixed(3)}, ${r.hi.toFixed(3)}]`);
+    // in %, as the tables beside the chart print accuracy
+    expect(svg).toContain(`n: 4; 95% Wilson CI: [${(100 * r.lo).toFixed(1)}%, ${(100 * r.hi).toFixed(1)}%]`);
     expect(svg).not.toMatch(/CI lo|CI hi/);
   });
 });

@@ -48,6 +48,9 @@ describe('plot specs', () => {
     expect(() => compile(spec as TopLevelSpec)).not.toThrow();
     const svg = await renderSvg(spec);
     expect(texts(svg).some((t) => /95% CI/.test(t))).toBe(true);
+    // the axis in %, the unit of the tables beside the chart ("50.0% [9.5, 90.5]"); before: "accuracy" 0.0 … 1.0
+    expect(texts(svg)).toEqual(expect.arrayContaining(['accuracy (%)', '0%', '20%', '100%']));
+    expect(texts(svg)).not.toContain('0.5');
     const two: any = roundAccuracySpec([
       ...rows.map((r) => ({ ...r, series: 'run-a' })),
       ...rows.map((r) => ({ ...r, accuracy: 1 - r.accuracy, series: 'run-b' })),
@@ -96,6 +99,9 @@ describe('plot specs', () => {
     // one panel per figure, each with its own y axis (never Recall and MRR on one axis called "value")
     expect(spec.resolve).toEqual({ scale: { y: 'independent' } });
     expect(t).not.toContain('value');
+    // proportions, in % as the runs table prints them; before: "estimate [95% CI]" 0.0 … 1.0
+    expect(t).toEqual(expect.arrayContaining(['estimate (%) [95% CI]', '0%', '100%']));
+    expect(t).not.toContain('0.5');
   });
 
   it('runs keep one colour in every plot and distinct, uncut legend labels', async () => {

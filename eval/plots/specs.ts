@@ -12,7 +12,8 @@
  * - roundAccuracySpec: MAD's accuracy of the verdict after each debate round, 95% CI as error bars
  *   with caps (not thin rules that read as grid lines), one line per series when comparing runs.
  * - figuresSpec: several runs' headline figures side by side, each with its 95% interval.
- * Every y axis fits the data (0 to the next tenth above the highest interval end), not 0–1.
+ * Every y axis fits the data (0 to the next tenth above the highest interval end), not 0–1; an axis of
+ * proportions (accuracy per round, the headline figures) reads in %, as the tables beside it print them.
  */
 
 /** A Vega-Lite top-level spec (kept as plain JSON). */
@@ -33,8 +34,15 @@ export interface CurvePoint {
  * A point's interval as its tooltip prints it: "[0.675, 1.000]", or "none (n < 10)" where none is
  * given — never lo = hi = the estimate, which reads as a 95% interval of zero width.
  */
-export const ciTooltip = (lo: number | null, hi: number | null, missing?: string): string =>
-  lo !== null && hi !== null ? `[${lo.toFixed(3)}, ${hi.toFixed(3)}]` : `none (${missing ?? 'no interval'})`;
+export const ciTooltip = (lo: number | null, hi: number | null, missing?: string, unit: 'decimal' | 'percent' = 'decimal'): string =>
+  lo !== null && hi !== null
+    ? unit === 'percent'
+      ? `[${(100 * lo).toFixed(1)}%, ${(100 * hi).toFixed(1)}%]`
+      : `[${lo.toFixed(3)}, ${hi.toFixed(3)}]`
+    : `none (${missing ?? 'no interval'})`;
+
+/** The tick labels of an axis of proportions, in % ("0%", "20%", …): the unit the tables beside a chart print (figureText). */
+export const PERCENT_AXIS = '.0%';
 
 export interface ConfidenceBin {
   /** Bin label ("high", "0.6–0.8"). */
@@ -290,19 +298,21 @@ export function roundAccuracySpec(
   const series = rows.some((r) => r.series !== undefined);
   const color = series ? { color: { field: 'series', type: 'nominal', title: 'run', ...scale } } : {};
   const top = axisTop(Math.max(0, ...rows.map((r) => r.hi)));
+  // in %, as every table beside it prints accuracy ("50.0% [15.0, 85.0]"), never a 0–1 axis
+  const y = { type: 'quantitative', title: 'accuracy (%)', axis: { format: PERCENT_AXIS } };
   return {
     ...BASE,
     title: `${title} (95% CI)`,
     width: Math.max(200, 80 * new Set(rows.map((r) => r.round)).size),
     height: 180,
     // the interval is always Wilson's (eval/plots/round-accuracy.ts: a proportion over the run's items)
-    data: { values: rows.map((r) => ({ ...r, label: `n=${r.n}`, ci: ciTooltip(r.lo, r.hi) })) },
+    data: { values: rows.map((r) => ({ ...r, label: `n=${r.n}`, ci: ciTooltip(r.lo, r.hi, undefined, 'percent') })) },
     layer: [
       {
         mark: { type: 'errorbar', ticks: { size: 10 }, thickness: 1.5, ...(series ? {} : { color: '#4c78a8' }) },
         encoding: {
           x,
-          y: { field: 'lo', type: 'quantitative', title: 'accuracy', scale: { domain: [0, top] } },
+          y: { ...y, field: 'lo', scale: { domain: [0, top] } },
           y2: { field: 'hi' },
           ...(series ? { color: { field: 'series', type: 'nominal', ...scale } } : {}),
         },
@@ -311,13 +321,13 @@ export function roundAccuracySpec(
         mark: { type: 'line', point: { size: 60 }, ...(series ? {} : { color: '#4c78a8' }) },
         encoding: {
           x,
-          y: { field: 'accuracy', type: 'quantitative', title: 'accuracy' },
+          y: { ...y, field: 'accuracy' },
           ...color,
           tooltip: [
             ...(series ? [{ field: 'series' }] : []),
             { field: 'round' },
             { field: 'n' },
-            { field: 'accuracy', format: '.3f' },
+            { field: 'accuracy', title: 'accuracy (%)', format: '.1%' },
             { field: 'ci', title: '95% Wilson CI' },
           ],
         },
@@ -327,7 +337,7 @@ export function roundAccuracySpec(
         : [
             {
               mark: { type: 'text', dy: -10, fontSize: 11 },
-              encoding: { x, y: { field: 'hi', type: 'quantitative', title: 'accuracy' }, text: { field: 'label' } },
+              encoding: { x, y: { ...y, field: 'hi' }, text: { field: 'label' } },
             },
           ]),
     ],
@@ -356,6 +366,8 @@ export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95
   const runs = [...new Set(points.map((p) => p.run))];
   const top = axisTop(Math.max(0, ...points.map((p) => p.hi ?? p.estimate)));
   const x = { field: 'run', type: 'nominal', title: null, sort: colours?.domain ?? runs, axis: null };
+  // the figures are proportions (the caller plots unit 'percent' ones): in %, as the tables beside the chart print them
+  const y = { type: 'quantitative', title: 'estimate (%) [95% CI]', axis: { format: PERCENT_AXIS } };
   const color = { field: 'run', type: 'nominal', title: 'run', sort: colours?.domain ?? runs, ...(colours ? { scale: colours } : {}) };
   // lo/hi stay the estimate only for the errorbar layer's scale; it draws no bar where `hasCi` is false, and the tooltip prints `ci`
   const values = points.map((p) => ({
@@ -363,7 +375,7 @@ export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95
     lo: p.lo ?? p.estimate,
     hi: p.hi ?? p.estimate,
     hasCi: p.lo !== null && p.hi !== null,
-    ci: ciTooltip(p.lo, p.hi, p.missing),
+    ci: ciTooltip(p.lo, p.hi, p.missing, 'percent'),
   }));
   return {
     ...BASE,
@@ -379,15 +391,15 @@ export function figuresSpec(points: FigurePoint[], title = 'Headline figures (95
         {
           transform: [{ filter: 'datum.hasCi' }],
           mark: { type: 'errorbar', ticks: true },
-          encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'estimate [95% CI]', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color },
+          encoding: { x, y: { ...y, field: 'lo', scale: { domain: [0, top] } }, y2: { field: 'hi' }, color },
         },
         {
           mark: { type: 'point', filled: true, size: 60 },
           encoding: {
             x,
-            y: { field: 'estimate', type: 'quantitative', title: 'estimate [95% CI]' },
+            y: { ...y, field: 'estimate' },
             color,
-            tooltip: [{ field: 'run' }, { field: 'figure' }, { field: 'estimate', format: '.3f' }, { field: 'ci', title: '95% CI' }, { field: 'n' }],
+            tooltip: [{ field: 'run' }, { field: 'figure' }, { field: 'estimate', format: '.1%' }, { field: 'ci', title: '95% CI' }, { field: 'n' }],
           },
         },
       ],
