@@ -2,6 +2,8 @@
  * The explorer's MAD figures and the runs list's sort, in headless Chromium at 360, 768, 1280 and
  * 1920 px, with axe-core finding no violation: two seed runs of MAD as `run mad --seeds 1,2` leaves
  * them (each with its consistency.json) and a bm25 retrieval run.
+ * - The MAD run page says report.md's "Consistency across 2 seeds (…): pairwise agreement …,
+ *   unanimous …" line, word for word (before: the explorer showed no consistency at all).
  * - MAD's per-round chart (run page) and the compare page's per-round and headline charts read in %,
  *   as the tables beside them print accuracy ("66.7% [30.0, 90.3]"): before, their axes ran 0–1.
  * - Sorted by headline figures, the runs list goes measure by measure (accuracy, then Recall@10) and
@@ -139,6 +141,13 @@ async function atEveryWidth(hash: string, ready: string, check: (page: Page, wid
 }
 
 describe.skipIf(!CHROMIUM)("explorer in Chromium at 360, 768, 1280 and 1920 px (0 axe violations): MAD's seeds and units, the runs list's sort", () => {
+  it("a MAD run of `--seeds` says report.md's consistency line on its page, word for word", { timeout: 120_000 }, async () => {
+    expect(consistencyLine).toBe('Consistency across 2 seeds (6 of 6 items answered in every run): pairwise agreement 66.7%, unanimous 66.7%');
+    await atEveryWidth('#/runs?run=mad-seeds-s1', '[data-testid=run-summary] [data-testid=figure-accuracy]', async (page, width) => {
+      expect(await page.getByTestId('seed-consistency').textContent({ timeout: 5_000 }), `@${width}`).toBe(consistencyLine);
+    });
+  });
+
   it("MAD's per-round chart and compare's per-round and headline charts read in %, as the tables beside them", { timeout: 180_000 }, async () => {
     const inPercent = async (page: Page, testid: string, where: string) => {
       const axes = await yAxes(page, testid);

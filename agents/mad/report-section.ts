@@ -164,6 +164,22 @@ async function currentConsistency(
   };
 }
 
+/**
+ * A `run mad --seeds` run's consistency across seeds (its consistency.json, recomputed over the seed
+ * runs as they are now) and the line report.md prints for it — the explorer's run page prints the
+ * same line; null for a single-seed run (no consistency.json, or one that cannot be read).
+ */
+export async function madSeedConsistency(dir: string, results: readonly ResultRecord[]): Promise<{ consistency: SeedConsistency; line: string } | null> {
+  let recorded: RecordedConsistency;
+  try {
+    recorded = JSON.parse(await readFile(join(dir, 'consistency.json'), 'utf8')) as RecordedConsistency;
+  } catch {
+    return null; // a single-seed run
+  }
+  const now = await currentConsistency(dir, results, recorded);
+  return { consistency: now.consistency, line: seedConsistencyMarkdown(now.consistency) + (now.note ? ` (${now.note})` : '') };
+}
+
 export const madSection: SectionBuilder = async (run, o) => {
   const m = madMetrics(run.results, o.seed);
   const parts = [madMetricsMarkdown(m).split('\n').slice(2).join('\n')];
@@ -181,18 +197,9 @@ export const madSection: SectionBuilder = async (run, o) => {
   }
   const cut = poolCuts(run.traces.values(), (run.config.config as { passageChars?: unknown } | undefined)?.passageChars);
   if (cut) parts.push('', cut.line);
-  let consistency: SeedConsistency | undefined;
-  let recorded: RecordedConsistency | undefined;
-  try {
-    recorded = JSON.parse(await readFile(join(run.dir, 'consistency.json'), 'utf8')) as RecordedConsistency;
-  } catch {
-    /* a single-seed run */
-  }
-  if (recorded) {
-    const now = await currentConsistency(run.dir, run.results, recorded);
-    consistency = now.consistency;
-    parts.push('', seedConsistencyMarkdown(consistency) + (now.note ? ` (${now.note})` : ''));
-  }
+  const seeds = await madSeedConsistency(run.dir, run.results);
+  const consistency = seeds?.consistency;
+  if (seeds) parts.push('', seeds.line);
   // the table's rule (madMetrics' byRound) over every item, failed ones wrong; without per-round flags, the final verdict
   const perRound = roundAccuracy(run.results, madFinalRound(run.config.config));
   const plots = perRound.length ? [{ file: 'mad-rounds.svg', title: 'MAD: accuracy of the verdict after each round', spec: roundAccuracySpec(perRound) }] : [];

@@ -558,6 +558,8 @@ export interface RunPage {
   plots: { id: string; title: string; spec: unknown }[];
   table: unknown;
   config: Record<string, unknown> | null;
+  /** A `run mad --seeds` run: report.md's "Consistency across N seeds (…): pairwise agreement …, unanimous …" line; null otherwise. */
+  seedConsistency?: string | null;
 }
 
 /** The run page's header: h1, the system's figures, plots, table.json. Returns the page data (the run view adapts to a reproduction). */
@@ -634,6 +636,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
             s.droppedTail ? h('div', {}, h('dt', {}, 'results'), h('dd', { class: 'error-text', 'data-testid': 'run-dropped-tail' }, `⚠ ${TORN_NOTE}`)) : null,
             s.partial ? h('div', {}, h('dt', {}, 'partial'), h('dd', {}, partialNote(s))) : null,
             s.smallN ? h('div', {}, h('dt', {}, 'note'), h('dd', {}, smallNWarning(s.n))) : null,
+            p.seedConsistency ? h('div', {}, h('dt', {}, 'seeds'), h('dd', { 'data-testid': 'seed-consistency' }, p.seedConsistency)) : null,
           ),
       plotsBox || tableBox ? h('div', { class: 'header-row' }, plotsBox, tableBox) : null,
       repro,

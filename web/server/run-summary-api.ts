@@ -5,7 +5,8 @@
  * accuracy for the rest; their 95% intervals, methods and printed text from eval/stats, as report.md
  * has them), failures, tokens, date — plus the run page's plots (reliability diagram when the
  * run has confidences; MAD's accuracy per round when its traces carry verdicts) as the same
- * Vega-Lite specs report.md renders, and a run's table.json when present (written by
+ * Vega-Lite specs report.md renders, a `run mad --seeds` run's consistency across seeds (report.md's
+ * line), and a run's table.json when present (written by
  * `lexcase reproduce` recipes). Files are read defensively: a missing or malformed config, trace or
  * table is reported as absent, never as a failure of the page.
  */
@@ -28,6 +29,7 @@ import type { RunSummary } from '../common/run-summary-types.js';
 import { plannedItems } from '../../eval/run-planned.js';
 import { runWriter } from '../../eval/run-dir-guard.js';
 import { servable, type RunEntry } from './runs.js';
+import { madSeedConsistency } from '../../agents/mad/report-section.js';
 
 export const TABLE_FILE = 'table.json';
 
@@ -171,7 +173,9 @@ export async function runPage(run: RunEntry) {
   const table = summary.hasTable ? await runTable(run) : null;
   const grid = run.system === 'reproduce' ? gridPlot(table) : null;
   if (grid) plots.push(grid);
-  return { summary, config: cfg.config ? publicRunConfig(cfg.config) : null, plots, table, provenance };
+  // `run mad --seeds`: report.md's "Consistency across N seeds" line, over the seed runs as they are now
+  const seeds = summary.system?.startsWith('mad') ? await madSeedConsistency(run.dir, results) : null;
+  return { summary, config: cfg.config ? publicRunConfig(cfg.config) : null, plots, table, provenance, seedConsistency: seeds?.line ?? null };
 }
 
 /** A reproduction's table.json as a metric-vs-configuration chart: its columns on x, one line per row (null when it has fewer than two columns or no value). */
