@@ -99,6 +99,12 @@ export interface Provenance {
   datasetChecksum: string;
   items: number;
   createdAt: string;
+  /**
+   * The id of lexcase's system (eval/systems.ts list entry) that ran it — `runExperiment`'s
+   * `lexcaseSystem`, or the `lexcase run <id>` around it — or null: a system of the caller's own,
+   * whatever name its config gives it. Absent in a run dir written before 2026-12-01.
+   */
+  lexcaseSystem?: string | null;
 }
 
 export function provenance(items: { id: string }[], gold?: (item: never) => string, content?: (item: never) => string | undefined): Provenance {

@@ -68,8 +68,9 @@ import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
 import { deriveSeed, SEED_DERIVATION } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
-import { itemChecksum, provenance } from './provenance.js';
+import { itemChecksum, provenance, type Provenance } from './provenance.js';
 import { resumeCodeNote } from './resume-code.js';
+import { scopedLexcaseSystem } from './lexcase-system-scope.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { firstIssue, resultRecordSchema, traceSchemaFor } from './records.js';
 import { describeOperationalChanges, operationalChanges, resultConfig } from './resume-config.js';
@@ -120,6 +121,13 @@ export interface RunExperimentOptions<Item extends { id: string }> {
   /** Resolved config (system, dataset, split, k, tools, model, index...); written to config.json, with `seedDerivation` (core/rng.ts SEED_DERIVATION). */
   config: Record<string, unknown>;
   seed: number;
+  /**
+   * The id of the lexcase system this run is of (agents/<system>/experiment.ts pass theirs; `lexcase
+   * run <id>` scopes it for a plugin's `run()`): recorded in config.json as `provenance.lexcaseSystem`,
+   * and only such a run gets that system's report section. A system of your own leaves it out (null
+   * is recorded), so a name it shares with a lexcase system (`baseline`, `case`) gives it no section of theirs.
+   */
+  lexcaseSystem?: string;
   /** Items run at once (default 1). */
   concurrency?: number;
   /** Run-level meter; per-item meters are forks of it. */
@@ -278,7 +286,10 @@ async function runLocked<Item extends { id: string }>(
   >;
   const contentOf = opts.itemContent;
   const checksumOf = contentOf ? (item: Item) => itemChecksum(contentOf(item)) : undefined;
-  const prov = provenance(items, opts.gold as (item: never) => string, checksumOf as ((item: never) => string) | undefined);
+  const prov: Provenance = {
+    ...provenance(items, opts.gold as (item: never) => string, checksumOf as ((item: never) => string) | undefined),
+    lexcaseSystem: opts.lexcaseSystem ?? scopedLexcaseSystem() ?? null,
+  };
 
   const existing = (await readConfig(runDir)) as RunConfigFile | undefined;
   // cache hits on replies written since the run started and before this attempt: an earlier (killed) attempt paid for them
@@ -338,6 +349,8 @@ async function runLocked<Item extends { id: string }>(
     // other lexcase code than the run's: said now, not only in report.md afterwards (resume-code.ts)
     const otherCode = resumeCodeNote(runDir, existing.provenance, prov);
     if (otherCode) log.warn(otherCode);
+    // a run dir written before the field: who runs it now (its config is the same), so its report knows its system
+    if (existing.provenance && !('lexcaseSystem' in existing.provenance)) existing.provenance = { ...existing.provenance, lexcaseSystem: prov.lexcaseSystem };
     const changed = { ...operationalChanges(existing.config ?? {}, config), ...movedData };
     if (Object.keys(changed).length) log.info(`resuming ${runDir} with ${describeOperationalChanges(changed, existing.resumes)}`);
     const query = changed['model.baseUrlQuery'];

@@ -262,9 +262,11 @@ export function traceKindOf(configSystem: string | null | undefined): TraceKind 
 /**
  * The report section of a run's system: its plugin's lazily loaded one, else that of the plugin its
  * `reportSection` names (CASE's baselines get CASE's section from CASE's plugin); null for none.
+ * Given a spec (`recordedSystemSpec` of a run's config.json), that entry's; given a name, the entry
+ * the name matches.
  */
-export async function systemReportSection(configSystem: string | null | undefined): Promise<SectionBuilder | null> {
-  const spec = systemSpec(configSystem) as SystemSpec & Partial<SystemPlugin>;
+export async function systemReportSection(system: string | null | undefined | SystemSpec): Promise<SectionBuilder | null> {
+  const spec = (typeof system === 'object' && system !== null ? system : systemSpec(system)) as SystemSpec & Partial<SystemPlugin>;
   const own = typeof spec.load === 'function' ? (await spec.load()).reportSection : undefined;
   if (own) return own;
   const owner = AGENT_PLUGINS.find((p) => p.id === spec.reportSection && p !== spec);
@@ -291,6 +293,27 @@ export const GENERIC_SYSTEM: SystemSpec = {
 /** The registry entry for a config.json `system` value (GENERIC_SYSTEM when none matches). */
 export function systemSpec(configSystem: string | null | undefined): SystemSpec {
   return (configSystem ? SYSTEMS.find((s) => s.matches(configSystem)) : undefined) ?? GENERIC_SYSTEM;
+}
+
+/**
+ * The list entry whose run a config.json records, for what only that system's runs may get (its
+ * report section): decided by what the run records of its writer, not by the name the run chose.
+ * `provenance.lexcaseSystem` (written by every run since 2026-12-01): the id of the lexcase system
+ * that ran it (that entry), or null — a system of the caller's own, whatever its `config.system`
+ * says (a system of yours named "baseline" or "case" is not CASE's: GENERIC_SYSTEM). A run dir
+ * written before it records nothing there: the entry its `system` names, when the name is one that
+ * system's runs record — for a system with variants, a name whose canonical form (canonicalSystem:
+ * an older `baseline` + a baseline's `mode`) is one of them — else GENERIC_SYSTEM.
+ */
+export function recordedSystemSpec(file: { config?: Record<string, unknown>; provenance?: object }): SystemSpec {
+  const prov = (file.provenance ?? {}) as { lexcaseSystem?: unknown };
+  if ('lexcaseSystem' in prov)
+    return typeof prov.lexcaseSystem === 'string' ? (SYSTEMS.find((s) => s.id === prov.lexcaseSystem) ?? GENERIC_SYSTEM) : GENERIC_SYSTEM;
+  const config = file.config ?? {};
+  const spec = systemSpec(str(config.system)) as SystemSpec & Partial<SystemPlugin>;
+  if (!spec.variants?.length) return spec;
+  const name = canonicalSystem(config);
+  return name !== null && spec.variants.includes(name) ? spec : GENERIC_SYSTEM;
 }
 
 /** The task's label set of a run (its system's `labels` over its config), undefined where the system does not know it. */

@@ -185,6 +185,7 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
   };
   let reports: { metrics: ReturnType<typeof acalMetrics>; markdown: string } | undefined;
   const run = await runExperiment({
+    lexcaseSystem: 'acal',
     runDir: opts.runDir,
     system: sys,
     items,

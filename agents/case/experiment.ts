@@ -220,6 +220,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       gold: (q) => q.answer,
       makeContext: contextFrom({ tools, retrievers: idx.retrievers, llm: offline ? undefined : o.llm, getPassage: idx.getPassage }),
       config,
+      lexcaseSystem: o.system === 'case' ? 'case' : 'baseline',
       seed,
       usage: o.usage,
       concurrency: o.concurrency,

@@ -68,6 +68,7 @@ export async function runEmarExperiment(
     toPrediction: (letter, it) => (it.kind === 'question' ? letter : letterToLabel(letter, framing)),
   }) as AgentSystem<EmarItem>;
   const run = await runExperiment({
+    lexcaseSystem: 'emar',
     runDir: o.runDir,
     system,
     items: o.items,

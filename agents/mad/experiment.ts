@@ -135,6 +135,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
     const meter = o.usage ? o.usage.fork() : new UsageMeter();
     warnGoldMissing(idx.docs, questions, o.index, idx.manifest.corpus.name);
     const r = await runExperiment({
+      lexcaseSystem: 'mad',
       runDir,
       system: withGoldInIndex(createMadSystem(system, { ...s, samples: o.samples }), idx.docs),
       items: questions,

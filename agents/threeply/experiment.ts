@@ -46,6 +46,7 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
   const all: CaseTriple[] = o.modes.flatMap((mode) => buildScenarios({ mode, n: o.n, seed: o.seed, complexity: o.complexity, source: o.source }, factors));
   const items = o.limit !== undefined ? all.slice(0, o.limit) : all;
   const run = await runExperiment({
+    lexcaseSystem: 'threeply',
     runDir: o.runDir,
     system: createThreePlySystem({ kind: o.kind, factors, evaluator: o.evaluator }),
     items,

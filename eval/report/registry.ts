@@ -7,7 +7,7 @@
  * run — unless `id` is a section some list entry names, which then goes to that entry's runs only.
  */
 import { log } from '../../core/log.js';
-import { SYSTEMS, systemReportSection, systemSpec } from '../systems.js';
+import { recordedSystemSpec, SYSTEMS, systemReportSection } from '../systems.js';
 
 const SYSTEMS_SECTIONS = () => SYSTEMS.map((s) => s.reportSection).filter((x): x is string => x !== null);
 import type { RunData, SectionBuilder } from './types.js';
@@ -39,11 +39,18 @@ export function registerReportSection(id: string, build: SectionBuilder, opts: {
   else extra.push(entry);
 }
 
+/**
+ * The sections of a run beyond the generic ones: its system's own section — the list entry whose
+ * run config.json records it to be (`recordedSystemSpec`: lexcase's system that wrote it, never a
+ * system of the caller's own that chose the same name) — and the registered ones (`systems`: by
+ * config.system, the caller's own names).
+ */
 export async function registeredSections(run: RunData): Promise<SectionBuilder[]> {
   const system = typeof run.config.config.system === 'string' ? run.config.config.system : undefined;
   const listed = new Set(SYSTEMS_SECTIONS());
-  const own = system !== undefined ? systemSpec(system).reportSection : null;
+  const spec = recordedSystemSpec(run.config);
+  const own = spec.reportSection;
   const registered = extra.filter((r) => (r.systems ? system !== undefined && r.systems.includes(system) : listed.has(r.id) ? r.id === own : true));
-  const plugin = registered.some((r) => r.id === own) ? null : await systemReportSection(system);
+  const plugin = registered.some((r) => r.id === own) ? null : await systemReportSection(spec);
   return [...(plugin ? [plugin] : []), ...registered.map((r) => r.build)];
 }

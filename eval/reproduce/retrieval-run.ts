@@ -127,6 +127,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
     };
     return await runExperiment({
       runDir: o.runDir,
+      lexcaseSystem: 'retrieval',
       system,
       items: questions,
       gold: (q) => q.goldPassageIds[0],

@@ -191,6 +191,7 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   };
   const result = await runExperiment({
     runDir: o.runDir,
+    lexcaseSystem: 'trec',
     system,
     items,
     gold: () => '',

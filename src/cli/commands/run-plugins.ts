@@ -15,6 +15,7 @@ import { flagKey, schemaFlags, type CliFlag, type CliSchema } from '../../../eva
 import { AGENT_SYSTEMS } from '../../../agents/systems.js';
 import { errors } from '../../../core/errors.js';
 import { runCountsText } from '../../../eval/run-counts.js';
+import { withLexcaseSystem } from '../../../eval/lexcase-system-scope.js';
 import { action, output, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { intOpt, numOpt, type NumericRange } from '../numeric-options.js';
@@ -62,7 +63,8 @@ export function registerPluginCommand(program: Command, p: PluginWithCli): Comma
       // Ctrl-C / SIGTERM: what is saved, the run dir and the command that resumes; exit 130 / 143 (run-interrupt.ts)
       const interrupt = reportRunInterrupt(process.argv.slice(2));
       try {
-        await runPlugin(p, flags, all, c);
+        // its runs are recorded as this system's (provenance.lexcaseSystem), also where its run() does not say so
+        await withLexcaseSystem(p.id, () => runPlugin(p, flags, all, c));
       } finally {
         interrupt.dispose();
       }
