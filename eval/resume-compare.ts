@@ -10,6 +10,9 @@
  *     and for a merge the index by its content), naming the first differing field, its deepest differing
  *     values and, for a field an older lexcase recorded otherwise, why (unrecordedDifference).
  *
+ * Both steps read lexcase's own fields: for a run of a system of the caller's own (`lexcaseFields: false`)
+ * only the runner's (seedDerivation, replyReading) — its `prompts` or `dataFiles` are its own, compared as they are.
+ *
  * Before, a merge compared the shards without step 1, so shards a resume would accept together (one
  * written before `splitSeed` was recorded, one after) were refused as different configs.
  */
@@ -35,11 +38,14 @@ export function compareRecordedConfig(
   after: Record<string, unknown>,
   comparable: (config: Record<string, unknown>) => Record<string, unknown>,
   labels: readonly [string, string] = ['recorded', 'now'],
+  o: { lexcaseFields?: boolean } = {},
 ): RecordedComparison {
-  const { config: recorded, unrecorded } = withUnrecorded(before, after);
+  // a system of the caller's own (runExperiment without `lexcaseSystem`): its fields are its own, whatever their
+  // names (`prompts`, `dataFiles`), never one an older lexcase did not record (only the runner's own are): a field it adds is a difference
+  const { config: recorded, unrecorded } = withUnrecorded(before, after, o);
   const [was, now] = [recorded, after].map(comparable);
   const key = firstDifference(was, now);
   if (key === undefined) return { recorded, unrecorded };
-  const why = unrecordedDifference(key, recorded, after);
+  const why = unrecordedDifference(key, recorded, after, o);
   return { recorded, unrecorded, difference: `field "${key}" differs: ${describeDifference(key, was, now, labels)}${why ? `; ${why}` : ''}` };
 }

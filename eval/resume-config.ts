@@ -58,17 +58,20 @@ function withoutSamplingProvenance(k: string, v: Record<string, unknown>): Recor
 /**
  * `config` without its operational keys (top level and one section deep), its `dataFiles` by checksum
  * (dataFilesComparable), and without where its sampling values came from (withoutSamplingProvenance).
+ * `lexcaseFields: false` (a run of a system of the caller's own): its `dataFiles` and `sampling` are
+ * its own fields, compared whole (before, a user's `dataFiles.test.file` changed unseen).
  */
-export function resultConfig(config: Record<string, unknown>): Record<string, unknown> {
+export function resultConfig(config: Record<string, unknown>, o: { lexcaseFields?: boolean } = {}): Record<string, unknown> {
+  const lexcase = o.lexcaseFields !== false;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) {
     if (OPERATIONAL_KEYS.has(k)) continue;
-    if (k === 'dataFiles') {
+    if (k === 'dataFiles' && lexcase) {
       out[k] = dataFilesComparable(v);
       continue;
     }
     // EMAR's record of which sampling keys were the paper's and which were given (its values: `temperature`, `topP`, `maxTokens`)
-    if (k === 'sampling' && config.system === 'emar') continue;
+    if (k === 'sampling' && config.system === 'emar' && lexcase) continue;
     out[k] = isObject(v) ? withoutSamplingProvenance(k, Object.fromEntries(Object.entries(v).filter(([kk]) => !OPERATIONAL_KEYS.has(kk)))) : v;
   }
   return out;

@@ -40,7 +40,9 @@ async function resume(items: Question[], config: Record<string, unknown>): Promi
   let stderr = '';
   const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
   try {
-    await runExperiment({ runDir: dir, system, items, gold: (q) => q.answer, makeContext: contextFrom(), config, seed: 13 });
+    // each run is one of lexcase's systems (its config's), whose fields an older lexcase may not have recorded
+    const lexcaseSystem = String(config.system).split('/')[0];
+    await runExperiment({ runDir: dir, system, items, gold: (q) => q.answer, makeContext: contextFrom(), config, seed: 13, lexcaseSystem });
   } finally {
     spy.mockRestore();
   }

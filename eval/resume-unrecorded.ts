@@ -129,6 +129,8 @@ const ADDED: {
   differed?: string;
   /** Why an old config recording one of these older values differs (the refusal's reason). */
   older?: Record<string, string>;
+  /** Recorded by the runner itself (eval/runner.ts) in every run, a system of the caller's own too; the rest only by lexcase's systems. */
+  runner?: true;
 }[] = [
   {
     path: ['indexContent'],
@@ -279,11 +281,13 @@ const ADDED: {
     lacks: absent,
   },
   {
+    runner: true,
     path: ['replyReading'],
     what: "how replies are read: an older lexcase took a JSON object inside a reasoning model's <think> block for the answer, so items it ran with such a model may have been scored on a draft",
     lacks: absent,
   },
   {
+    runner: true,
     path: ['seedDerivation'],
     what: "how the items' seeded draws follow from the seed: an older lexcase drew them with FNV-1a alone (they depended only on whether the seed was odd or even), so the items this resume runs are drawn otherwise than the earlier ones",
     lacks: absent,
@@ -314,14 +318,23 @@ function setAt(config: Record<string, unknown>, path: string[], value: unknown):
 }
 
 /**
+ * The fields a run's config may lack for its lexcase's age: all of them in a run of a lexcase system,
+ * only the runner's own (seedDerivation, replyReading) in a run of a system of the caller's own
+ * (`lexcaseFields: false`), whose `prompts` or `dataFiles` are its own fields — before, a user's config
+ * that added its own `prompts` resumed with "written by an older lexcase and does not record prompts".
+ */
+const addedFields = (o: { lexcaseFields?: boolean }) => (o.lexcaseFields === false ? ADDED.filter((f) => f.runner) : ADDED);
+
+/**
  * `before` (a recorded config) with the fields it does not record taken from `after` (the new
  * run's), and those fields' keys (dotted paths) and descriptions; `before` itself is not changed.
  */
 export function withUnrecorded(
   before: Record<string, unknown>,
   after: Record<string, unknown>,
+  o: { lexcaseFields?: boolean } = {},
 ): { config: Record<string, unknown>; unrecorded: { key: string; what: string }[] } {
-  const unrecorded = ADDED.filter((f) => {
+  const unrecorded = addedFields(o).filter((f) => {
     const b = at(before, f.path);
     const a = at(after, f.path);
     return b.parent && a.parent && f.lacks(b.value, a.value, before);
@@ -338,10 +351,16 @@ export function withUnrecorded(
  * this old config (the refusal's reason), if known; a field inside `key` (retriever.scoreDigits) is
  * the reason where the old config lacks it and the new one (`after`) records it.
  */
-export function unrecordedDifference(key: string, before: Record<string, unknown>, after?: Record<string, unknown>): string | undefined {
-  const f = ADDED.find((x) => x.path.join('.') === key);
+export function unrecordedDifference(
+  key: string,
+  before: Record<string, unknown>,
+  after?: Record<string, unknown>,
+  o: { lexcaseFields?: boolean } = {},
+): string | undefined {
+  const fields = addedFields(o);
+  const f = fields.find((x) => x.path.join('.') === key);
   if (f) return before[key] === undefined ? f.differed : f.older?.[String(before[key])];
-  const inner = ADDED.find(
+  const inner = fields.find(
     (x) => x.path.length > 1 && x.path[0] === key && x.differed && after && at(before, x.path).value === undefined && at(after, x.path).value !== undefined,
   );
   return inner?.differed;

@@ -319,11 +319,19 @@ async function runLocked<Item extends { id: string }>(
     if (existing.seed !== seed) throw errors.runInvalid(runDir, `was started with seed ${existing.seed}, not ${seed}; use a new run dir to change the seed`);
     // Fields an older lexcase did not record (the index's content, the whole LLM config) cannot be checked: see resume-unrecorded.ts.
     // Only fields that change results must match; retries, timeouts, concurrency and the cache may change (the comparison a merge makes too).
-    const { recorded, unrecorded, difference } = compareRecordedConfig(existing.config ?? {}, config, (c) =>
-      withoutGrowKeys(resultConfig(withCanonicalSystem(c))),
+    // lexcase's own fields (those an older lexcase did not record, `dataFiles` by checksum) are read only in a run of a
+    // lexcase system: as the run dir records its writer, else (a dir from before that record) as this resume's
+    const writer = existing.provenance && 'lexcaseSystem' in existing.provenance ? existing.provenance.lexcaseSystem : prov.lexcaseSystem;
+    const lexcaseFields = writer !== null && writer !== undefined;
+    const { recorded, unrecorded, difference } = compareRecordedConfig(
+      existing.config ?? {},
+      config,
+      (c) => withoutGrowKeys(resultConfig(withCanonicalSystem(c), { lexcaseFields })),
+      undefined,
+      { lexcaseFields },
     );
     // the data files read (LegalBench's: the bundled copy or $LEXCASE_LEGALBENCH_DIR's), by checksum, naming both files (resume-items.ts)
-    const movedData = assertSameDataFiles(runDir, recorded.dataFiles, config.dataFiles);
+    const movedData = lexcaseFields ? assertSameDataFiles(runDir, recorded.dataFiles, config.dataFiles) : {};
     if (difference) throw errors.runInvalid(runDir, `was started with a different config (${difference}); use a new run dir`);
     if (unrecorded.length) {
       log.warn(
