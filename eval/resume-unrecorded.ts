@@ -87,6 +87,10 @@
  *   yesNoReading  how an ACAL run reads a Yes/No reply (agents/common/yes-no.ts): "yes", "No.", "(YES)"
  *                 are taken; an older lexcase took "Yes" and "No" exactly, retried any other and then
  *                 failed the item, so its failed items may differ (a resume runs them again by default)
+ *   clashWinnerReading
+ *                 how an ACAL run reads a clash's winner (agents/acal/clash-winner.ts): "a", "B.", "(A)",
+ *                 "Argument B" are taken; an older lexcase took "A" and "B" exactly, retried any other and
+ *                 then failed the clash step, so its items may differ (a resume warns)
  *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
  *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase
  *                 parsed a draft object inside it as the answer, so its earlier items may differ
@@ -278,6 +282,11 @@ const ADDED: {
   {
     path: ['yesNoReading'],
     what: 'how a Yes/No reply is read: an older lexcase took only "Yes" and "No" exactly, and failed an item whose judge or baseline answered "yes" or "No." (after a retry), so the items it failed may differ from what this lexcase would decide',
+    lacks: absent,
+  },
+  {
+    path: ['clashWinnerReading'],
+    what: 'how a clash\'s winner is read: an older lexcase took only "A" and "B" exactly, and failed the clash step of an item whose expert answered "Argument A" or "B." (after a retry), so the items it failed may differ from what this lexcase would decide',
     lacks: absent,
   },
   {

@@ -18,6 +18,7 @@ import { contextFrom, runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import { YES_NO_READING } from '../common/yes-no.js';
+import { CLASH_WINNER_READING } from './clash-winner.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
@@ -151,7 +152,13 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     ...(idx && (system === 'acal' || system === 'rag') ? { searchRanking: PRINTED_SEARCH_RANKING, ...searchScoreDigits(idx.retrievers) } : {}),
     ...(fewShotRecord ? { fewShot: fewShotRecord } : {}), // the examples sp/cot showed every item (train rows, by id)
     ...(system === 'acal'
-      ? { semantics: opts.semantics ?? 'quadratic', clashResolution: opts.clashResolution !== false, escalation: opts.escalation !== false }
+      ? {
+          semantics: opts.semantics ?? 'quadratic',
+          clashResolution: opts.clashResolution !== false,
+          escalation: opts.escalation !== false,
+          // how a clash's winner is read: "Argument A", "B." taken (an older lexcase: "A"/"B" exactly; resume-unrecorded.ts warns)
+          clashWinnerReading: CLASH_WINNER_READING,
+        }
       : {}),
     ...(opts.extraConfig ?? {}),
     // how a Yes/No reply (the judge's decision, a baseline's answer) is read: "yes", "No." taken (an older lexcase: exact only; resume-unrecorded.ts warns)

@@ -3,7 +3,8 @@
  * expert says which of the two arguments is stronger on the case facts and legal standard. The
  * paper does not say which argument is shown first: each clash shows the two as "A" and "B" in a
  * seeded order (the item's seed and the pair; recorded as a "clash sides" presentation record), so
- * a model that favours "A" favours neither side. The reply gives its reason before its winner.
+ * a model that favours "A" favours neither side. The reply gives its reason before its winner,
+ * read as "A" or "B" however marked ("a", "B.", "(A)", "Argument B": ../clash-winner.ts).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
@@ -14,9 +15,10 @@ import type { AcalArgument, ClashOutcome } from '../graph/types.js';
 import { CLASH_SYSTEM, clashPrompt } from '../prompts.js';
 import { msgs, type CaseInput } from './common.js';
 import { inCallBranches } from '../../../core/llm/record-replay.js';
+import { clashWinnerSchema } from '../clash-winner.js';
 
 /** Reason first: a schema-following server writes keys in schema order, so the expert reasons before it names the winner. */
-export const clashSchema = z.object({ reason: z.string().default(''), winner: z.enum(['A', 'B']) });
+export const clashSchema = z.object({ reason: z.string().default(''), winner: clashWinnerSchema() });
 
 export async function resolveClashes(
   llm: BaseChatModel,
