@@ -232,6 +232,8 @@ export interface LlmExchange {
   at?: string;
   /** Still in flight when its item ended: cut off, no reply (record-replay.ts `abandoned`). */
   abandoned?: true;
+  /** Of an abandoned call: it was still waiting for its concurrency slot, never sent (record-replay.ts `unsent`). */
+  unsent?: true;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -291,6 +293,7 @@ export function inspectorCall(x: Exchange): LlmExchange {
     ...(x.cached ? { cached: true } : {}),
     ...(x.at ? { at: x.at } : {}),
     ...(x.abandoned ? { abandoned: true as const } : {}),
+    ...(x.abandoned && (x as { unsent?: unknown }).unsent === true ? { unsent: true as const } : {}),
   };
 }
 

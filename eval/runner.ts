@@ -557,7 +557,8 @@ async function runLocked<Item extends { id: string }>(
     // counted beside the tokens: neither is in `calls`, and what they spent is in no total
     // in the order of the item's steps (concurrent calls by branch, record-replay.ts inCallBranches), not of their replies
     const exchanges = xlog.ordered();
-    const abandoned = exchanges.filter((x) => x.abandoned).length;
+    // cut off: sent and not answered; one that never got its concurrency slot (`unsent`) reached no server
+    const abandoned = exchanges.filter((x) => x.abandoned && !x.unsent).length;
     const refused = exchanges.filter((x) => x.error && !x.abandoned).length;
     // failed attempts sent again (429, 5xx, a timeout, …): sent, yet in no call count or total; written
     // when 0 too, so a line without it is one an older lexcase wrote (the report says so: runRetriesUnrecorded)

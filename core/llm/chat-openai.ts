@@ -196,6 +196,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
         ...(x.queuedMs !== undefined ? { queuedMs: x.queuedMs } : {}),
         ...(x.at ? { at: x.at } : {}),
         ...(x.abandoned ? { abandoned: true as const } : {}),
+        ...(x.unsent ? { unsent: true as const } : {}),
         ...(x.retries ? { retries: x.retries } : {}),
       });
       // cut off when its item ended in the recording: no reply until the item ends here too
@@ -230,7 +231,17 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       const reason: unknown = options.signal?.aborted ? options.signal.reason : undefined;
       if (!options.signal?.aborted) xlog!.record({ key: xkey, request, error: storeError(e), ...timing(), at });
       // its item ended while it was in flight (record-replay.ts ItemEndedError): recorded as cut off
-      else if (isItemEnded(reason)) xlog!.record({ key: xkey, request, error: storeError(reason), abandoned: true, ...timing(), at });
+      // (`unsent` when it never got its concurrency slot: no request reached the server, so it is not counted as cut off)
+      else if (isItemEnded(reason))
+        xlog!.record({
+          key: xkey,
+          request,
+          error: storeError(reason),
+          abandoned: true,
+          ...(sent.at === undefined ? { unsent: true as const } : {}),
+          ...timing(),
+          at,
+        });
       throw e;
     }
   }
@@ -266,6 +277,8 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     const result = await withRetries(
       () =>
         s.limit(async () => {
+          // its item ended (or the caller aborted) while it waited for this slot: never sent (recorded `unsent`, chat-openai exchange)
+          if (options.signal?.aborted) throw options.signal.reason;
           if (sent && sent.at === undefined) sent.at = clockMs(s);
           s.stats.requests++;
           s.stats.inFlight++;

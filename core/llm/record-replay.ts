@@ -52,6 +52,11 @@ export interface Exchange {
    * replay serves it as it happened: no reply until the item ends.
    */
   abandoned?: true;
+  /**
+   * Of an `abandoned` request: it never got its concurrency slot (llm.concurrency) before its item
+   * ended, so nothing reached the server; not counted as cut off (eval/runner.ts).
+   */
+  unsent?: true;
   /** The step that made the request (withCall), when it named itself. */
   stage?: string;
   /**

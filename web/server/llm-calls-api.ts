@@ -110,11 +110,13 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en
  */
 export function totalsProblems(calls: LlmExchange[], totals: { calls: number | null; tokens: number | null }): string[] {
   const out: string[] = [];
-  const cut = calls.filter((c) => c.abandoned).length;
+  const cut = calls.filter((c) => c.abandoned && !c.unsent).length;
   if (cut)
     out.push(
       `${plural(cut, 'call was', 'calls were')} still in flight when the item ended and cut off: no reply, and what the endpoint spent on ${cut === 1 ? 'it' : 'them'} (if anything) is in no total`,
     );
+  const unsent = calls.filter((c) => c.abandoned && c.unsent).length;
+  if (unsent) out.push(`${plural(unsent, 'call was', 'calls were')} still waiting for a concurrency slot when the item ended: never sent`);
   const replies = calls.filter((c) => c.reply !== null && !c.abandoned);
   const tokens = replies.reduce(
     (n, c) => n + (c.tokens?.input !== undefined && c.tokens.output !== undefined ? c.tokens.input + c.tokens.output : (c.tokens?.total ?? 0)),
