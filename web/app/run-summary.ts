@@ -11,6 +11,7 @@ import { go } from './route.js';
 import { plot } from './plot.js';
 import { sortableTable, td, type Column, type SortState } from './sortable.js';
 import { reproFlagText, reproNText } from './repro-cell.js';
+import { utcStamp } from './date-stamp.js';
 import type { Figure, ReproProvenance as Provenance, RunSummary } from '../common/run-summary-types.js';
 import { systemLabel } from '../common/labels.js';
 
@@ -39,7 +40,6 @@ const problemNote = (problem: string) =>
 /** A truncated last line of results.jsonl, left out of every figure (`lexcase report` warns the same). */
 const TORN_NOTE =
   'results.jsonl ends in a truncated last line (a write the process was stopped in), left out of every figure — resume the run to redo that item';
-const day = (d: string | null) => (d ? d.replace('T', ' ').slice(0, 16) : '–');
 
 /** A run's figures, one per line: "Recall@10 10.0% [2.8, 30.1]". */
 export function figureList(figs: FigureLike[], testid = 'figures', sortKey = false): HTMLElement {
@@ -210,7 +210,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
           { class: 'num', 'data-testid': 'run-tokens' },
         ),
     },
-    { key: 'date', label: 'date', sort: (r) => r.date ?? null, cell: (r) => td(day(r.date), { class: 'date-cell' }) },
+    { key: 'date', label: 'date', sort: (r) => r.date ?? null, cell: (r) => td(utcStamp(r.date), { class: 'date-cell' }) },
   ];
   const table = sortableTable({
     rows: runs,
@@ -521,7 +521,7 @@ export function provenanceBlock(p: Provenance): HTMLElement {
     ],
     [
       'date',
-      p.createdAt ? `${day(p.createdAt)} UTC${p.updatedAt && p.updatedAt !== p.createdAt ? ` (updated ${day(p.updatedAt)})` : ''}` : 'not recorded',
+      p.createdAt ? `${utcStamp(p.createdAt)}${p.updatedAt && p.updatedAt !== p.createdAt ? ` (updated ${utcStamp(p.updatedAt)})` : ''}` : 'not recorded',
       'prov-date',
     ],
     ['Node', list(p.node), 'prov-node'],
@@ -631,7 +631,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
                 s.promptCacheNote ? h('span', { class: 'ci', 'data-testid': 'summary-prompt-cache' }, ` · ${s.promptCacheNote}`) : null,
               ),
             ),
-            h('div', {}, h('dt', {}, 'date'), h('dd', {}, day(s.date))),
+            h('div', {}, h('dt', {}, 'date'), h('dd', {}, utcStamp(s.date))),
             s.resultsProblem ? h('div', {}, h('dt', {}, 'results'), h('dd', {}, problemNote(s.resultsProblem))) : null,
             s.droppedTail ? h('div', {}, h('dt', {}, 'results'), h('dd', { class: 'error-text', 'data-testid': 'run-dropped-tail' }, `⚠ ${TORN_NOTE}`)) : null,
             s.partial ? h('div', {}, h('dt', {}, 'partial'), h('dd', {}, partialNote(s))) : null,
