@@ -12,6 +12,7 @@ import { plot } from './plot.js';
 import { sortableTable, td, type Column, type SortState } from './sortable.js';
 import { reproFlagText, reproNText } from './repro-cell.js';
 import { utcStamp } from './date-stamp.js';
+import { tokensExportText } from './tokens-export.js';
 import type { Figure, ReproProvenance as Provenance, RunSummary } from '../common/run-summary-types.js';
 import { systemLabel } from '../common/labels.js';
 
@@ -207,7 +208,7 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
             r.retried ? h('span', { class: 'ci', title: retriedAttemptsNote(r.retried) }, ` (${r.retried.toLocaleString('en-US')} retried)`) : null,
             r.cacheHits ? h('span', { class: 'ci', title: r.cacheNote ?? '' }, ` (${r.cacheHits.toLocaleString('en-US')} cached)`) : null,
           ],
-          { class: 'num', 'data-testid': 'run-tokens' },
+          { class: 'num', 'data-testid': 'run-tokens', 'data-export': tokensExportText(r) },
         ),
     },
     { key: 'date', label: 'date', sort: (r) => r.date ?? null, cell: (r) => td(utcStamp(r.date), { class: 'date-cell' }) },
