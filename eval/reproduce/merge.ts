@@ -101,8 +101,19 @@ async function checkShardSet(dirs: string[]): Promise<ReproductionFile[]> {
       'pass every shard dir of the grid',
     );
   // checksums: each results.jsonl as its shard recorded it
-  for (const d of dirs) {
+  for (const [i, d] of dirs.entries()) {
     const sums = (await readJson<Record<string, string>>(join(d, 'checksums.json'))) ?? {};
+    // a results.jsonl checksums.json does not record (the file gone, or the shard stopped before its reproduce
+    // finished) cannot be checked: before, it was merged as it was, an edited or damaged copy included, and said nothing
+    const runsDir = join(d, 'runs');
+    for (const e of existsSync(runsDir) ? await readdir(runsDir, { withFileTypes: true }) : []) {
+      const rel = `runs/${e.name}/${RUN_FILES.results}`;
+      if (e.isDirectory() && existsSync(join(d, rel)) && sums[rel] === undefined)
+        throw errors.runInvalid(
+          d,
+          `${rel} has no checksum in checksums.json (${existsSync(join(d, 'checksums.json')) ? 'it does not list it' : 'the file is missing'}): the merge cannot check it is the shard's own; copy the shard dir whole from its host, or resume it with \`lexcase reproduce ${repros[i].recipe} --run-dir ${d} --shard ${repros[i].shard!.index}/${n}\` (it records the checksums when it finishes)`,
+        );
+    }
     for (const [rel, want] of Object.entries(sums)) {
       const f = join(d, rel);
       if (!existsSync(f)) throw errors.runInvalid(d, `${rel} is missing (checksums.json lists it)`);
