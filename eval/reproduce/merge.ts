@@ -292,6 +292,25 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   return { items: p.allIds.length, warnings };
 }
 
+/**
+ * The recipe the merged table is built with against the one the shards ran (reproduction.json's
+ * recipeSha256): the same name can be another text (the shards ran a copy of the recipe given by path,
+ * or another lexcase's). Before, merge built the table from the recipe of that name with no word, its
+ * rows, metrics and paper figures other than the shards'. Taken by name, another text is refused; given
+ * with --recipe, it is the user's choice and only warned about.
+ */
+function checkTableRecipe(shardSha: string, shardDir: string, source: { file: string; text: string; explicit: boolean }): string[] {
+  const got = sha256(source.text);
+  if (got === shardSha) return [];
+  const what = `the recipe ${source.file} (sha256 ${got.slice(0, 12)}) is not the one the shards ran (sha256 ${shardSha.slice(0, 12)}, ${shardDir}/reproduction.json)`;
+  if (!source.explicit)
+    throw errors.usage(
+      `merge: ${what}: its rows, metrics and paper figures may differ from the shards'`,
+      'pass --recipe FILE with the recipe file the shards ran (or, to build the table from another recipe, name it with --recipe and it is taken with a warning)',
+    );
+  return [`${what}: the table is built from it as --recipe asks; its rows, metrics and paper figures may differ from those the shards ran`];
+}
+
 /** Put OUT back as merge found it: removed when merge made it, emptied when it was an empty dir. */
 async function undoMerge(out: string, existed: boolean): Promise<void> {
   if (!existed) return rm(out, { recursive: true, force: true });
@@ -313,10 +332,17 @@ export interface MergeResult {
  * directory, a shard dir or a folder holding one, never a directory with anything in it). Every
  * shard and run is read and checked before anything is written; `out` is locked meanwhile.
  */
-export async function mergeShards(out: string, dirs: string[], recipe: Recipe): Promise<MergeResult> {
+export async function mergeShards(
+  out: string,
+  dirs: string[],
+  recipe: Recipe,
+  source?: { file: string; text: string; explicit: boolean },
+): Promise<MergeResult> {
   checkOutputDir(out, { what: 'the merged reproduction', hint: 'merge into a new or empty directory' }, dirs, [INDEX_DIR, RUN_DIR]);
   const repros = await checkShardSet(dirs);
   if (repros[0].recipe !== recipe.id) throw errors.usage(`merge: the shards are from recipe ${repros[0].recipe}, not ${recipe.id}`);
+  const recipeWarnings = source ? checkTableRecipe(repros[0].recipeSha256, dirs[0], source) : [];
+  for (const w of recipeWarnings) log.warn(`merge: ${w}`);
   const plans: { run: Recipe['runs'][number]; plan?: PlannedRun; states: (RunState | undefined)[] }[] = [];
   for (const run of recipe.runs) {
     const states = repros.map((r) => r.runs.find((s) => s.id === run.id));
@@ -339,7 +365,7 @@ export async function mergeShards(out: string, dirs: string[], recipe: Recipe): 
     );
     const runs: RunState[] = [];
     const summary: MergeResult['runs'] = [];
-    const warnings: string[] = [];
+    const warnings: string[] = [...recipeWarnings];
     for (const { run, plan, states } of plans) {
       if (!plan) {
         const s = states.find((x) => x);
