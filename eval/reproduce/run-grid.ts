@@ -60,6 +60,12 @@ export type CommandRunner = (argv: string[]) => Promise<{ code: number; stdout: 
 export interface RunGridOptions {
   recipe: Recipe;
   recipeText: string;
+  /**
+   * The recipe as the command named it, where that is a path (`lexcase reproduce ./my-recipe.json`):
+   * the rerun commands (table.md, reproduction.json `argv`) name it. Before, they named the recipe's id,
+   * which reruns the bundled recipe of that name, not the file the cells came from.
+   */
+  recipeArg?: string;
   dir: string;
   limit?: number;
   shard?: Shard;
@@ -99,7 +105,7 @@ const flagOf = (flag: string, value: string | undefined): string[] => (value ? [
  * (the --index it searched, the --data it indexed), the reproduction dir, the shard and --limit.
  */
 function reproduceArgv(run: RecipeRun, o: RunGridOptions, inputs: string[]): string[] {
-  return ['reproduce', o.recipe.id, '--only', run.id, ...inputs, ...gridOptions(o)];
+  return ['reproduce', o.recipeArg ?? o.recipe.id, '--only', run.id, ...inputs, ...gridOptions(o)];
 }
 
 /** What every rerun command keeps: the reproduction dir, the shard and --limit. */
@@ -118,7 +124,7 @@ const gridOptions = (o: RunGridOptions): string[] => [
  * replay — against the live endpoint.
  */
 function gridArgv(o: RunGridOptions, model: string | null): string[] {
-  return ['reproduce', o.recipe.id, ...shardRerunInputs(o), ...gridOptions(o), ...flagOf('--model', model ?? undefined)];
+  return ['reproduce', o.recipeArg ?? o.recipe.id, ...shardRerunInputs(o), ...gridOptions(o), ...flagOf('--model', model ?? undefined)];
 }
 
 async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {

@@ -83,6 +83,24 @@ describe('recipe mistakes are errors, not numbers (issue 26, item 11)', () => {
   });
 });
 
+describe('a recipe given by path', () => {
+  it('the rerun commands (table.md, reproduction.json argv, a merge of its shards) name the file, not the bundled recipe of its id', async () => {
+    const f = recipeVariant('own-recipe', (r) => (r.rows[0].cells[0].paper = 0.5));
+    const out = join(dir, 'own-recipe-run');
+    expect((await cli('reproduce', f, '--limit', String(LIMIT), '--index', index, '--run-dir', out)).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'reproduction.json'), 'utf8')).argv.slice(0, 2)).toEqual(['reproduce', f]);
+    const md = readFileSync(join(out, 'table.md'), 'utf8');
+    expect(md).toContain(`lexcase reproduce ${f} --only bm25`);
+    expect(md).not.toContain('lexcase reproduce case-table3 --only');
+    const [s1, s2] = ['own-s1', 'own-s2'].map((d) => join(dir, d));
+    for (const [i, s] of [s1, s2].entries())
+      expect((await cli('reproduce', f, '--limit', String(LIMIT), '--index', index, '--shard', `${i + 1}/2`, '--run-dir', s)).code).toBe(0);
+    const merged = join(dir, 'own-merged');
+    expect((await cli('merge', merged, s1, s2, '--recipe', f)).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(merged, 'reproduction.json'), 'utf8')).argv.slice(0, 2)).toEqual(['reproduce', f]);
+  }, 60_000);
+});
+
 describe('lexcase reproduce (no recipe, no endpoint)', () => {
   it('lists the recipes, marking which need an endpoint', async () => {
     const r = await cli('reproduce');

@@ -137,6 +137,7 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
     const r = await runGrid({
       recipe,
       recipeText: text,
+      ...(name !== recipe.id ? { recipeArg: name } : {}),
       dir,
       limit: f.limit,
       shard,
