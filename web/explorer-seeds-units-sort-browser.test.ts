@@ -49,6 +49,7 @@ let consistencyLine: string;
 
 const madSeed = (seed: number) =>
   runExperiment({
+    lexcaseSystem: 'mad',
     runDir: join(root, `mad-seeds-s${seed}`),
     system: (async (q) => {
       const w = WRONG[seed];

@@ -61,6 +61,7 @@ function healthy(req: RecordedRequest): ScriptReply {
 function run(url: string, opts: { retryFailed?: boolean } = {}) {
   const llm = createChatModel(llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000 }));
   return runExperiment({
+    lexcaseSystem: 'case',
     runDir: dir,
     system: createCase({ k: 2 }),
     items: ITEMS,
@@ -148,6 +149,7 @@ describe('CASE runs with failed items', () => {
     });
     const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000 }));
     const out = await runExperiment({
+      lexcaseSystem: 'case',
       runDir: dir,
       system: createCase({ k: 2, tools: ['bm25'] }),
       items: ITEMS.slice(0, 2),

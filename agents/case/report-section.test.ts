@@ -19,6 +19,7 @@ describe('CASE report section', () => {
     const retrievers = { bm25: keywordRetriever('bm25'), qld: keywordRetriever('qld') };
     const items = [QUESTION, { ...QUESTION, id: 'mbe_0b', goldPassageIds: ['fre402'] }];
     await runExperiment({
+      lexcaseSystem: 'case',
       runDir,
       system: createCase({ offline: true, k: 2 }),
       items,

@@ -34,6 +34,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 /** Seed 1 answers every item right; seed 2 answers mbe_581 wrong, and with `failLast` its last item ends in an HTTP 500. */
 const seedRun = (seed: number, failLast: boolean) =>
   runExperiment({
+    lexcaseSystem: 'mad',
     runDir: join(root, `seeds-s${seed}`),
     system: (async (item) => {
       if (failLast && item.id === 'mbe_682') throw errors.llmRequestFailed('HTTP 500: upstream error');
