@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../agents/systems.js'; // the agent systems' list (a recipe names them), handed to eval
 import { loadQuestions } from '../../corpora/registry.js';
 import type { Question } from '../../corpora/types.js';
-import { contextFrom, runExperiment } from '../runner.js';
 import { mergeShards } from './merge.js';
 import { loadRecipe } from './recipe.js';
 import { runDirOf } from './reproduction-dir.js';
-import { runGrid, type CommandRunner } from './run-grid.js';
+import { runGrid } from './run-grid.js';
+import { baselineRunner } from './test-support/baseline-runner.js';
 
 const LIMIT = 6;
 let dir: string;
@@ -28,19 +28,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `lexcase run baseline … --run-dir D` as the grid runs it in process, answering "A" to every question. */
-const runner: CommandRunner = async (argv) => {
-  const limit = Number(argv[argv.indexOf('--limit') + 1]);
-  await runExperiment({
-    runDir: argv[argv.indexOf('--run-dir') + 1],
-    system: async () => ({ prediction: 'A', trace: {} }),
-    items: questions.slice(0, limit),
-    gold: (q) => q.answer,
-    makeContext: contextFrom(),
-    config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit },
-    seed: 13,
-  });
-  return { code: 0, stdout: '', stderr: '' };
-};
+const runner = baselineRunner(() => questions);
 
 describe('merge and a shard results.jsonl with no recorded checksum', () => {
   it('refuses the shard, naming it and the file, whether checksums.json is gone or does not list the file', async () => {
