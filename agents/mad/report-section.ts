@@ -133,6 +133,7 @@ async function currentConsistency(
   dir: string,
   results: readonly ResultRecord[],
   rec: RecordedConsistency,
+  within?: (dir: string) => boolean,
 ): Promise<{ consistency: SeedConsistency; note?: string }> {
   if (!Array.isArray(rec.runDirs) || rec.runDirs.length < 2) return { consistency: rec, note: 'as recorded when the seeds ran' };
   const runs: Map<string, string | null>[] = [];
@@ -144,7 +145,7 @@ async function currentConsistency(
     const beside = join(dirname(dir), basename(d));
     let read: ResultRecord[] | undefined;
     for (const where of [beside, d]) {
-      if (!existsSync(resultsPath(where))) continue;
+      if (!existsSync(resultsPath(where)) || (within && !within(resultsPath(where)))) continue;
       try {
         // predictionsOf keeps each id's last line, as a resume writes it
         read = (await readResults(where)).records;
@@ -153,7 +154,7 @@ async function currentConsistency(
         /* unreadable: the next place, else the recorded figure */
       }
     }
-    if (!read) return { consistency: rec, note: `as recorded when the seeds ran: ${d} can no longer be read` };
+    if (!read) return { consistency: rec, note: `as recorded when the seeds ran: ${within ? basename(d) : d} can no longer be read${within ? ' here' : ''}` };
     runs.push(predictionsOf(read));
   }
   const now = seedConsistency(runs);
@@ -169,14 +170,19 @@ async function currentConsistency(
  * runs as they are now) and the line report.md prints for it — the explorer's run page prints the
  * same line; null for a single-seed run (no consistency.json, or one that cannot be read).
  */
-export async function madSeedConsistency(dir: string, results: readonly ResultRecord[]): Promise<{ consistency: SeedConsistency; line: string } | null> {
+export async function madSeedConsistency(
+  dir: string,
+  results: readonly ResultRecord[],
+  /** Only seed runs whose results.jsonl this accepts are read (the explorer: those inside its runs root); the others count as unreadable, named by their folder. */
+  within?: (resultsFile: string) => boolean,
+): Promise<{ consistency: SeedConsistency; line: string } | null> {
   let recorded: RecordedConsistency;
   try {
     recorded = JSON.parse(await readFile(join(dir, 'consistency.json'), 'utf8')) as RecordedConsistency;
   } catch {
     return null; // a single-seed run
   }
-  const now = await currentConsistency(dir, results, recorded);
+  const now = await currentConsistency(dir, results, recorded, within);
   return { consistency: now.consistency, line: seedConsistencyMarkdown(now.consistency) + (now.note ? ` (${now.note})` : '') };
 }
 

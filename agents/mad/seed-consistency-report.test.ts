@@ -15,6 +15,7 @@ import { readRun } from '../../eval/report/read-run.js';
 import { runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, SystemContext } from '../../eval/types.js';
 import { predictionsOf, seedConsistency } from './metrics.js';
+import { madSeedConsistency } from './report-section.js';
 import '../systems.js'; // the system list hands itself to eval: the report finds each system's section
 
 interface Item {
@@ -89,5 +90,22 @@ describe('MAD report: consistency across seeds', () => {
     rmSync(join(root, 'seeds-s2'), { recursive: true });
     const report = await buildReport(await readRun(join(root, 'seeds-s1')));
     expect(report.markdown).toContain('Consistency across 2 seeds (3 items answered in every run): pairwise agreement 66.7%, unanimous 66.7% (as recorded');
+  });
+
+  it('the explorer reads a seed run only inside its runs root: one recorded elsewhere counts as unreadable, named by its folder', async () => {
+    const runs = [await seedRun(1, false), await seedRun(2, true)];
+    const recorded = seedConsistency(runs.map((r) => predictionsOf(r.results)));
+    // seed 2's run recorded outside the served folder (seeds-s1 alone is under the explorer's --runs)
+    const outside = join(root, 'elsewhere', 'private', 'seeds-s2');
+    const payload = { seeds: [1, 2], runDirs: [join(root, 'seeds-s1'), outside], ...recorded };
+    writeFileSync(join(root, 'seeds-s1', 'consistency.json'), JSON.stringify(payload));
+    const served = join(root, 'seeds-s1');
+    const inside = (f: string) => f.startsWith(served + '/');
+    // beside seeds-s1 (root/seeds-s2) exists but lies outside the served folder: not read either
+    const got = await madSeedConsistency(served, runs[0].results, inside);
+    expect(got!.line).toContain('(as recorded when the seeds ran: seeds-s2 can no longer be read here)');
+    expect(got!.line).not.toContain(root);
+    // without the limit (lexcase report), the run beside it is read
+    expect((await madSeedConsistency(served, runs[0].results))!.line).not.toContain('can no longer be read');
   });
 });

@@ -28,7 +28,7 @@ import { reproProvenance } from './repro-provenance.js';
 import type { RunSummary } from '../common/run-summary-types.js';
 import { plannedItems } from '../../eval/run-planned.js';
 import { runWriter } from '../../eval/run-dir-guard.js';
-import { servable, type RunEntry } from './runs.js';
+import { resolvesInside, servable, type RunEntry } from './runs.js';
 import { madSeedConsistency } from '../../agents/mad/report-section.js';
 
 export const TABLE_FILE = 'table.json';
@@ -174,7 +174,8 @@ export async function runPage(run: RunEntry) {
   const grid = run.system === 'reproduce' ? gridPlot(table) : null;
   if (grid) plots.push(grid);
   // `run mad --seeds`: report.md's "Consistency across N seeds" line, over the seed runs as they are now
-  const seeds = summary.system?.startsWith('mad') ? await madSeedConsistency(run.dir, results) : null;
+  // (a seed run is read only where it resolves inside the runs root, as every file the explorer serves)
+  const seeds = summary.system?.startsWith('mad') ? await madSeedConsistency(run.dir, results, (f) => resolvesInside(run.root, f)) : null;
   return { summary, config: cfg.config ? publicRunConfig(cfg.config) : null, plots, table, provenance, seedConsistency: seeds?.line ?? null };
 }
 
