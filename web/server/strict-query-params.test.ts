@@ -53,6 +53,22 @@ describe('GET /api/search, /api/explain, /api/passage refuse an unknown or repea
     expect(r.json.error).toBe('query parameter "k" is given 2 times; give it once');
   });
 
+  it('k takes only decimal digits: k=, k=0x3, k=1e1, k=%203 and k=0 are one 400 naming k and what it takes', async () => {
+    for (const k of ['', '0x3', '1e1', '%203', '3.0', '-3', '0', '101']) {
+      const r = await get(`/api/search?q=${Q}&k=${k}`);
+      expect(r.status, `k=${k}`).toBe(400);
+      expect(r.json.error, `k=${k}`).toContain('k takes a whole number from 1 to 100 in decimal digits (e.g. k=10)');
+      expect(r.json.error, `k=${k}`).not.toContain('Too small');
+    }
+    const ok = await get(`/api/search?q=${Q}&k=003`);
+    expect(ok.status).toBe(200);
+    expect(ok.json.k).toBe(3);
+    expect(ok.json.hits).toHaveLength(3);
+    const dflt = await get(`/api/search?q=${Q}`);
+    expect(dflt.status).toBe(200);
+    expect(dflt.json.k).toBe(10);
+  });
+
   it("the front end's own queries answer 200 with the k and method they name", async () => {
     const hits = await get(`/api/search?q=${Q}&method=qld&k=3`);
     expect(hits.status).toBe(200);
