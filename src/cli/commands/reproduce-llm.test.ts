@@ -67,6 +67,27 @@ describe('lexcase reproduce --replay', () => {
       expect(readFileSync(join(again, 'runs', run.id, 'results.jsonl')).equals(readFileSync(join(out, 'runs', run.id, 'results.jsonl'))), run.id).toBe(true);
   }, 240_000);
 
+  it('an LLM grid preflights the endpoint once, not once more in each cell (emar-table4: 2 LLM cells, 1 GET /models)', async () => {
+    const before = srv.modelListings;
+    const r = await runCli([
+      'reproduce',
+      'emar-table4',
+      '--limit',
+      '1',
+      '--endpoint',
+      srv.url,
+      '--model',
+      'scripted',
+      '--no-cache',
+      '--run-dir',
+      join(dir, 'pf'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'pf', 'reproduction.json'), 'utf8')).runs.filter((x: { status: string }) => x.status === 'done')).toHaveLength(2);
+    expect(srv.modelListings - before).toBe(1);
+    expect(process.env.LEXCASE_LLM_PREFLIGHT).toBeUndefined(); // the cells' skip is scoped to the grid
+  }, 240_000);
+
   it('continuing a reproduction with another model is refused before anything is written: reproduction.json keeps the model its cells were made with', async () => {
     const index = join(dir, 'idx-small');
     await buildSmallBarexamIndex(index, { items: 2 });

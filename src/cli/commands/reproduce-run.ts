@@ -103,7 +103,7 @@ function ownDataMissing(recipe: Recipe): Error {
   return errors.usage(`recipe ${recipe.id} needs your own data: pass --data FOLDER`, recipe.needs.data.join('; '));
 }
 
-const ENV_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'LEXCASE_LLM_MODEL_FILE'] as const;
+const ENV_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'LEXCASE_LLM_MODEL_FILE', 'LEXCASE_LLM_PREFLIGHT'] as const;
 
 export async function reproduce(name: string, f: ReproduceFlags, fullProgram: () => Promise<Command>) {
   const { recipe, text } = loadRecipe(name);
@@ -128,8 +128,13 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
     if (f.replay && !replayed) throw errors.runInvalid(f.replay, 'has no reproduction.json: --replay takes a `lexcase reproduce` dir');
     if (!f.replay && llmRuns.length && llmRuns.length === recipe.runs.filter((r) => !r.unavailable).length && !configured) throw errors.llmNotConfigured();
     // one cheap request before the grid: a wrong endpoint, key or model stops here, not in every run
-    // (a local model has no endpoint: each run loads it and stops on a missing package or file)
-    if (!f.replay && llmRuns.length && configured && providerOf(cfg.llm) !== 'local' && process.env.LEXCASE_LLM_PREFLIGHT !== '0') await preflightLlm(cfg.llm);
+    // (a local model has no endpoint: each run loads it and stops on a missing package or file).
+    // Every cell's `lexcase run` uses this same endpoint and model (the env set above), so the
+    // cells skip their own preflight: one per grid, not one per cell.
+    if (!f.replay && llmRuns.length && configured && providerOf(cfg.llm) !== 'local' && process.env.LEXCASE_LLM_PREFLIGHT !== '0') {
+      await preflightLlm(cfg.llm);
+      process.env.LEXCASE_LLM_PREFLIGHT = '0';
+    }
     const dir =
       f.runDir ??
       (f.replay ? `${f.replay.replace(/[\\/]+$/, '')}-replay` : undefined) ??
