@@ -29,6 +29,15 @@ export function retriedText(n: number): string {
   return `${n} failed earlier, run again`;
 }
 
+/**
+ * "resuming DIR: 17 of 60 items already done (…)": the one line a resumed run says, from the runner
+ * itself or, for a reproduce grid's LLM cell (whose `lexcase run --json` logs only warnings), from
+ * the resume config.json records (eval/reproduce/run-grid.ts).
+ */
+export function resumingText(runDir: string, r: { items: number; skipped: number; keptFailed?: number; retried?: number }): string {
+  return `resuming ${runDir}: ${r.skipped} of ${r.items} items already done${r.keptFailed ? ` (${keptFailedText(r.keptFailed)}; without it they run again)` : ''}${r.retried ? `; ${retriedText(r.retried)}` : ''}`;
+}
+
 /** "ran 0, skipped 8 (already done; 6 failed earlier, kept as failed by --no-retry-failed), failed 0". */
 export function runCountsText(r: RunCounts): string {
   const retried = r.retried ? ` (${retriedText(r.retried)})` : '';

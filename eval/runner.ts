@@ -93,7 +93,7 @@ import {
   writeTrace,
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
-import { keptFailedText, retriedText } from './run-counts.js';
+import { resumingText } from './run-counts.js';
 import { checkShardResume, currentShard, selectShardItems, shardLabel } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
@@ -384,10 +384,7 @@ async function runLocked<Item extends { id: string }>(
       },
     ];
     await writeJsonAtomic(configPath(runDir), existing);
-    if (skipped || retried)
-      log.info(
-        `resuming ${runDir}: ${skipped} of ${items.length} items already done${keptFailed ? ` (${keptFailedText(keptFailed)}; without it they run again)` : ''}${retried ? `; ${retriedText(retried)}` : ''}`,
-      );
+    if (skipped || retried) log.info(resumingText(runDir, { items: items.length, skipped, keptFailed, retried }));
   } else {
     const file: RunConfigFile = { seed, config, provenance: prov };
     await writeJsonAtomic(configPath(runDir), file);

@@ -20,7 +20,9 @@ import { log } from '../../core/log.js';
 import { checkOutputDir, listed } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
-import { resultsPath, writeJsonAtomic } from '../run-dir.js';
+import { readConfig, resultsPath, writeJsonAtomic } from '../run-dir.js';
+import type { RunConfigFile } from '../run-config-file.js';
+import { resumingText } from '../run-counts.js';
 import type { Recipe, RecipeRun } from './recipe.js';
 // the retrieval and TREC run kinds are imported when a grid runs one: they load the retrieval methods
 // (LanceDB, transformers.js), ~1.2 s of CPU that listing recipes, merging shards and LLM-only grids do not need
@@ -171,7 +173,12 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
     replay: o.replay,
     llmProvider: o.llmProvider,
   });
+  const resumesBefore = await resumeRecords(runDir);
   const r = await o.runCommand(['--json', ...argv]);
+  // `lexcase run --json` logs warnings only: say a resumed cell's "resuming … already done" here, as
+  // the runner says it for a retrieval cell run in this process
+  const resumed = (await resumeRecords(runDir)).slice(resumesBefore.length).at(-1);
+  if (resumed && (resumed.skipped || resumed.retried)) log.info(resumingText(runDir, resumed));
   await mkdir(join(o.dir, 'logs'), { recursive: true });
   await writeFile(join(o.dir, 'logs', `${run.id}.log`), `$ lexcase ${argv.join(' ')}\n${r.stdout}\n${r.stderr}`);
   // a shard's run reruns only as that shard: `lexcase run` has no --shard, and run alone on this run
@@ -179,6 +186,16 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
   const rerun = o.shard ? reproduceArgv(run, o, shardRerunInputs(o)) : argv;
   if (r.code !== 0) return { id: run.id, system: run.system, status: 'failed', argv: rerun, error: lastError(r.stderr) };
   return { id: run.id, system: run.system, status: 'done', argv: rerun };
+}
+
+/** The resumes a run dir's config.json records (none for a new, missing or unreadable one: the cell itself says what is wrong with it). */
+async function resumeRecords(runDir: string): Promise<NonNullable<RunConfigFile['resumes']>> {
+  try {
+    const cfg = (await readConfig(runDir)) as RunConfigFile | undefined;
+    return Array.isArray(cfg?.resumes) ? cfg.resumes : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The `reproduce` flags an LLM run's shard depends on (the endpoint and model: as the grid was given them). */

@@ -88,6 +88,17 @@ describe('lexcase reproduce --replay', () => {
     expect(process.env.LEXCASE_LLM_PREFLIGHT).toBeUndefined(); // the cells' skip is scoped to the grid
   }, 240_000);
 
+  it('reproducing again says every resumed LLM cell\'s "resuming …: N of M items already done", as a retrieval cell says it', async () => {
+    const out = join(dir, 'resumed');
+    const grid = () => runCli(['reproduce', 'emar-table4', '--limit', '1', '--endpoint', srv.url, '--model', 'scripted', '--no-cache', '--run-dir', out]);
+    const first = await grid(); // both emar cells done with their 1 item
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).not.toContain('already done');
+    const r = await grid();
+    expect(r.code, r.stderr).toBe(0);
+    for (const id of ['emar-hearsay', 'emar-barexam']) expect(r.stderr).toContain(`resuming ${join(out, 'runs', id)}: 1 of 1 items already done`);
+  }, 240_000);
+
   it('continuing a reproduction with another model is refused before anything is written: reproduction.json keeps the model its cells were made with', async () => {
     const index = join(dir, 'idx-small');
     await buildSmallBarexamIndex(index, { items: 2 });
