@@ -22,7 +22,7 @@ import { readRegularFile } from './read-regular.js';
 import { log, registerSecret } from './log.js';
 import { redactUrl, registerUrlSecrets } from './url-credentials.js';
 import { applyProviderPreset, LLM_PROVIDERS, providerOf } from './llm/providers.js';
-import { redactedEndpoint } from './llm/endpoint.js';
+import { deploymentQueryDigest } from './llm/endpoint.js';
 import { DEFAULT_MAX_REPLY_BYTES } from './llm/bounded-reply.js';
 import { closestName } from './did-you-mean.js';
 import { parseDecimal, parseDecimalInt } from './decimal-number.js';
@@ -316,13 +316,14 @@ export function llmConfigured(cfg: LlmConfig): boolean {
 /**
  * A copy safe to write into run configs and reports: the API key and any credentials in the endpoint
  * URL replaced by a marker. An endpoint with a query string also gets `baseUrlQuery`, a digest of its
- * query values (core/llm/endpoint.ts redactedEndpoint, as the response cache keys replies): the
+ * query values but those of parameters named like a credential (core/llm/endpoint.ts
+ * deploymentQueryDigest: no guessable hash of a key travels with the run dir): the
  * redacted URL reads `?deployment=***` whatever deployment was asked for, so without it a resume
  * against another deployment or model chosen by the query went on unseen (eval/runner.ts warns).
  */
 export function publicLlmConfig(cfg: LlmConfig): Record<string, unknown> {
   const { apiKey, ...rest } = cfg;
-  const query = rest.baseUrl ? redactedEndpoint(rest.baseUrl).queryValues : undefined;
+  const query = deploymentQueryDigest(rest.baseUrl);
   return {
     ...rest,
     ...(rest.baseUrl ? { baseUrl: redactUrl(rest.baseUrl) } : {}),

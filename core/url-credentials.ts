@@ -103,6 +103,9 @@ export function redactUrl(url: string): string {
 /** Query parameter names that say the value is a credential (`api-key`, `access_token`, `sig`, `pwd`, `jwt`, …). */
 const CREDENTIAL_NAME = /key|token|secret|sig|pass|pwd|jwt|auth|credential|session/i;
 
+/** A query parameter's (decoded) name says its value is a credential (`api-key`, `sig`, `pwd`, …). */
+export const credentialNamed = (name: string): boolean => CREDENTIAL_NAME.test(name);
+
 /**
  * The names of the query parameters of `url` named like a credential (`api-key`, `sig`), never their values:
  * for a warning that a command line (readable by every user in ps) holds them. Other query values

@@ -18,6 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { providerOf, type LlmProvider } from './providers.js';
+import { credentialNamed } from '../url-credentials.js';
 
 function parse(url: string): URL | undefined {
   try {
@@ -57,6 +58,24 @@ export function redactedEndpoint(baseUrl: string | undefined): { endpoint: strin
         .slice(0, 32)
     : '';
   return { endpoint: where + (params.length ? `?${params.join('&')}` : ''), ...(values ? { queryValues: values } : {}) };
+}
+
+/**
+ * A digest of the base URL's query values, leaving out those of parameters named like a credential
+ * (`api-key`, `sig`, `token`, …: url-credentials.ts credentialNamed), for what run dirs record
+ * (config.json `model.baseUrlQuery`): it tells `?deployment=a` from `?deployment=b`, and holds no hash
+ * of a key that a copy of the run dir could be used to guess offline (an unsalted digest of a short
+ * secret is). undefined when no other parameter is left.
+ */
+export function deploymentQueryDigest(baseUrl: string | undefined): string | undefined {
+  const u = baseUrl ? parse(baseUrl) : undefined;
+  if (!u) return undefined;
+  const params = [...new Set(u.searchParams.keys())].filter((k) => !credentialNamed(k)).sort();
+  if (!params.length) return undefined;
+  return createHash('sha256')
+    .update(JSON.stringify(params.map((k) => [k, u.searchParams.getAll(k)])))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 export function endpointIdentity(cfg: { baseUrl?: string; provider?: LlmProvider }, local?: Record<string, unknown>): string {
