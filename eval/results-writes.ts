@@ -38,3 +38,35 @@ export async function holdResultWrites(): Promise<void> {
   held = true;
   await Promise.allSettled([...inFlight]);
 }
+
+/**
+ * The items under way in each run dir, with the requests each has sent so far (core/llm/record-replay.ts
+ * ExchangeLog `sent`): an item leaves when its line is written (or it ends with none). What those left at
+ * a signal sent is in no results.jsonl line; the signal's handler records it (src/cli/run-interrupt.ts).
+ */
+const itemsUnderWay = new Map<string, Map<string, { readonly sent: number }>>();
+
+/** Item `id` of run dir `dir` is under way; call the returned function when it ends without a line written. */
+export function noteItemUnderWay(dir: string, id: string, requests: { readonly sent: number }): () => void {
+  const items = itemsUnderWay.get(dir) ?? new Map<string, { readonly sent: number }>();
+  itemsUnderWay.set(dir, items);
+  items.set(id, requests);
+  return () => noteItemWritten(dir, id);
+}
+
+/** Item `id`'s line is written in `dir`'s results.jsonl (inside the write, so a signal's hold sees it). */
+export function noteItemWritten(dir: string, id: string): void {
+  itemsUnderWay.get(dir)?.delete(id);
+}
+
+/** The items under way in `dir` that have sent requests, and how many they sent: in no results.jsonl line. */
+export function unrecordedRequests(dir: string): { items: number; requests: number } {
+  let items = 0;
+  let requests = 0;
+  for (const r of itemsUnderWay.get(dir)?.values() ?? []) {
+    if (!r.sent) continue;
+    items++;
+    requests += r.sent;
+  }
+  return { items, requests };
+}

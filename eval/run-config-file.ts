@@ -34,6 +34,13 @@ export interface RunConfigFile {
    * for the run's model.
    */
   structuredOutputSwitches?: { from: string; to: string; item: string; at: string; model?: string }[];
+  /**
+   * The run was stopped by a signal (Ctrl-C: SIGINT, or SIGTERM) while items were under way
+   * (src/cli/run-interrupt.ts): those items have no results.jsonl line (a resume runs them again), so
+   * the requests they had sent (each attempt, retries too, answered or not) are in no count there;
+   * recorded here so report.md counts them (eval/report/sections/tokens.ts).
+   */
+  interrupts?: { signal: string; at: string; items: number; requests: number }[];
   /** A run `lexcase merge` joined from shards: each shard's dir, items, checksums, code and resumes (eval/reproduce/merge-config.ts). */
   mergedFrom?: ({ dir: string; shard: { index: number; count: number }; items: number } & Partial<ShardProvenance>)[];
   /** What the merge warned about (the shards ran different code). */

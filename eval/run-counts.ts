@@ -142,6 +142,11 @@ export function refusedText(n: number): string {
   return `${requests(n)} refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)`;
 }
 
+/** "3 requests sent by 2 items under way at an interrupt": the one wording (src/cli/run-interrupt.ts's message, report.md). */
+export function underWayText(u: { items: number; requests: number }): string {
+  return `${u.requests.toLocaleString('en-US')} ${u.requests === 1 ? 'request' : 'requests'} sent by ${u.items} ${u.items === 1 ? 'item' : 'items'} under way at an interrupt`;
+}
+
 /** "; 2 requests cut off …; 3 requests refused …": the run's requests counted apart from its calls, '' when none. */
 export function uncountedRequestsText(cutOff: number, refused: number, retried = 0): string {
   return `${cutOff ? `; ${cutOffText(cutOff)}` : ''}${refused ? `; ${refusedText(refused)}` : ''}${retried ? `; ${resentText(retried)}` : ''}`;

@@ -20,7 +20,7 @@ import { baseTraceSchema, firstIssue, resultRecordSchema, type TraceSchema } fro
 import type { ResultRecord } from './types.js';
 import { processAlive } from '../core/owned-dir.js';
 import { RUN_FILES } from './run-files.js';
-import { noteResultsDir, resultsWrite } from './results-writes.js';
+import { noteItemWritten, noteResultsDir, resultsWrite } from './results-writes.js';
 
 export { RUN_FILES };
 
@@ -281,6 +281,7 @@ export class ResultsWriter {
       if (!this.lines.has(record.id)) {
         await appendFile(resultsPath(this.dir), line);
         this.lines.set(record.id, line);
+        noteItemWritten(this.dir, record.id);
         return;
       }
       const next = new Map(this.lines);
@@ -288,6 +289,7 @@ export class ResultsWriter {
       next.set(record.id, line);
       await writeAtomic(resultsPath(this.dir), [...next.values()].join(''));
       this.lines = next;
+      noteItemWritten(this.dir, record.id);
     });
   }
 }

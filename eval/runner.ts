@@ -94,6 +94,7 @@ import {
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
 import { resumingText } from './run-counts.js';
+import { noteItemUnderWay } from './results-writes.js';
 import { checkShardResume, currentShard, selectShardItems, shardLabel } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
@@ -523,61 +524,67 @@ async function runLocked<Item extends { id: string }>(
       fail(e);
       return;
     }
-    // ends the item's calls still in flight once its outcome is known (a sibling call failed it)
-    const itemEnd = new AbortController();
-    const signal = AbortSignal.any([itemSignal(ctx.signal), itemEnd.signal]);
-    setMaxListeners(0, signal);
+    // its requests are in no line until its line is written: a signal's handler counts them (src/cli/run-interrupt.ts)
+    const leave = noteItemUnderWay(runDir, item.id, xlog);
     try {
-      outcome = await withExchangeLog(xlog, () =>
-        withUsageScope(meter, () =>
-          withToolRecorder(recorder, () => withRepairTally(tally, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal }))),
-        ),
-      );
-    } catch (e) {
-      if (runSignal.aborted) {
+      // ends the item's calls still in flight once its outcome is known (a sibling call failed it)
+      const itemEnd = new AbortController();
+      const signal = AbortSignal.any([itemSignal(ctx.signal), itemEnd.signal]);
+      setMaxListeners(0, signal);
+      try {
+        outcome = await withExchangeLog(xlog, () =>
+          withUsageScope(meter, () =>
+            withToolRecorder(recorder, () => withRepairTally(tally, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal }))),
+          ),
+        );
+      } catch (e) {
+        if (runSignal.aborted) {
+          if (opts.signal?.aborted) aborted = true;
+          return;
+        }
+        if (isLexcaseError(e) && e.code === 'LLM_REPLAY_MISMATCH') {
+          fail(e);
+          return;
+        }
+        outcome = { prediction: null, trace: {}, error: errorText(e) };
+      }
+      // One cut of what the item's calls spent: those still in flight are cut off (recorded `abandoned`)
+      // and waited for, then the exchanges and the tokens are taken together, so llm/<item>.jsonl holds
+      // every call the totals count (before: calls finishing while the exchanges were written were
+      // counted but not written, later ones counted nowhere).
+      itemEnd.abort(new ItemEndedError(item.id));
+      await xlog.settled();
+      // the requests cut off, and those answered with an error after their retries (HTTP 400, …), are
+      // counted beside the tokens: neither is in `calls`, and what they spent is in no total
+      // in the order of the item's steps (concurrent calls by branch, record-replay.ts inCallBranches), not of their replies
+      const exchanges = xlog.ordered();
+      // cut off: sent and not answered; one that never got its concurrency slot (`unsent`) reached no server
+      const abandoned = exchanges.filter((x) => x.abandoned && !x.unsent).length;
+      const refused = exchanges.filter((x) => x.error && !x.abandoned).length;
+      // failed attempts sent again (429, 5xx, a timeout, …): sent, yet in no call count or total; written
+      // when 0 too, so a line without it is one an older lexcase wrote (the report says so: runRetriesUnrecorded)
+      const retried = exchanges.reduce((n, x) => n + (x.retries ?? 0), 0);
+      const cut = {
+        exchanges,
+        tokens: { ...meter.snapshot(), ...(abandoned ? { abandoned } : {}), ...(refused ? { refused } : {}), retried },
+      };
+      if (xlog.mismatch) {
+        fail(xlog.mismatch);
+        return;
+      }
+      if (runSignal.aborted && outcome.error) {
         if (opts.signal?.aborted) aborted = true;
         return;
       }
-      if (isLexcaseError(e) && e.code === 'LLM_REPLAY_MISMATCH') {
-        fail(e);
-        return;
+      if (writeError) return; // the run dir cannot be written: record nothing more
+      try {
+        if (ctx.llm) await noteModeSwitches(ctx.llm, item.id);
+        await recordItem(item, outcome, cut, replay, recorder, tally, gold, itemSeed, t0);
+      } catch (e) {
+        failWrite(e);
       }
-      outcome = { prediction: null, trace: {}, error: errorText(e) };
-    }
-    // One cut of what the item's calls spent: those still in flight are cut off (recorded `abandoned`)
-    // and waited for, then the exchanges and the tokens are taken together, so llm/<item>.jsonl holds
-    // every call the totals count (before: calls finishing while the exchanges were written were
-    // counted but not written, later ones counted nowhere).
-    itemEnd.abort(new ItemEndedError(item.id));
-    await xlog.settled();
-    // the requests cut off, and those answered with an error after their retries (HTTP 400, …), are
-    // counted beside the tokens: neither is in `calls`, and what they spent is in no total
-    // in the order of the item's steps (concurrent calls by branch, record-replay.ts inCallBranches), not of their replies
-    const exchanges = xlog.ordered();
-    // cut off: sent and not answered; one that never got its concurrency slot (`unsent`) reached no server
-    const abandoned = exchanges.filter((x) => x.abandoned && !x.unsent).length;
-    const refused = exchanges.filter((x) => x.error && !x.abandoned).length;
-    // failed attempts sent again (429, 5xx, a timeout, …): sent, yet in no call count or total; written
-    // when 0 too, so a line without it is one an older lexcase wrote (the report says so: runRetriesUnrecorded)
-    const retried = exchanges.reduce((n, x) => n + (x.retries ?? 0), 0);
-    const cut = {
-      exchanges,
-      tokens: { ...meter.snapshot(), ...(abandoned ? { abandoned } : {}), ...(refused ? { refused } : {}), retried },
-    };
-    if (xlog.mismatch) {
-      fail(xlog.mismatch);
-      return;
-    }
-    if (runSignal.aborted && outcome.error) {
-      if (opts.signal?.aborted) aborted = true;
-      return;
-    }
-    if (writeError) return; // the run dir cannot be written: record nothing more
-    try {
-      if (ctx.llm) await noteModeSwitches(ctx.llm, item.id);
-      await recordItem(item, outcome, cut, replay, recorder, tally, gold, itemSeed, t0);
-    } catch (e) {
-      failWrite(e);
+    } finally {
+      leave();
     }
   };
 

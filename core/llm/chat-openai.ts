@@ -74,6 +74,8 @@ interface Sent {
   at?: number;
   /** Failed attempts sent again (HTTP 429/5xx, a timeout, a connection error, a malformed body): recorded as the exchange's `retries`. */
   retries?: number;
+  /** Called at each attempt's send (the first and every retry): the item's exchange log counts it (ExchangeLog `sent`). */
+  onSend?: () => void;
 }
 
 // Call options that do not change the reply and must not split the cache.
@@ -217,7 +219,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     // backoff included; the wait for the slot before it is `queuedMs` apart. Before, `ms` ran from
     // the ask and counted the queue as latency: 4 items against a 1,000 ms endpoint at
     // llm.concurrency 1 recorded 1,032-4,069 ms.
-    const sent: Sent = {};
+    const sent: Sent = { onSend: () => xlog?.noteSent() };
     const timing = () => {
       const first = sent.at ?? t0;
       const queued = Math.round(first - t0);
@@ -281,6 +283,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
           if (options.signal?.aborted) throw options.signal.reason;
           if (sent && sent.at === undefined) sent.at = clockMs(s);
           s.stats.requests++;
+          sent?.onSend?.();
           s.stats.inFlight++;
           s.stats.maxInFlight = Math.max(s.stats.maxInFlight, s.stats.inFlight);
           try {

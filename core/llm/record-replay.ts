@@ -176,6 +176,11 @@ export class ExchangeLog {
   mismatch?: Error;
   private readonly queue = new Map<string, Exchange[]>();
   private inFlight = 0;
+  /**
+   * Requests of the item sent to the endpoint so far (each attempt: the first and every retry), answered
+   * or not: what the item spent if it is never recorded (a SIGINT, src/cli/run-interrupt.ts).
+   */
+  sent = 0;
   private idle: (() => void)[] = [];
 
   constructor(
@@ -225,6 +230,11 @@ export class ExchangeLog {
     } finally {
       if (--this.inFlight === 0) for (const f of this.idle.splice(0)) f();
     }
+  }
+
+  /** One request of the item sent to the endpoint (an attempt: the first or a retry). */
+  noteSent(): void {
+    this.sent++;
   }
 
   /** Resolves when no request of the item is in flight (at once when none is). */

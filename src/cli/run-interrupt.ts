@@ -5,6 +5,9 @@
  * saved in results.jsonl, the run dir and the command that resumes the run (the same command line:
  * a run resumes in its run dir, docs/runner.md), and exits 130 (SIGINT) or 143 (SIGTERM), the
  * shell's 128 + signal number. A second signal ends the process at once (the default action).
+ * The items under way at the signal have no line: the requests they had sent (eval/results-writes.ts
+ * unrecordedRequests) are said and recorded in config.json (`interrupts`), so a resumed run's report.md
+ * counts them; before, they were in no count.
  *
  * A command with nothing to save (`eval run`: it reads its files and prints its figures at the end,
  * writing no file) takes the signals with `exitOnInterrupt`: one message saying nothing was written
@@ -17,10 +20,11 @@
  * would keep the process alive for minutes; the signal handling itself is the shared one
  * (core/interrupt.ts onFirstSignal, exitCodeOfSignal).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { holdResultWrites, resultsDirs } from '../../eval/results-writes.js';
+import { holdResultWrites, resultsDirs, unrecordedRequests } from '../../eval/results-writes.js';
 import { RUN_FILES } from '../../eval/run-files.js';
+import { underWayText } from '../../eval/run-counts.js';
 import { exitCodeOfSignal, onFirstSignal, STOP_SIGNALS } from '../../core/interrupt.js';
 
 /** One argument as a POSIX shell reads it back: bare when safe, else single-quoted. */
@@ -54,8 +58,36 @@ function savedItems(dir: string): { saved: number; failed: number } {
   return { saved: lines.length, failed };
 }
 
-/** What the command prints on the signal. */
-export function interruptMessage(signal: NodeJS.Signals, args: readonly string[], dirs: readonly string[]): string {
+/**
+ * Record in `dir`'s config.json (`interrupts`) the requests the items under way had sent (each attempt,
+ * retries too): they have no results.jsonl line, so report.md counts them from there. Synchronous (the
+ * process exits next), written through a temp file and a rename. False when config.json cannot be
+ * read or written.
+ */
+export function recordInterrupt(dir: string, signal: NodeJS.Signals, u: { items: number; requests: number }): boolean {
+  const file = join(dir, RUN_FILES.config);
+  try {
+    const cfg = JSON.parse(readFileSync(file, 'utf8')) as { interrupts?: unknown[] };
+    const entry = { signal, at: new Date().toISOString(), items: u.items, requests: u.requests };
+    const tmp = `${file}.${process.pid}.interrupt.tmp`;
+    writeFileSync(tmp, JSON.stringify({ ...cfg, interrupts: [...(cfg.interrupts ?? []), entry] }, null, 2) + '\n');
+    renameSync(tmp, file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the command prints on the signal. `underWay`: per run dir, the items under way (no line written)
+ * that had sent requests, how many, and whether config.json recorded them.
+ */
+export function interruptMessage(
+  signal: NodeJS.Signals,
+  args: readonly string[],
+  dirs: readonly string[],
+  underWay: (dir: string) => { items: number; requests: number; recorded: boolean } = () => ({ items: 0, requests: 0, recorded: false }),
+): string {
   if (dirs.length === 0)
     return `interrupted (${signal}) before any item was saved: nothing is in a results.jsonl yet.\nto start again: ${resumeCommand(args, undefined)}\n`;
   const lines = [`interrupted (${signal}):`];
@@ -63,6 +95,11 @@ export function interruptMessage(signal: NodeJS.Signals, args: readonly string[]
     const { saved, failed } = savedItems(dir);
     const failedText = failed ? ` (${failed} failed: a resume runs ${failed === 1 ? 'it' : 'them'} again)` : '';
     lines.push(`  ${saved} item${saved === 1 ? '' : 's'} completed and saved in ${join(dir, RUN_FILES.results)}${failedText}; run dir: ${dir}`);
+    const u = underWay(dir);
+    if (u.requests)
+      lines.push(
+        `  ${underWayText(u)} ${u.requests === 1 ? 'is' : 'are'} in no results.jsonl line (a resume runs ${u.items === 1 ? 'the item' : 'those items'} again): ${u.recorded ? `recorded in ${join(dir, RUN_FILES.config)} (interrupts); report.md counts ${u.requests === 1 ? 'it' : 'them'}` : `not recorded (${join(dir, RUN_FILES.config)} could not be written), so report.md will not count ${u.requests === 1 ? 'it' : 'them'}`}`,
+      );
   }
   lines.push(`to resume: ${resumeCommand(args, dirs.length === 1 ? dirs[0] : undefined)}`);
   return lines.join('\n') + '\n';
@@ -89,7 +126,14 @@ export function exitOnInterrupt(what: string, args: readonly string[]): { dispos
 export function reportRunInterrupt(args: readonly string[]): { dispose(): void } {
   return onFirstSignal((signal) => {
     void holdResultWrites().then(() => {
-      process.stderr.write(interruptMessage(signal, args, resultsDirs()));
+      const dirs = resultsDirs();
+      const underWay = new Map(
+        dirs.map((dir) => {
+          const u = unrecordedRequests(dir);
+          return [dir, { ...u, recorded: u.requests > 0 && recordInterrupt(dir, signal, u) }] as const;
+        }),
+      );
+      process.stderr.write(interruptMessage(signal, args, dirs, (dir) => underWay.get(dir) ?? { items: 0, requests: 0, recorded: false }));
       process.exit(exitCodeOfSignal(signal));
     });
   }, STOP_SIGNALS);

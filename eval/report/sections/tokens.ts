@@ -10,6 +10,7 @@ import {
   runPromptCached,
   runPromptCacheUnsaid,
   runRetriesUnrecorded,
+  underWayText,
 } from '../../run-counts.js';
 import { num, table } from '../format.js';
 import type { ResultRecord } from '../../types.js';
@@ -36,6 +37,8 @@ export const tokensSection: SectionBuilder = (run) => {
     earlierAttempts: 0,
   };
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
+  // items under way when a signal stopped the run (src/cli/run-interrupt.ts): no line, so their requests are counted from config.json
+  const underWay = (run.config.interrupts ?? []).reduce((a, x) => ({ items: a.items + x.items, requests: a.requests + x.requests }), { items: 0, requests: 0 });
   const { unreported, cutShort, filtered, totalOnly, multiChoice, choicesCarried, abandoned, refused, retried, earlierAttempts, ...sums } = t;
   // lines an older lexcase wrote record no `retried`: the count above leaves theirs out, and says so
   const retriesUnrecorded = runRetriesUnrecorded(withTokens);
@@ -56,9 +59,10 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(retried ? { retried } : {}),
     ...(retriesUnrecorded ? { retriesUnrecorded } : {}),
     ...(earlierAttempts ? { earlierAttempts } : {}),
+    ...(underWay.requests ? { interrupted: underWay } : {}),
   };
   // requests were sent when any was cut off or refused, though no call was answered
-  if (t.calls === 0 && !t.abandoned && !t.refused)
+  if (t.calls === 0 && !t.abandoned && !t.refused && !underWay.requests)
     return { id: 'tokens', title: 'Tokens', markdown: 'No LLM calls (offline run).', json: { ...counted, perItem: 0 } };
   const n = withTokens.length;
   const rows = [
@@ -77,6 +81,7 @@ export const tokensSection: SectionBuilder = (run) => {
   if (t.abandoned) rows.push(['requests cut off when their item ended (usage in no total)', num(t.abandoned), num(t.abandoned / n, 2)]);
   if (t.refused) rows.push(['requests refused (an error after retries; not in LLM calls)', num(t.refused), num(t.refused / n, 2)]);
   if (t.retried) rows.push(['failed attempts sent again (429, 5xx, timeouts; not in LLM calls)', num(t.retried), num(t.retried / n, 2)]);
+  if (underWay.requests) rows.push(['requests sent by items under way at an interrupt (no line; not above)', num(underWay.requests), '']);
   if (t.earlierAttempts)
     rows.push(['paid by an earlier attempt of this run (cache hits; not in total)', num(t.earlierAttempts), num(t.earlierAttempts / n, 1)]);
   // failed attempts a retry replaced: their lines are gone, their tokens are kept on the new line
@@ -117,6 +122,11 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(t.retried
       ? [
           `**${resentText(t.retried)}**: an attempt answered with HTTP 429 or 5xx, or that timed out, lost its connection or got a malformed body, was sent again (recorded as the exchange's \`retries\` in llm/<item>.jsonl); those attempts are not in LLM calls, and what the endpoint spent on them (a timed-out one may have been processed in full) is not in input/output/total.`,
+        ]
+      : []),
+    ...(underWay.requests
+      ? [
+          `**${underWayText(underWay)}** (Ctrl-C or SIGTERM; config.json \`interrupts\`): those items had no results.jsonl line, so a resume ran them again; their requests (each attempt, retries too, answered or not) are in no figure above, nor in LLM calls, cut off, refused or sent again, and what the endpoint spent on them is in no total.`,
         ]
       : []),
     ...(retriesUnrecorded
