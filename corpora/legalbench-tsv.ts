@@ -7,8 +7,8 @@
  * with `"`) would take every row up to the next quote in the file into that field, and the file would
  * still parse with the right number of columns: 12 rows read as 9 items, the first taking a later
  * row's label. Such a field holds the line breaks and the tabs of the rows it took, at least one tab
- * for each other column, so a field with a line break and that many tabs is refused naming its line
- * (a real text with tabs over several lines is refused too: the message points to the JSONL form).
+ * for each other column, and a line that is a whole row (its index an integer), so such a field is
+ * refused naming its line; a quoted text that really holds line breaks and tabs is read.
  */
 import { readFile } from 'node:fs/promises';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -21,6 +21,22 @@ export interface TsvRow {
 }
 
 const count = (s: string, c: string): number => s.split(c).length - 1;
+
+/**
+ * A field's text holds a row it took: a line after its first that is a whole row — one cell per
+ * column, its `index` cell an integer (a file with no index column: any line with that many cells).
+ * A quoted text that really spans lines with tabs in them (LegalBench's ssla_* complaints: "10 \t11.
+ * \tPlaintiff …") has no such line, and is read.
+ */
+function holdsARow(v: string, columns: number, ix: number): boolean {
+  return v
+    .split(/\r\n|\r|\n/)
+    .slice(1)
+    .some((l) => {
+      const cells = l.split('\t');
+      return cells.length === columns && (ix < 0 || /^\d+$/.test(cells[ix].trim()));
+    });
+}
 
 export async function readLegalBenchTsv(file: string): Promise<TsvRow[]> {
   let records: { record: Record<string, string>; info: { lines: number } }[];
@@ -40,6 +56,7 @@ export async function readLegalBenchTsv(file: string): Promise<TsvRow[]> {
   // csv-parse's info.lines is the line a record ends on, counting each \r and \n inside a quoted field
   // as a line of its own (corpora/csv.ts): the start line is that minus those.
   let extraCr = 0;
+  const ix = records.length ? Object.keys(records[0].record).indexOf('index') : -1;
   return records.map(({ record, info }) => {
     const values = Object.entries(record);
     const breaks = values.reduce((n, [, v]) => n + count(v, '\n'), 0);
@@ -48,7 +65,7 @@ export async function readLegalBenchTsv(file: string): Promise<TsvRow[]> {
     extraCr += crs;
     const others = values.length - 1;
     for (const [column, v] of values) {
-      if (others < 1 || !/[\r\n]/.test(v) || count(v, '\t') < others) continue;
+      if (others < 1 || !/[\r\n]/.test(v) || count(v, '\t') < others || !holdsARow(v, values.length, ix)) continue;
       throw errors.corpusParse(
         file,
         line,

@@ -69,13 +69,15 @@ describe('LegalBench loader', () => {
     // the same rows written as pandas writes them (quoted, "" inside, \r\n, a byte-order mark, a multi-line text): all 12 items
     const q = (s: string) => (/["\t\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
     rows[5][2] = 'A text\nover two lines.';
+    // a complaint's text as LegalBench's ssla_* tasks quote it: line numbers and paragraph numbers between tabs
+    rows[6][2] = ' \n10 \t11. \tPlaintiff Ryan Kelly purchased common stock \n11 \t12. \tDefendant "EA" develops game software.';
     writeFileSync(join(dir, 'hearsay', 'test.tsv'), `\ufeffanswer\tindex\ttext\r\n${rows.map((r) => r.map((c) => q(String(c))).join('\t')).join('\r\n')}\r\n`);
     const xs = await loadLegalBenchTask('hearsay', { dir });
     expect(xs.map((x) => [x.label, x.meta?.index, x.text])).toEqual(rows);
     // a bad row after the multi-line text is named by the line it starts on (before: its row number + 1)
     rows[7][0] = 'Maybe';
     writeFileSync(join(dir, 'hearsay', 'test.tsv'), `answer\tindex\ttext\n${rows.map((r) => r.map((c) => q(String(c))).join('\t')).join('\n')}\n`);
-    await expect(loadLegalBenchTask('hearsay', { dir })).rejects.toThrow(/test\.tsv:10: field "answer" must be "Yes" or "No", got "Maybe"/);
+    await expect(loadLegalBenchTask('hearsay', { dir })).rejects.toThrow(/test\.tsv:12: field "answer" must be "Yes" or "No", got "Maybe"/);
   });
 
   it('a repeated index is refused naming the line of the repeat and of the first', async () => {
