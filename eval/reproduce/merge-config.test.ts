@@ -42,3 +42,20 @@ describe('merge compares the LegalBench files the shards read by sha256', () => 
     expect(firstDifference(mergeComparable(host1), mergeComparable(flipped))).toBe('dataFiles');
   });
 });
+
+describe('merge compares the endpoint query digest the shards recorded', () => {
+  const model = (baseUrlQuery: string, timeoutMs: number) => ({
+    baseUrl: 'https://gw.example.org/openai/v1?deployment=***',
+    baseUrlQuery,
+    model: 'm',
+    temperature: 0,
+    timeoutMs,
+  });
+  const shardOf = (m: Record<string, unknown>, shard: number) => ({ ...acal({ source: 'bundled', sha256: sha(bytes) }, shard), model: m });
+
+  it('two deployments behind one masked URL differ in model (a resume only warns); another timeout does not', () => {
+    const a = shardOf(model('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 60_000), 1);
+    expect(firstDifference(mergeComparable(a), mergeComparable(shardOf(model('bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 60_000), 2)))).toBe('model');
+    expect(firstDifference(mergeComparable(a), mergeComparable(shardOf(model('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 5_000), 2)))).toBeUndefined();
+  });
+});

@@ -29,8 +29,14 @@ export function unsharded(config: unknown): Record<string, unknown> {
 }
 
 export function mergeComparable(config: unknown): Record<string, unknown> {
-  const c = resultConfig(withCanonicalSystem(unsharded(config)));
+  const own = unsharded(config);
+  const c = resultConfig(withCanonicalSystem(own));
   if (c.indexContent !== undefined && typeof c.index === 'string') delete c.index;
+  // The endpoint's query values (a deployment chosen by `?deployment=`; credential-named parameters
+  // are not in the digest): a resume may warn and go on, but shards that asked two deployments make
+  // one table of two models' items, so merge compares it as it compares the base URL.
+  const query = (own.model as { baseUrlQuery?: unknown } | undefined)?.baseUrlQuery;
+  if (query !== undefined && c.model && typeof c.model === 'object') c.model = { ...(c.model as object), baseUrlQuery: query };
   return c;
 }
 
