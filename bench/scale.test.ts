@@ -275,6 +275,13 @@ describe('npm run bench -- --scale --reuse', () => {
       expect(out.stdout).toContain('| 2,000 | bench | reused: built by an earlier --keep run |');
       // no build, so no build target is judged (not a miss)
       expect(reused.targets.some((t) => t.target.startsWith('build'))).toBe(false);
+      // another seed is another corpus: refused, not timed on this one (the build recorded what it held)
+      await run(process.execPath, args(['--reuse', '--seed', '7'], 'seed7'), { timeout: 240_000, env });
+      const seed7 = JSON.parse(await readFile(join(dir, 'seed7', 'scale-latest.json'), 'utf8')) as ScaleResults;
+      expect(seed7.runs[0].status).toBe('failed');
+      expect(seed7.runs[0].reason).toMatch(
+        /--reuse: the index at .* holds another corpus \(built from \{"n":2000,"profile":"bench","seed":42\}, this run asks \{"n":2000,"profile":"bench","seed":7\}\)/,
+      );
       // nothing left to reuse at another size: that run fails, naming where it looked
       const none = await run(
         process.execPath,

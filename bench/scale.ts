@@ -9,7 +9,7 @@
  * (docs/bench-scale.svg) and the table in docs/bench.md come from bench/scale-plot.ts.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, freemem, getPriority, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -217,6 +217,9 @@ the bench's own, ÷ wall), is not claimed. Then: node dist/bench/scale-plot.js [
 docs/bench-scale.svg and the table in docs/bench.md — or, when a figure was not claimed, writes
 nothing, names each one and exits 2 (the result files are kept).`;
 
+/** Beside a scale index: the corpus it was built from (size, profile, seed), which `--reuse` checks. */
+const SPEC_FILE = 'corpus-spec.json';
+
 export function parseScaleArgs(argv: string[]): ScaleOptions {
   const o = defaultScaleOptions();
   const { values } = parseArgs({
@@ -417,7 +420,18 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
           log(`${tag}: ${run.reason}`);
           continue;
         }
-        log(`${tag}: reusing the index at ${indexDir} (built by an earlier --keep run; no build figures)`);
+        // the corpus the index holds: the generator's size, profile and seed its build recorded beside it
+        const want = { n: size, profile, seed: opts.seed };
+        const built = existsSync(join(dir, SPEC_FILE)) ? (JSON.parse(await readFile(join(dir, SPEC_FILE), 'utf8')) as typeof want) : undefined;
+        if (built && (built.n !== want.n || built.profile !== want.profile || built.seed !== want.seed)) {
+          run.status = 'failed';
+          run.reason = `--reuse: the index at ${indexDir} holds another corpus (built from ${JSON.stringify(built)}, this run asks ${JSON.stringify(want)}): its figures would be another corpus's`;
+          log(`${tag}: ${run.reason}`);
+          continue;
+        }
+        log(
+          `${tag}: reusing the index at ${indexDir} (built by an earlier --keep run; no build figures)${built ? '' : `: its corpus's seed is not recorded (a --keep run before ${SPEC_FILE}), taken to be --seed ${opts.seed}`}`,
+        );
       } else {
         await rm(dir, { recursive: true, force: true });
         await mkdir(dir, { recursive: true });
@@ -458,6 +472,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
         run.reason = `build: ${b.error}`;
         log(`${tag}: build FAILED ${b.error}`);
       } else if (b) {
+        await writeFile(join(dir, SPEC_FILE), JSON.stringify({ n: size, profile, seed: opts.seed }));
         run.build = {
           ...(b.result as unknown as ScaleBuildResult),
           loadAvgAtStart: b.loadAvgAtStart,
