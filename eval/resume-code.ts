@@ -5,7 +5,8 @@
  * afterwards (eval/report/sections/summary.ts) and config.json keeps it (`resumes[].gitSha`); before,
  * nothing said so while the resume ran, so a user resuming a week-old run dir after `git pull` or an
  * upgrade learnt it only from the report. Now one line on stderr when the resume starts names both.
- * 'unknown' on either side counts as other code, as report.md counts it.
+ * 'unknown' compares as any sha does: a known sha against 'unknown' is other code, 'unknown' against
+ * 'unknown' is not (no git here either time), as report.md counts it.
  */
 import type { Provenance } from './provenance.js';
 
