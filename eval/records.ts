@@ -87,20 +87,40 @@ export const baseTraceSchema = z.looseObject({ id: z.string(), runner: runnerTra
 
 export type TraceSchema = z.ZodType<Record<string, unknown>>;
 
-const traceSchemas = new Map<string, TraceSchema>();
+const traceSchemas = new Map<string, { schema: TraceSchema; lexcase: boolean }>();
 
-/** Register the trace schema of a system (the run config's `system` value); replacing another one for it says so on stderr. */
-export function registerTraceSchema(system: string, schema: TraceSchema): void {
+function putTraceSchema(system: string, schema: TraceSchema, lexcase: boolean): void {
   const before = traceSchemas.get(system);
-  if (before && before !== schema)
+  if (before && before.schema !== schema)
     log.warn(
       `registerTraceSchema: system "${system}" had a trace schema registered before; this registration replaces it (a system of your own needs a name of its own)`,
     );
-  traceSchemas.set(system, schema);
+  traceSchemas.set(system, { schema, lexcase });
 }
 
-export function traceSchemaFor(system: unknown): TraceSchema {
-  return (typeof system === 'string' ? traceSchemas.get(system) : undefined) ?? (baseTraceSchema as unknown as TraceSchema);
+/** Register the trace schema of a system (the run config's `system` value); replacing another one for it says so on stderr. */
+export function registerTraceSchema(system: string, schema: TraceSchema): void {
+  putTraceSchema(system, schema, false);
+}
+
+/**
+ * Register the trace schema of one of lexcase's own systems: a run gets it only when it records that
+ * a lexcase system wrote it (`provenance.lexcaseSystem`), never a system of the user's own that chose
+ * the same `system` name (that one's traces are read with the base schema, or the one it registered).
+ */
+export function registerLexcaseTraceSchema(system: string, schema: TraceSchema): void {
+  putTraceSchema(system, schema, true);
+}
+
+/**
+ * The trace schema of a run's `system`. `writer`: the lexcase system that wrote (or writes) the run
+ * (`provenance.lexcaseSystem`, eval/systems.ts recordedSystemSpec for a run dir) — null for a system
+ * of the caller's own, which never gets a schema lexcase registered for its own system of that name;
+ * undefined: not known (the name decides, as before).
+ */
+export function traceSchemaFor(system: unknown, writer?: string | null): TraceSchema {
+  const entry = typeof system === 'string' ? traceSchemas.get(system) : undefined;
+  return (entry && !(entry.lexcase && writer === null) ? entry.schema : undefined) ?? (baseTraceSchema as unknown as TraceSchema);
 }
 
 /** "field "jurors": expected array, received number" for the first issue of a failed parse. */

@@ -311,7 +311,8 @@ async function runLocked<Item extends { id: string }>(
   state.done = skipped;
   const retried = retryIds.size;
   const keptFailed = retryFailed ? 0 : items.filter((it) => byId.get(it.id)?.error !== undefined).length;
-  const traceSchema = traceSchemaFor(opts.config?.system);
+  // the schema of the system this attempt runs: a system of the caller's own (no lexcaseSystem) never gets lexcase's CASE schema by its name
+  const traceSchema = traceSchemaFor(opts.config?.system, prov.lexcaseSystem ?? null);
 
   if (existing) {
     checkShardResume(runDir, existing.config ?? {}, shard);

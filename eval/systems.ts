@@ -316,13 +316,39 @@ export function recordedSystemSpec(file: { config?: Record<string, unknown>; pro
   return name !== null && spec.variants.includes(name) ? spec : GENERIC_SYSTEM;
 }
 
-/** The task's label set of a run (its system's `labels` over its config), undefined where the system does not know it. */
-export function taskLabels(configSystem: string | null | undefined, config: Record<string, unknown>): readonly string[] | undefined {
-  return systemSpec(configSystem).labels?.(config);
+/**
+ * The explorer's trace view for a run dir's config.json, by the system that wrote it
+ * (`recordedSystemSpec`): its variant's, else its system's; 'other' for a system of the user's own,
+ * whatever its `system` name (one named "case" or "mad" is not lexcase's).
+ */
+export function recordedTraceKind(file: { config?: Record<string, unknown>; provenance?: object }): TraceKind {
+  const spec = recordedSystemSpec(file) as SystemSpec & Partial<SystemPlugin>;
+  const name = str(file.config?.system);
+  return (name ? spec.variantTraceKinds?.[name] : undefined) ?? spec.traceKind;
 }
 
-/** A run's headline figures, as its system declares them (pass the latest record per item); macro figures over the task's label set (`taskLabels`). */
-export function headlineFigures(configSystem: string | null | undefined, records: readonly ResultRecord[], ctx: FigureContext): HeadlineFigure[] {
-  const c = { ...ctx, labels: ctx.labels ?? taskLabels(configSystem, ctx.config) };
-  return systemSpec(configSystem).headline.flatMap((m) => m.compute(records, c));
+/**
+ * The lexcase system that wrote a run dir (`recordedSystemSpec`: its id), or null for a system of the
+ * user's own — what `traceSchemaFor` takes as the writer.
+ */
+export function recordedWriter(file: { config?: Record<string, unknown>; provenance?: object }): string | null {
+  const spec = recordedSystemSpec(file);
+  return spec === GENERIC_SYSTEM ? null : spec.id;
+}
+
+const specOf = (system: string | null | undefined | SystemSpec): SystemSpec => (typeof system === 'object' && system !== null ? system : systemSpec(system));
+
+/** The task's label set of a run (its system's `labels` over its config), undefined where the system does not know it. Given a spec (`recordedSystemSpec`), that entry's. */
+export function taskLabels(system: string | null | undefined | SystemSpec, config: Record<string, unknown>): readonly string[] | undefined {
+  return specOf(system).labels?.(config);
+}
+
+/**
+ * A run's headline figures, as its system declares them (pass the latest record per item); macro figures over the task's label set (`taskLabels`).
+ * Given a spec (`recordedSystemSpec` of a run's config.json), that entry's; given a name, the entry the name matches.
+ */
+export function headlineFigures(system: string | null | undefined | SystemSpec, records: readonly ResultRecord[], ctx: FigureContext): HeadlineFigure[] {
+  const spec = specOf(system);
+  const c = { ...ctx, labels: ctx.labels ?? taskLabels(spec, ctx.config) };
+  return spec.headline.flatMap((m) => m.compute(records, c));
 }

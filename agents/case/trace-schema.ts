@@ -5,7 +5,7 @@
  * list, `tokens` numbers per stage — and keeps everything else as it is.
  */
 import { z } from 'zod';
-import { baseTraceSchema, registerTraceSchema, type TraceSchema } from '../../eval/records.js';
+import { baseTraceSchema, registerLexcaseTraceSchema, type TraceSchema } from '../../eval/records.js';
 
 const toolCall = z.looseObject({ tool: z.string(), ids: z.array(z.string()).optional() });
 
@@ -41,4 +41,4 @@ export const caseTraceSchema = baseTraceSchema.extend({
   error: z.string().optional(),
 });
 
-registerTraceSchema('case', caseTraceSchema as unknown as TraceSchema);
+registerLexcaseTraceSchema('case', caseTraceSchema as unknown as TraceSchema);

@@ -12,6 +12,7 @@ import { readdir } from 'node:fs/promises';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { traceSchemaFor } from '../records.js';
+import { recordedWriter } from '../systems.js';
 import { readConfig, readResults, readTraceChecked, resultsPath, traceFileName, traceMismatch, tracesDir } from '../run-dir.js';
 import type { RunConfigFile } from '../run-config-file.js';
 import type { RunData } from './types.js';
@@ -33,7 +34,8 @@ export async function readRun(dir: string, opts: { traces?: boolean } = {}): Pro
   const traces = new Map<string, Record<string, unknown>>();
   if (opts.traces !== false && existsSync(tracesDir(dir))) {
     const files = new Set(await readdir(tracesDir(dir)));
-    const schema = traceSchemaFor(config.config.system);
+    // the schema of the system that wrote the run (a system of the user's own named "case" is not CASE's)
+    const schema = traceSchemaFor(config.config.system, recordedWriter(config));
     for (const r of results) {
       const f = traceFileName(r.id);
       if (!files.has(f)) continue;

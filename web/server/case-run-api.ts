@@ -3,7 +3,6 @@
  * trace — hypotheses, advocates' tool calls and evidence, jurors and verdict — with the gold
  * answer and gold passages from the run's dataset marked where they are known.
  */
-import { traceKindOf } from '../../eval/systems.js';
 import { z } from 'zod';
 import { isAbsolute } from 'node:path';
 import { datasetFileRecord, fileChecksum, loadQuestions } from '../../corpora/registry.js';
@@ -195,7 +194,7 @@ export async function runTrace(run: RunEntry, item: string, passageText: (id: st
   return {
     run: { id: run.id, kind: run.kind, system: run.system, mode: run.mode },
     // the trace view of the run's system (the system list); null: the run recorded no system
-    traceKind: run.system ? traceKindOf(run.system) : null,
+    traceKind: run.traceKind ?? null,
     result,
     // the dataset's question; else, for an ACAL item, the case text and claim from the run's own argument graph
     question: q

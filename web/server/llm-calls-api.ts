@@ -6,7 +6,7 @@
  * marked `source: "trace"` (no prompts, latencies or per-call tokens: the run recorded none). The
  * runner's per-item totals (calls, tokens, ms) come with both.
  */
-import { traceKindOf, type TraceKind } from '../../eval/systems.js';
+import type { TraceKind } from '../../eval/systems.js';
 import { guessTraceKind } from '../common/trace-kind-guess.js';
 import { exchangesPath, readInspectorCalls, type LlmExchange } from '../../eval/llm-exchanges.js';
 import { readResults, readTraceFor, tracePath } from '../../eval/run-dir.js';
@@ -153,7 +153,7 @@ export async function runCalls(run: RunEntry, item: string) {
   // the runner counted no LLM call for the item (an offline run): its trace's steps are not LLM calls
   if (totals.calls === 0) return { source: 'trace' as const, calls: [] as InspectorCall[], problems: [] as string[], totals };
   const trace = servable(run.root, tracePath(run.dir, item)) ? (await readTraceFor(run.dir, result).catch(() => undefined))?.trace : undefined;
-  const calls = callsFromTrace(trace, run.system ? traceKindOf(run.system) : undefined);
+  const calls = callsFromTrace(trace, run.traceKind);
   // an item-level error that no step carries goes on the last call (where the item stopped)
   if (result.error && calls.length && !calls.some((c) => c.error)) calls[calls.length - 1].error = result.error;
   return { source: 'trace' as const, calls, problems: [] as string[], totals };

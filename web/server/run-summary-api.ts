@@ -14,7 +14,7 @@ import { cacheHitsText, runCacheCounts, runCutOffCount, runPromptCacheText, runR
 import { existsSync, statSync } from 'node:fs';
 import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
-import { headlineFigures, modelOf, systemSpec } from '../../eval/systems.js';
+import { headlineFigures, modelOf, recordedSystemSpec, systemSpec } from '../../eval/systems.js';
 import { SMALL_N } from '../../eval/headline-metrics.js';
 import { failedCount } from '../../eval/metrics/failures.js';
 import { confidenceBins, unlabelledNote } from '../../eval/plots/confidence-bins.js';
@@ -98,7 +98,8 @@ async function computeSummary(run: RunEntry): Promise<Omit<RunSummary, 'inProgre
   const { results, problem, droppedTail } = await summaryResults(run);
   const prov = (file.provenance ?? {}) as Record<string, unknown>;
   const system = str(cfg.system) ?? (run.system === 'reproduce' ? 'reproduce' : null);
-  const spec = systemSpec(system);
+  // the figures of the system that wrote the run (recordedSystemSpec): a system of the user's own named "mad" gets accuracy, not MAD's
+  const spec = str(cfg.system) ? recordedSystemSpec(file) : systemSpec(system);
   return {
     id: run.id,
     kind: run.kind,
@@ -121,7 +122,7 @@ async function computeSummary(run: RunEntry): Promise<Omit<RunSummary, 'inProgre
     correct: results.filter((r) => r.correct).length,
     // the statistics module's seed and resamples (eval/stats), not the run's seed — or the resamples the run's own
     // report recorded (run acal --iterations): the same intervals as report.md
-    figures: headlineFigures(system, results, { config: cfg, ...recordedBootstrap(cfg, `${run.dir}/config.json`) }),
+    figures: headlineFigures(spec, results, { config: cfg, ...recordedBootstrap(cfg, `${run.dir}/config.json`) }),
     smallN: results.length > 0 && results.length < SMALL_N,
     failures: failedCount(results), // the report's rule (eval/metrics/failures.ts): an error or no prediction
     tokens: runTokenTotal(results),

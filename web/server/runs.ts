@@ -13,6 +13,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { acalDir } from '../../agents/acal/graph/store.js';
 import { readResults } from '../../eval/run-dir.js';
 import { agentSystem } from '../../agents/systems.js';
+import { recordedTraceKind, type TraceKind } from '../../eval/systems.js';
 import { notFound } from '../../serve/http/http-util.js';
 import type { RunKind } from '../common/run-summary-types.js';
 
@@ -27,6 +28,8 @@ export interface RunEntry {
   /** "case" for CASE (and baseline) runs, "acal" for runs with argument graphs, else "run". */
   kind: RunKind;
   system?: string;
+  /** The trace view of the system that wrote the run (eval/systems.ts recordedTraceKind): a system of the user's own named "case" gets 'other'; absent when the run recorded no system. */
+  traceKind?: TraceKind;
   mode?: string;
   dataset?: string;
   items: number;
@@ -128,6 +131,7 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
     root,
     kind: graphs > 0 ? 'acal' : CASE_VIEW.has(agentSystem(system ?? '')?.id ?? '') ? 'case' : 'run',
     system,
+    ...(system ? { traceKind: recordedTraceKind(file ?? {}) } : {}),
     mode: typeof cfg.mode === 'string' ? cfg.mode : undefined,
     dataset: typeof cfg.dataset === 'string' ? cfg.dataset : typeof cfg.task === 'string' ? cfg.task : undefined,
     items,
