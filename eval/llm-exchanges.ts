@@ -27,14 +27,21 @@ import { errors } from '../core/errors.js';
 import { jsonLine } from '../core/jsonl.js';
 import { exchangeHashes, type Exchange } from '../core/llm/record-replay.js';
 import { redactValue } from '../core/redact-value.js';
-import { readConfig, readResults, readRunFile, traceFileName, writeAtomic, writeJsonAtomic } from './run-dir.js';
+import { itemFileToRead, legacyTraceFileName, readConfig, readResults, readRunFile, traceFileName, writeAtomic, writeJsonAtomic } from './run-dir.js';
 import type { ResultRecord } from './types.js';
 import { dataFilesComparable } from './resume-config.js';
 import { withUnrecorded } from './resume-unrecorded.js';
 import { withCanonicalSystem } from './systems.js';
 
 export const exchangesDir = (runDir: string) => join(runDir, 'llm');
-export const exchangesPath = (runDir: string, id: string) => join(exchangesDir(runDir), traceFileName(id).replace(/\.json$/, '.jsonl'));
+const jsonl = (name: string) => name.replace(/\.json$/, '.jsonl');
+/** Where item `id`'s exchanges are written (its trace's name, `.jsonl`). */
+export const exchangesPath = (runDir: string, id: string) => join(exchangesDir(runDir), jsonl(traceFileName(id)));
+/** Where item `id`'s exchanges are read: exchangesPath, or an older run dir's name for it (itemFileToRead). */
+export const exchangesReadPath = (runDir: string, id: string) => {
+  const legacy = legacyTraceFileName(id);
+  return itemFileToRead(exchangesDir(runDir), jsonl(traceFileName(id)), legacy && jsonl(legacy));
+};
 export const modelSettingsPath = (runDir: string) => join(exchangesDir(runDir), 'model.json');
 
 export async function writeExchanges(runDir: string, id: string, exchanges: Exchange[]): Promise<void> {
@@ -81,7 +88,7 @@ function checkHashes(x: Exchange, file: string, line: number): void {
 
 /** The recorded exchanges of item `id` (none: an empty list), each checked against its hashes. */
 export async function readExchanges(runDir: string, id: string): Promise<Exchange[]> {
-  const file = exchangesPath(runDir, id);
+  const file = exchangesReadPath(runDir, id);
   if (!existsSync(file)) return [];
   return readExchangeFile(runDir, file);
 }
@@ -321,7 +328,7 @@ export function parseInspectorCalls(body: string): { exchanges: LlmExchange[]; p
 
 /** The item's recorded calls for the inspector, or undefined when the run recorded none for it. */
 export async function readInspectorCalls(runDir: string, id: string): Promise<{ exchanges: LlmExchange[]; problems: string[] } | undefined> {
-  const f = exchangesPath(runDir, id);
+  const f = exchangesReadPath(runDir, id);
   if (!existsSync(f)) return undefined;
   return parseInspectorCalls(await readRegularFile(f)); // a FIFO here is ENOTREGULAR, never a blocked read
 }

@@ -9,7 +9,7 @@
  * resumes.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
@@ -28,9 +28,14 @@ export const configPath = (dir: string) => join(dir, RUN_FILES.config);
 export const resultsPath = (dir: string) => join(dir, RUN_FILES.results);
 export const tracesDir = (dir: string) => join(dir, RUN_FILES.traces);
 
-/** A file name for an item id: the id itself when safe, else a cleaned id plus a short hash. */
+/**
+ * A file name for an item id: the id itself when it is lower-case safe (letters a-z, digits, `._-`),
+ * else a cleaned id plus a short hash of the id. Two ids never get names that differ only in case
+ * (`q1` → `q1.json`, `Q1` → `Q1-<hash>.json`) or only in Unicode normalization (hashed as they are),
+ * so a case-insensitive file system (macOS, Windows) keeps each item's trace and exchanges apart.
+ */
 export function traceFileName(id: string): string {
-  if (/^[A-Za-z0-9._-]{1,120}$/.test(id) && !id.startsWith('.')) return `${id}.json`;
+  if (/^[a-z0-9._-]{1,120}$/.test(id) && !id.startsWith('.')) return `${id}.json`;
   const clean = id
     .replace(/[^A-Za-z0-9._-]+/g, '_')
     .replace(/^\.+/, '')
@@ -39,7 +44,33 @@ export function traceFileName(id: string): string {
   return `${clean}-${h}.json`;
 }
 
+/**
+ * The name a lexcase before 2026-12-01 gave an id with upper-case letters (the id itself), which
+ * traceFileName now hashes; undefined where the names agree. Read only, as a fallback (itemFileToRead).
+ */
+export function legacyTraceFileName(id: string): string | undefined {
+  return /^[A-Za-z0-9._-]{1,120}$/.test(id) && !id.startsWith('.') && traceFileName(id) !== `${id}.json` ? `${id}.json` : undefined;
+}
+
+/**
+ * The file of an item to read in `folder`: `name` (traceFileName's) when there; else, in a run dir an
+ * older lexcase wrote, its `legacy` name — only when the folder lists a file of exactly that name, so
+ * a case-insensitive file system never hands over another id's file (`q1.json` for `Q1`).
+ */
+export function itemFileToRead(folder: string, name: string, legacy: string | undefined): string {
+  const path = join(folder, name);
+  if (!legacy || existsSync(path) || !existsSync(join(folder, legacy))) return path;
+  try {
+    return readdirSync(folder).includes(legacy) ? join(folder, legacy) : path;
+  } catch {
+    return path;
+  }
+}
+
+/** Where item `id`'s trace is written. */
 export const tracePath = (dir: string, id: string) => join(tracesDir(dir), traceFileName(id));
+/** Where item `id`'s trace is read: tracePath, or an older run dir's name for it (itemFileToRead). */
+export const traceReadPath = (dir: string, id: string) => itemFileToRead(tracesDir(dir), traceFileName(id), legacyTraceFileName(id));
 
 const TMP_SUFFIX = /\.tmp-(\d+)$/;
 
@@ -100,7 +131,7 @@ export type TraceRead = { trace: Record<string, unknown> } | { trace?: undefined
 export async function readTraceChecked(dir: string, id: string, schema: TraceSchema = baseTraceSchema as unknown as TraceSchema): Promise<TraceRead> {
   let text: string;
   try {
-    text = await readRegularFile(tracePath(dir, id));
+    text = await readRegularFile(traceReadPath(dir, id));
   } catch {
     return { problem: 'missing' };
   }

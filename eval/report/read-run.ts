@@ -13,7 +13,7 @@ import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { traceSchemaFor } from '../records.js';
 import { recordedWriter } from '../systems.js';
-import { readConfig, readResults, readTraceChecked, resultsPath, traceFileName, traceMismatch, tracesDir } from '../run-dir.js';
+import { readConfig, readResults, legacyTraceFileName, readTraceChecked, resultsPath, traceFileName, traceMismatch, tracesDir } from '../run-dir.js';
 import type { RunConfigFile } from '../run-config-file.js';
 import type { RunData } from './types.js';
 
@@ -37,7 +37,8 @@ export async function readRun(dir: string, opts: { traces?: boolean } = {}): Pro
     // the schema of the system that wrote the run (a system of the user's own named "case" is not CASE's)
     const schema = traceSchemaFor(config.config.system, recordedWriter(config));
     for (const r of results) {
-      const f = traceFileName(r.id);
+      const legacy = legacyTraceFileName(r.id);
+      const f = files.has(traceFileName(r.id)) || !legacy || !files.has(legacy) ? traceFileName(r.id) : legacy;
       if (!files.has(f)) continue;
       const t = await readTraceChecked(dir, r.id, schema);
       const problem = t.trace ? traceMismatch(t.trace, r) : t.problem;

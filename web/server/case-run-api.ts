@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { isAbsolute } from 'node:path';
 import { datasetFileRecord, fileChecksum, loadQuestions } from '../../corpora/registry.js';
 import type { Question } from '../../corpora/types.js';
-import { readConfig, readResults, readTraceFor, tracePath } from '../../eval/run-dir.js';
+import { readConfig, readResults, readTraceFor, traceReadPath } from '../../eval/run-dir.js';
 import { notFound } from '../../serve/http/http-util.js';
 import { fileStamp } from './eval-sets.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
@@ -176,7 +176,7 @@ export async function runTrace(run: RunEntry, item: string, passageText: (id: st
   const result = parsed.records.filter((r) => r.id === item).pop();
   if (!result) throw notFound(`no item "${item}" in run "${run.id}"`);
   // a trace file linked outside the runs root is not served
-  if (!servable(run.root, tracePath(run.dir, item))) throw notFound(`no trace for item "${item}" in run "${run.id}"`);
+  if (!servable(run.root, traceReadPath(run.dir, item))) throw notFound(`no trace for item "${item}" in run "${run.id}"`);
   // a trace of another attempt than the item's line (a retry stopped between the two writes) is not
   // shown, as \`lexcase report\` skips it; traceProblem says why
   const read = await readTraceFor(run.dir, result);

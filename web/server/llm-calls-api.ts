@@ -8,8 +8,8 @@
  */
 import type { TraceKind } from '../../eval/systems.js';
 import { guessTraceKind } from '../common/trace-kind-guess.js';
-import { exchangesPath, readInspectorCalls, type LlmExchange } from '../../eval/llm-exchanges.js';
-import { readResults, readTraceFor, tracePath } from '../../eval/run-dir.js';
+import { exchangesReadPath, readInspectorCalls, type LlmExchange } from '../../eval/llm-exchanges.js';
+import { readResults, readTraceFor, traceReadPath } from '../../eval/run-dir.js';
 import { notFound } from '../../serve/http/http-util.js';
 import { servable, type RunEntry } from './runs.js';
 
@@ -146,13 +146,13 @@ export async function runCalls(run: RunEntry, item: string) {
     ...(result.tokens?.refused ? { refused: result.tokens.refused } : {}),
     ...(result.tokens?.abandoned ? { abandoned: result.tokens.abandoned } : {}),
   };
-  if (servable(run.root, exchangesPath(run.dir, item))) {
+  if (servable(run.root, exchangesReadPath(run.dir, item))) {
     const rec = await readInspectorCalls(run.dir, item).catch(() => undefined);
     if (rec) return { source: 'recorded' as const, calls: rec.exchanges, problems: [...rec.problems, ...totalsProblems(rec.exchanges, totals)], totals };
   }
   // the runner counted no LLM call for the item (an offline run): its trace's steps are not LLM calls
   if (totals.calls === 0) return { source: 'trace' as const, calls: [] as InspectorCall[], problems: [] as string[], totals };
-  const trace = servable(run.root, tracePath(run.dir, item)) ? (await readTraceFor(run.dir, result).catch(() => undefined))?.trace : undefined;
+  const trace = servable(run.root, traceReadPath(run.dir, item)) ? (await readTraceFor(run.dir, result).catch(() => undefined))?.trace : undefined;
   const calls = callsFromTrace(trace, run.traceKind);
   // an item-level error that no step carries goes on the last call (where the item stopped)
   if (result.error && calls.length && !calls.some((c) => c.error)) calls[calls.length - 1].error = result.error;
