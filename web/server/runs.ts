@@ -13,12 +13,23 @@ import { join, relative, resolve, sep } from 'node:path';
 import { acalDir } from '../../agents/acal/graph/store.js';
 import { readResults } from '../../eval/run-dir.js';
 import { agentSystem } from '../../agents/systems.js';
-import { recordedTraceKind, type TraceKind } from '../../eval/systems.js';
+import { recordedSystemSpec, recordedTraceKind, type TraceKind } from '../../eval/systems.js';
 import { notFound } from '../../serve/http/http-util.js';
 import type { RunKind } from '../common/run-summary-types.js';
 
 /** The systems whose runs the CASE views open: CASE and its baselines, under any name their runs recorded (`baseline`, `baseline/<mode>`). */
 const CASE_VIEW: ReadonlySet<string> = new Set(['case', 'baseline']);
+
+/**
+ * The system whose views a run opens: the one its config.json records as its writer
+ * (`provenance.lexcaseSystem`: a system of the user's own named "case" is none of CASE's); a run dir
+ * from before that record, the system its `system` names.
+ */
+function caseViewId(file: Record<string, unknown> | undefined, system: string | undefined): string {
+  const prov = file?.provenance;
+  if (prov && typeof prov === 'object' && 'lexcaseSystem' in prov) return recordedSystemSpec(file ?? {}).id;
+  return agentSystem(system ?? '')?.id ?? '';
+}
 
 export interface RunEntry {
   id: string;
@@ -129,7 +140,7 @@ async function describe(root: string, dir: string): Promise<RunEntry | undefined
     id: rel,
     dir,
     root,
-    kind: graphs > 0 ? 'acal' : CASE_VIEW.has(agentSystem(system ?? '')?.id ?? '') ? 'case' : 'run',
+    kind: graphs > 0 ? 'acal' : CASE_VIEW.has(caseViewId(file, system)) ? 'case' : 'run',
     system,
     ...(system ? { traceKind: recordedTraceKind(file ?? {}) } : {}),
     mode: typeof cfg.mode === 'string' ? cfg.mode : undefined,

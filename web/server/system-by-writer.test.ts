@@ -3,8 +3,8 @@
  * the report reads) a run's traces with follow the system that wrote the run, as its config.json
  * records it (`provenance.lexcaseSystem`), not the name the run chose: before, a system of the user's
  * own named "case" had its traces checked against CASE's trace schema (a trace whose `jurors` is a
- * count was refused), got CASE's trace view in the explorer and CASE's "gold passage in evidence"
- * figure. A run lexcase's CASE wrote, and an older run dir that records no writer, keep CASE's.
+ * count was refused), got CASE's run views and trace view in the explorer and CASE's "gold passage in
+ * evidence" figure. A run lexcase's CASE wrote, and an older run dir that records no writer, keep CASE's.
  */
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +45,7 @@ async function view(name: string) {
   const r = await findRun(root, name);
   const trace = await runTrace(r, 'mbe_1', async () => undefined);
   const summary = await runSummary(r);
-  return { traceKind: trace.traceKind, figures: summary.figures.map((f) => f.id) };
+  return { kind: r.kind, traceKind: trace.traceKind, figures: summary.figures.map((f) => f.id) };
 }
 
 describe('a run named "case" is read as the system that wrote it', () => {
@@ -60,9 +60,9 @@ describe('a run named "case" is read as the system that wrote it', () => {
     expect((await readRun(dir)).traces.get('mbe_1')).toMatchObject({ jurors: 3 });
   });
 
-  it('a system of your own named "case": the generic trace view and accuracy only (not CASE\'s gold-in-evidence figure)', async () => {
+  it('a system of your own named "case": the generic run view and trace view, accuracy only (not CASE\'s views and gold-in-evidence figure)', async () => {
     await run('user-case-plain', undefined, { reasoning: 'always A' });
-    expect(await view('user-case-plain')).toEqual({ traceKind: 'other', figures: ['accuracy'] });
+    expect(await view('user-case-plain')).toEqual({ kind: 'run', traceKind: 'other', figures: ['accuracy'] });
   });
 
   it("a run lexcase's CASE wrote, and an older run dir that records no writer, keep CASE's view and figures", async () => {
@@ -76,7 +76,7 @@ describe('a run named "case" is read as the system that wrote it', () => {
     const cfg = JSON.parse(readFileSync(cfgPath, 'utf8'));
     delete cfg.provenance.lexcaseSystem;
     writeFileSync(cfgPath, JSON.stringify(cfg));
-    for (const name of ['lexcase-case', 'old-case']) expect((await view(name)).traceKind).toBe('case');
+    for (const name of ['lexcase-case', 'old-case']) expect(await view(name)).toMatchObject({ kind: 'case', traceKind: 'case' });
     expect((await view('old-case')).figures).toEqual(['accuracy', 'gold-in-evidence']);
   });
 });
