@@ -14,6 +14,7 @@ import '../../agents/systems.js';
 import '../../agents/case/trace-schema.js';
 import { contextFrom, runExperiment } from '../../eval/runner.js';
 import { readRun } from '../../eval/report/read-run.js';
+import { writeReport } from '../../eval/report/write-report.js';
 import { runTrace } from './case-run-api.js';
 import { runSummary } from './run-summary-api.js';
 import { findRun } from './runs.js';
@@ -63,6 +64,11 @@ describe('a run named "case" is read as the system that wrote it', () => {
   it('a system of your own named "case": the generic run view and trace view, accuracy only (not CASE\'s views and gold-in-evidence figure)', async () => {
     await run('user-case-plain', undefined, { reasoning: 'always A' });
     expect(await view('user-case-plain')).toEqual({ kind: 'run', traceKind: 'other', figures: ['accuracy'] });
+    // report.md's figures are the explorer's
+    await writeReport(join(root, 'user-case-plain'), { iterations: 100 });
+    const md = readFileSync(join(root, 'user-case-plain', 'report.md'), 'utf8');
+    expect(md).toMatch(/\| accuracy \|/);
+    expect(md).not.toContain('gold passage in evidence');
   });
 
   it("a run lexcase's CASE wrote, and an older run dir that records no writer, keep CASE's view and figures", async () => {
@@ -78,5 +84,7 @@ describe('a run named "case" is read as the system that wrote it', () => {
     writeFileSync(cfgPath, JSON.stringify(cfg));
     for (const name of ['lexcase-case', 'old-case']) expect(await view(name)).toMatchObject({ kind: 'case', traceKind: 'case' });
     expect((await view('old-case')).figures).toEqual(['accuracy', 'gold-in-evidence']);
+    await writeReport(old, { iterations: 100 });
+    expect(readFileSync(join(old, 'report.md'), 'utf8')).toContain('gold passage in evidence');
   });
 });

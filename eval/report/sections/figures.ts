@@ -6,7 +6,7 @@
  * count beside each figure. A run with fewer results than it planned (killed or interrupted) says so
  * under the table: its figures are over the items it finished.
  */
-import { headlineFigures } from '../../systems.js';
+import { headlineFigures, recordedSystemSpec } from '../../systems.js';
 import { methodsNoteFor } from '../../stats/index.js';
 import { inProgressText, partialText, plannedItems } from '../../run-planned.js';
 import { runWriter } from '../../run-dir-guard.js';
@@ -14,7 +14,8 @@ import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 
 export const figuresSection: SectionBuilder = (run, o) => {
-  const system = typeof run.config.config.system === 'string' ? run.config.config.system : null;
+  // the figures of the system that wrote the run (recordedSystemSpec), as the explorer's: a system of the user's own named "case" gets accuracy, not CASE's
+  const system = typeof run.config.config.system === 'string' ? recordedSystemSpec(run.config) : null;
   const figures = headlineFigures(system, run.results, { config: run.config.config, seed: o.seed, iterations: o.iterations });
   if (!figures.length) return null;
   // a system whose figures leave failed items out of n (3-ply) shows how many beside each figure
