@@ -67,6 +67,7 @@ export async function makeExplorerFixtures(
   let systemRuns: SystemRuns | undefined;
   try {
     await runExperiment({
+      lexcaseSystem: 'case',
       runDir: join(runs, caseRunId),
       system: createCase({ offline: true }),
       items: questions,
@@ -95,6 +96,7 @@ export async function makeExplorerFixtures(
     const llm = new FakeChatModel(script);
     const tools = createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs });
     await runExperiment({
+      lexcaseSystem: 'case',
       runDir: join(runs, llmRunId),
       system: createCase({ jurors: 3 }),
       items: questions.slice(0, 2),

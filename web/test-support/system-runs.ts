@@ -145,6 +145,7 @@ export async function makeSystemRuns(runs: string, questions: Question[], ix: In
   try {
     const llm = chat(srv.url);
     await runExperiment({
+      lexcaseSystem: 'mad',
       runDir: join(runs, madRunId),
       system: createMad({ rounds: 2, topology: 'sparse', crossExaminer: true, judgeEachRound: true, k: 2 }),
       items: qs,
@@ -171,6 +172,7 @@ export async function makeSystemRuns(runs: string, questions: Question[], ix: In
   try {
     const llm = chat(srv.url);
     await runExperiment({
+      lexcaseSystem: 'emar',
       runDir: join(runs, emarRunId),
       system: createEmarSystem<Question>({ embedder: bowEmbedder, toCase: questionToCase }),
       items: qs,
@@ -189,6 +191,7 @@ export async function makeSystemRuns(runs: string, questions: Question[], ix: In
     const factors = loadTradeSecretModel();
     const items = [...buildScenarios({ mode: 'arguable', n: 1, seed: 13 }, factors), ...buildScenarios({ mode: 'mismatched', n: 1, seed: 13 }, factors)];
     await runExperiment({
+      lexcaseSystem: 'threeply',
       runDir: join(runs, threeplyRunId),
       system: createThreePlySystem({ kind: 'reflective', factors }),
       items,
@@ -222,6 +225,7 @@ export async function makeSystemRuns(runs: string, questions: Question[], ix: In
   try {
     const llm = chat(srv.url);
     await runExperiment({
+      lexcaseSystem: 'baseline',
       runDir: join(runs, baselineRunId),
       system: createBaseline('bm25-rag', { k: 3 }),
       items: qs,
