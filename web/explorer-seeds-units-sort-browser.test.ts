@@ -77,6 +77,7 @@ beforeAll(async () => {
   for (const seed of [1, 2]) writeFileSync(join(root, `mad-seeds-s${seed}`, 'consistency.json'), JSON.stringify(payload));
   // a bm25 retrieval run: Recall@10 0.667 (4 of 6 queries find their gold passage), MRR
   await runExperiment({
+    lexcaseSystem: 'retrieval',
     runDir: join(root, 'retrieval-bm25'),
     system: (async (q) => {
       const hit = ITEMS.indexOf(q) < 4;
