@@ -69,6 +69,15 @@ export interface CompactList {
   ub?: Map<string, number>;
 }
 
+/**
+ * This thread's decode counters (all its views together): cached lists found (`hits`), lists
+ * decoded from the on-disk bytes (`decodes`: cache misses, lists too short to cache, lists held
+ * only densely walked by postings), the postings and compressed bytes those decodes read, cached
+ * lists evicted and lists refused a place under the budget.
+ * Cheap (a few additions per list, not per posting); read by the scale bench's cold/warm figures.
+ */
+export const decodeStats = { hits: 0, decodes: 0, decodedPostings: 0, decodedBytes: 0, evictions: 0, refused: 0 };
+
 const caches = new WeakMap<ScoringView, (CompactList | undefined)[]>();
 const budgets = new WeakMap<ScoringView, ListCache>();
 
@@ -105,6 +114,7 @@ function cacheAlloc(view: ScoringView, mem: ViewMemory, bytes: number): number {
   const need = alignedSize(bytes);
   if (!cache.makeRoom(need)) {
     cache.refused++;
+    decodeStats.refused++;
     return -1;
   }
   const limit = () => 64 + cache.budget + mem.heldBytes;
@@ -114,6 +124,7 @@ function cacheAlloc(view: ScoringView, mem: ViewMemory, bytes: number): number {
     // No hole fits and the end is at the limit: evict more until a hole opens up.
     if (!cache.evictOne()) {
       cache.refused++;
+      decodeStats.refused++;
       return -1;
     }
   }
@@ -160,7 +171,8 @@ function decodeCompact(view: ScoringView, termId: number, how: 'cache' | 'fresh'
   let c = 0;
   let maxTf = 0;
   let chunkLimit = (c0 + 1) * CHUNK_DOCS;
-  for (let i = 0; i < df; i++) {
+  let i = 0;
+  for (; i < df; i++) {
     let b = buf[pos++];
     let v = b & 127;
     if (b >= 128) {
@@ -206,6 +218,9 @@ function decodeCompact(view: ScoringView, termId: number, how: 'cache' | 'fresh'
     tfs[n++] = tf;
   }
   while (c < chunks) chunkEnd[c++] = n;
+  decodeStats.decodes++;
+  decodeStats.decodedPostings += i;
+  decodeStats.decodedBytes += pos - src.pos;
   const scratch: CompactList = {
     low: low.subarray(0, n),
     tfs: tfs.subarray(0, n),
@@ -300,6 +315,7 @@ function holdCompact(view: ScoringView, termId: number, list: CompactList): void
     bytes,
     evict: () => {
       if (lists[termId] === list) lists[termId] = undefined;
+      decodeStats.evictions++;
       mem.release(list.lowOff, bytes);
     },
   });
@@ -312,6 +328,7 @@ export function compactPostings(view: ScoringView, termId: number): CompactList 
   if (df < CACHE_MIN_DF || denseOnly(view, termId)) return decodeCompact(view, termId, 'fresh');
   const list = caches.get(view)?.[termId];
   if (list) {
+    decodeStats.hits++;
     listCache(view).touch(compactKey(termId));
     return list;
   }
@@ -432,6 +449,7 @@ export function denseTfs(view: ScoringView, termId: number): DenseList | null {
   const hit = cache[termId];
   const lc = listCache(view);
   if (hit) {
+    decodeStats.hits++;
     lc.touch(denseKey(termId));
     return hit;
   }
@@ -479,6 +497,7 @@ export function denseTfs(view: ScoringView, termId: number): DenseList | null {
     bytes: denseBytes,
     evict: () => {
       if (cache![termId] === out) cache![termId] = undefined;
+      decodeStats.evictions++;
       mem.release(off, denseBytes);
     },
   });

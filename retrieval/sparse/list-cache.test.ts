@@ -16,7 +16,7 @@ import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
 import { zipfText } from './test-support/zipf-text.js';
 import { queryTerms } from './query-terms.js';
 import { scoreTopK, type ScoreRequest, type Strategy } from './score-core.js';
-import { listCache, prewarmPostings, setCacheBudget } from './decoded-postings.js';
+import { decodeStats, listCache, prewarmPostings, setCacheBudget } from './decoded-postings.js';
 import { cacheBudgetBytes, DEFAULT_CACHE_MIB, ListCache } from './list-cache.js';
 import { viewMemory } from './kernel/view-memory.js';
 
@@ -107,6 +107,37 @@ describe('a decoded-list cache under a tiny budget', () => {
     c.beginQuery();
     expect(evicted).toEqual([2, 1]);
     expect(c.bytes).toBe(0);
+  });
+
+  it("counts this thread's decodes, hits and evictions: a query run again on a roomy view decodes nothing, on a tiny one its lists come back decoded", () => {
+    const roomy = scoringView(index, 0, N);
+    const tiny = scoringView(index, 0, N);
+    setCacheBudget(roomy, 2 ** 30);
+    setCacheBudget(tiny, 20_000);
+    // the query's terms with lists long enough to cache (≥ 64 postings): a second run finds them all
+    const long = queries.map((q) => queryTerms(index, q)).find((t) => t.ids.length >= 3 && t.ids.every((id) => index.df[id] >= 64))!;
+    const req: ScoreRequest = { method: 'bm25', ids: long.ids, counts: long.counts, k: 10, k1: 0.9, b: 0.4 };
+    const run = (view: ReturnType<typeof scoringView>) => {
+      const before = { ...decodeStats };
+      scoreTopK(view, req, 'blocked');
+      return Object.fromEntries(Object.entries(decodeStats).map(([k, v]) => [k, v - before[k as keyof typeof decodeStats]]));
+    };
+    const cold = run(roomy);
+    expect(cold.decodes).toBe(long.ids.length);
+    expect(cold.decodedPostings).toBe(long.ids.reduce((a, id) => a + index.df[id], 0));
+    expect(cold.decodedBytes).toBeGreaterThan(0);
+    const warm = run(roomy);
+    expect(warm).toMatchObject({ decodes: 0, decodedPostings: 0, evictions: 0 });
+    expect(warm.hits).toBeGreaterThanOrEqual(long.ids.length);
+    // the tiny view: every other query evicts what this one used, so it decodes its lists again
+    run(tiny);
+    for (const q of queries.slice(0, 10)) {
+      const t = queryTerms(index, q);
+      if (t.ids.length) scoreTopK(tiny, { ...req, ids: t.ids, counts: t.counts }, 'blocked');
+    }
+    const again = run(tiny);
+    expect(again.decodes).toBeGreaterThan(0);
+    expect(listCache(tiny).evictions).toBeGreaterThan(0);
   });
 
   it('takes the budget from cacheMib, else LEXCASE_CACHE_MIB, else the default', () => {
