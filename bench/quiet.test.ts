@@ -236,7 +236,7 @@ function run10M(start: number, end: number | undefined, others: number | null = 
 describe('scale bench targets and the docs stamp refuse figures taken beside other work', () => {
   it('marks a 10M target met when its phase started quiet and had no other work beside it, whatever the load at its end', () => {
     const quiet = checkScaleTargets([run10M(0.5, 1.2)], 2);
-    expect(quiet.find((t) => t.target === 'agent query p50 (bench bm25)')).toMatchObject({ met: true, load: 1.2, others: 0 });
+    expect(quiet.find((t) => t.target === 'agent query p50, cold (bench bm25)')).toMatchObject({ met: true, load: 1.2, others: 0 });
     // a 2-worker build ends near 3.5 on an idle 2-core machine (3 runnable threads on 2 cores): claimed
     const ends = checkScaleTargets([run10M(0.5, 3.5)], 2);
     expect(ends.find((t) => t.target === 'build wall (bench)')).toMatchObject({ met: true, load: 3.5, others: 0 });
@@ -252,13 +252,13 @@ describe('scale bench targets and the docs stamp refuse figures taken beside oth
     // a shape is judged with the query process it ran in: quiet shapes inside a busy process claim nothing
     const inBusy = run10M(0.5, 1.2);
     inBusy.queries[0].cpu = phase(20, 1, 0.6);
-    expect(checkScaleTargets([inBusy], 2).find((t) => t.target === 'agent query p50 (bench bm25)')).toMatchObject({ met: null, others: 0.6 });
+    expect(checkScaleTargets([inBusy], 2).find((t) => t.target === 'agent query p50, cold (bench bm25)')).toMatchObject({ met: null, others: 0.6 });
     // started at load 2.0: not claimed
     expect(checkScaleTargets([run10M(2.0, 1.0)], 2).every((t) => t.met === null && /load 2 at start > 1\.5/.test(t.note!))).toBe(true);
     // a figure outside its limit is missed whatever the machine did
     const slow = run10M(0.5, 3, 0.6);
     slow.queries[0].shapes[1].p50Ms = 50;
-    expect(checkScaleTargets([slow], 2).find((t) => t.target === 'agent query p50 (bench bm25)')?.met).toBe(false);
+    expect(checkScaleTargets([slow], 2).find((t) => t.target === 'agent query p50, cold (bench bm25)')?.met).toBe(false);
     // the start load 2.0 is quiet on a 4-core machine (limit 3)
     expect(checkScaleTargets([run10M(2.0, 3.5)], 4).every((t) => t.met === true)).toBe(true);
     // the verdict table says why, and each phase's others' cores

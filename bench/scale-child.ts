@@ -122,6 +122,14 @@ export interface ShapeResult extends LatencyStats {
   meanPostings?: number;
   /** Σ per-query CPU / Σ postings, in ns: CPU per posting of the query's terms. */
   cpuNsPerPosting?: number;
+  /**
+   * The same timed queries run again right after (a second pass, untimed in the figures above): a
+   * server that has run a while, its decoded-list cache holding what these queries use. The figures
+   * above are the cold first pass (after 2 warm-ups): lists a query is first to use are decoded in
+   * its timing (at 10M the 1 GiB default budget cannot hold every frequent list; docs/index-format.md
+   * "Serving memory"). Absent in result files from before 2026-12-01.
+   */
+  warm?: { p50Ms: number; p95Ms: number; cpuP50Ms: number; cpuP95Ms: number };
   /** Top-10 ids and scores of the first timed queries (bm25 only; for the BM25S agreement check, then dropped). */
   top10?: { ids: string[]; scores: number[] }[];
 }
@@ -282,6 +290,20 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
     const shapeCpu = phaseCpu(cpu0, readCpuSample(), (performance.now() - tShape) / 1000);
     const c = latencyStats(cpu);
     const loadAvgAtEnd = loadavg().map((x) => round(x));
+    // The warm steady state: the same timed queries again (their lists now decoded, as far as the cache holds them).
+    const warmMs: number[] = [];
+    const warmCpu: number[] = [];
+    for (const q of queries.slice(2)) {
+      const c1 = process.cpuUsage();
+      const t1 = performance.now();
+      await r.search(q, { k: sh.k });
+      warmMs.push(performance.now() - t1);
+      const d1 = process.cpuUsage(c1);
+      warmCpu.push((d1.user + d1.system) / 1000);
+    }
+    const wl = latencyStats(warmMs);
+    const wc = latencyStats(warmCpu);
+    const warm = { p50Ms: wl.p50Ms, p95Ms: wl.p95Ms, cpuP50Ms: wc.p50Ms, cpuP95Ms: wc.p95Ms };
     shapes.push({
       shape: sh.shape,
       k: sh.k,
@@ -292,6 +314,7 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
       loadAvgAtStart,
       loadAvgAtEnd,
       ...(shapeCpu ? { cpu: shapeCpu } : {}),
+      warm,
       cpuSumMs: cpu.reduce((a, b) => a + b, 0),
       ...(top10.length ? { top10 } : {}),
     } as ShapeResult);

@@ -112,7 +112,16 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
       }
     }
     expect(stderr).toMatch(/3,000 bench: built in .*; load [\d.]+ → [\d.]+, others [\d.]+ cores \(machine [\d.]+, own [\d.]+\)/);
-    expect(stderr).toMatch(/3,000 zipf qld agent@10: p50 .* ms; others [\d.]+ cores \(machine [\d.]+, own [\d.]+\)/);
+    expect(stderr).toMatch(/3,000 zipf qld agent@10: cold p50 .* ms, warm p50 [\d.]+ \/ p95 [\d.]+ ms; others [\d.]+ cores \(machine [\d.]+, own [\d.]+\)/);
+    // Every shape reports its cold first pass and, apart, the warm second pass over the same queries.
+    for (const r of res.runs)
+      for (const q of r.queries)
+        for (const s of q.shapes) {
+          expect(s.warm!.p50Ms).toBeGreaterThan(0);
+          expect(s.warm!.p95Ms).toBeGreaterThanOrEqual(s.warm!.p50Ms);
+          expect(typeof s.warm!.cpuP50Ms).toBe('number');
+        }
+    expect(stdout).toContain('| cold p50 / p95 ms | cold CPU p50 ms | CPU ns / posting | warm p50 / p95 ms (CPU p50) |');
     expect(stderr).toMatch(
       /needs an idle machine: .* above \d+(\.\d+)? \(0\.75 × \d+ usable cores\), or had more than 0\.25 cores of other work.* load now \d/,
     );
@@ -120,7 +129,7 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
     // size, one per corpus and method (its verdict depends on the load, so only its presence is checked).
     expect(res.targets.filter((t) => !t.target.startsWith('agent tail'))).toEqual([]);
     expect(res.targets.map((t) => t.target).sort()).toEqual(
-      ['bench bm25', 'bench qld', 'zipf bm25', 'zipf qld'].map((x) => `agent tail p95 ÷ p50 (${x}, 3,000)`),
+      ['bench bm25', 'bench qld', 'zipf bm25', 'zipf qld'].map((x) => `agent tail p95 ÷ p50, cold (${x}, 3,000)`),
     );
     for (const t of res.targets) expect(t.value).toBeGreaterThanOrEqual(1);
     expect(stdout).toContain('| 3,000 | zipf |');
