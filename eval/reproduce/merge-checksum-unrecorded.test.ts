@@ -31,7 +31,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const runner = baselineRunner(() => questions);
 
 describe('merge and a shard results.jsonl with no recorded checksum', () => {
-  it('refuses the shard, naming it and the file, whether checksums.json is gone or does not list the file', async () => {
+  it("refuses the shard, naming it, the file and the resume that records it (with the shard's --limit), whether checksums.json is gone or does not list the file", async () => {
     const { recipe, text } = loadRecipe('case-table2');
     const [s1, s2] = ['s1', 's2'].map((d) => join(dir, d));
     for (const [i, d] of [s1, s2].entries())
@@ -53,7 +53,9 @@ describe('merge and a shard results.jsonl with no recorded checksum', () => {
     writeFileSync(results, edited);
     rmSync(join(s2, 'checksums.json'));
     await expect(mergeShards(join(dir, 'merged-no-sums'), [s1, s2], recipe)).rejects.toThrow(
-      new RegExp(`${s2}: runs/llm-only/results.jsonl has no checksum in checksums.json \\(the file is missing\\).*--run-dir ${s2} --shard 2/2`),
+      new RegExp(
+        `${s2}: runs/llm-only/results.jsonl has no checksum in checksums.json \\(the file is missing\\).*--run-dir ${s2} --shard 2/2 --limit ${LIMIT}\``,
+      ),
     );
     // a checksums.json that lists other files only
     writeFileSync(join(s2, 'checksums.json'), JSON.stringify({ 'runs/bm25-rag-k3/results.jsonl': 'x'.repeat(64) }));

@@ -58,6 +58,16 @@ async function readJson<T>(file: string): Promise<T | undefined> {
   }
 }
 
+/**
+ * The command that resumes a shard where it lies now: its recorded grid command (its --limit, --config, --model …)
+ * with this --run-dir. Before, the hint left out --limit, and a shard run with it refused the resume ("holds a
+ * reproduction of … (limit 4, shard 2/2); use another --run-dir").
+ */
+function shardResumeArgv(r: ReproductionFile, dir: string): string[] {
+  if (r.argv) return gridArgvFor(r.argv, dir, true);
+  return ['reproduce', r.recipe, '--run-dir', dir, '--shard', `${r.shard!.index}/${r.shard!.count}`, ...(r.limit !== null ? ['--limit', String(r.limit)] : [])];
+}
+
 async function checkShardSet(dirs: string[]): Promise<ReproductionFile[]> {
   if (dirs.length === 0) throw errors.usage('merge needs at least one shard dir');
   const repros: ReproductionFile[] = [];
@@ -111,7 +121,7 @@ async function checkShardSet(dirs: string[]): Promise<ReproductionFile[]> {
       if (e.isDirectory() && existsSync(join(d, rel)) && sums[rel] === undefined)
         throw errors.runInvalid(
           d,
-          `${rel} has no checksum in checksums.json (${existsSync(join(d, 'checksums.json')) ? 'it does not list it' : 'the file is missing'}): the merge cannot check it is the shard's own; copy the shard dir whole from its host, or resume it with \`lexcase reproduce ${repros[i].recipe} --run-dir ${d} --shard ${repros[i].shard!.index}/${n}\` (it records the checksums when it finishes)`,
+          `${rel} has no checksum in checksums.json (${existsSync(join(d, 'checksums.json')) ? 'it does not list it' : 'the file is missing'}): the merge cannot check it is the shard's own; copy the shard dir whole from its host, or resume it with \`lexcase ${shardResumeArgv(repros[i], d).join(' ')}\`${repros[i].model ? ' and the --endpoint it ran against' : ''} (it records the checksums when it finishes)`,
         );
     }
     for (const [rel, want] of Object.entries(sums)) {

@@ -39,11 +39,11 @@ export interface ReproductionFile {
   runs: RunState[];
 }
 
-/** A grid's whole command (`argv`) for another dir: the unsharded one a merge writes into `dir`. */
-export function gridArgvFor(argv: string[], dir: string): string[] {
+/** A grid's whole command (`argv`) for another dir: the unsharded one a merge writes into `dir`, or (`keepShard`) the shard's own where it lies now. */
+export function gridArgvFor(argv: string[], dir: string, keepShard = false): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--shard') i++;
+    if (argv[i] === '--shard' && !keepShard) i++;
     else if (argv[i] === '--run-dir') out.push('--run-dir', dir), i++;
     else out.push(argv[i]);
   }
