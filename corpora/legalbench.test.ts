@@ -45,6 +45,21 @@ describe('LegalBench loader', () => {
     ]);
   });
 
+  it('a --data (or $LEXCASE_LEGALBENCH_DIR) naming a file or no directory is refused, not passed over for the bundled hearsay', async () => {
+    const dir = join(tmp, 'given-file', 'hearsay');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'test.tsv');
+    writeFileSync(file, 'index\ttext\tanswer\n0\tShe said it rained.\tYes\n');
+    // before: the file was not looked in (it is no directory) and the 94 bundled items loaded in its place
+    await expect(loadLegalBenchTask('hearsay', { dir: file, env: {} })).rejects.toThrow(`--data ${file} is a file, not a directory`);
+    await expect(loadLegalBenchTask('hearsay', { dir: join(tmp, 'no-such-dir'), env: {} })).rejects.toThrow(/--data .*no-such-dir: no such directory/);
+    expect(() => resolveLegalBenchFile('hearsay', { env: { LEXCASE_LEGALBENCH_DIR: file } })).toThrow(
+      `$LEXCASE_LEGALBENCH_DIR ${file} is a file, not a directory`,
+    );
+    // its directory is read
+    expect(await loadLegalBenchTask('hearsay', { dir: join(tmp, 'given-file'), env: {} })).toHaveLength(1);
+  });
+
   it('reads the LegalBench repository TSV layout and names the file and line of a bad row', async () => {
     mkdirSync(join(tmp, 'hearsay'));
     writeFileSync(join(tmp, 'hearsay', 'test.tsv'), 'answer\tindex\ttext\nYes\t0\tShe said it rained.\nMaybe\t1\tHe nodded.\n');

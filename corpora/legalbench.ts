@@ -8,7 +8,7 @@
  * which file it read and its sha256 (`legalBenchFileRecord`, config.json `dataFiles`).
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { errors } from '../core/errors.js';
@@ -41,6 +41,8 @@ function candidates(dir: string, task: string, split: string): string[] {
   return [join(dir, `${task}.${split}.jsonl`), join(dir, task, `${split}.jsonl`), join(dir, task, `${split}.tsv`)];
 }
 
+const layouts = (task: string, split: string): string => `${task}.${split}.jsonl, ${task}/${split}.jsonl or ${task}/${split}.tsv`;
+
 /** Where a task's file was found: the --data dir, $LEXCASE_LEGALBENCH_DIR, or lexcase's bundled copy. */
 export type LegalBenchSource = '--data' | 'LEXCASE_LEGALBENCH_DIR' | 'bundled';
 
@@ -71,6 +73,15 @@ export function locateLegalBenchFile(task: string, opts: LoadLegalBenchOptions =
       [info.bundled ? BUNDLED_LEGALBENCH_DIR : undefined, 'bundled'],
     ] as const
   ).filter((d): d is readonly [string, LegalBenchSource] => !!d[0]);
+  // a --data (or $LEXCASE_LEGALBENCH_DIR) that names a file or nothing: before, its files were not found there and
+  // the bundled hearsay ran in their place, exit 0 (`--data test.tsv` ran 94 bundled items, the file unread)
+  for (const [d, source] of dirs) {
+    if (source === 'bundled') continue;
+    const what = source === '--data' ? '--data' : '$LEXCASE_LEGALBENCH_DIR';
+    if (!existsSync(d)) throw errors.usage(`${what} ${d}: no such directory`, `${what} takes the directory that holds ${layouts(task, split)}`);
+    if (!statSync(d).isDirectory())
+      throw errors.usage(`${what} ${d} is a file, not a directory`, `${what} takes the directory that holds ${layouts(task, split)}`);
+  }
   for (const [d, source] of dirs) for (const file of candidates(d, task, split)) if (existsSync(file)) return { file, source };
   const looked = dirs.flatMap(([d]) => candidates(d, task, split));
   throw errors.usage(
