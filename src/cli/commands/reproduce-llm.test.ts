@@ -36,23 +36,27 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** `lexcase [globalFlags] reproduce emar-table4 --limit N` against the scripted server, into `runDir` (in process). */
+const reproduceEmar = (runDir: string, limit: number, globalFlags: string[] = []) =>
+  runCli([
+    ...globalFlags,
+    'reproduce',
+    'emar-table4',
+    '--limit',
+    String(limit),
+    '--endpoint',
+    srv.url,
+    '--model',
+    'scripted',
+    '--no-cache',
+    '--run-dir',
+    runDir,
+  ]);
+
 describe('lexcase reproduce --replay', () => {
   it("re-runs a recorded reproduction with no endpoint: every LLM run's results.jsonl byte-identical", async () => {
     const out = join(dir, 'rec-emar-table4');
-    const r = await runCli([
-      '--json',
-      'reproduce',
-      'emar-table4',
-      '--limit',
-      '2',
-      '--endpoint',
-      srv.url,
-      '--model',
-      'scripted',
-      '--no-cache',
-      '--run-dir',
-      out,
-    ]);
+    const r = await reproduceEmar(out, 2, ['--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(process.env.LEXCASE_LLM_BASE_URL).toBeUndefined(); // --endpoint is scoped to the grid
     const again = join(dir, 'rep-emar-table4');
@@ -69,19 +73,7 @@ describe('lexcase reproduce --replay', () => {
 
   it('an LLM grid preflights the endpoint once, not once more in each cell (emar-table4: 2 LLM cells, 1 GET /models)', async () => {
     const before = srv.modelListings;
-    const r = await runCli([
-      'reproduce',
-      'emar-table4',
-      '--limit',
-      '1',
-      '--endpoint',
-      srv.url,
-      '--model',
-      'scripted',
-      '--no-cache',
-      '--run-dir',
-      join(dir, 'pf'),
-    ]);
+    const r = await reproduceEmar(join(dir, 'pf'), 1);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'pf', 'reproduction.json'), 'utf8')).runs.filter((x: { status: string }) => x.status === 'done')).toHaveLength(2);
     expect(srv.modelListings - before).toBe(1);
@@ -90,7 +82,7 @@ describe('lexcase reproduce --replay', () => {
 
   it('reproducing again says every resumed LLM cell\'s "resuming …: N of M items already done", as a retrieval cell says it', async () => {
     const out = join(dir, 'resumed');
-    const grid = () => runCli(['reproduce', 'emar-table4', '--limit', '1', '--endpoint', srv.url, '--model', 'scripted', '--no-cache', '--run-dir', out]);
+    const grid = () => reproduceEmar(out, 1);
     const first = await grid(); // both emar cells done with their 1 item
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).not.toContain('already done');
