@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { log } from '../core/log.js';
 import { loadQuestions } from '../corpora/registry.js';
 import type { Question } from '../corpora/types.js';
-import { contextFrom, runExperiment } from './runner.js';
+import { runConstantSystem } from './test-support/constant-system.js';
 
 let dir: string;
 let questions: Question[];
@@ -26,15 +26,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = (runDir: string) =>
-  runExperiment({
-    runDir,
-    system: async () => ({ prediction: 'A', trace: {} }),
-    items: questions,
-    gold: (q) => q.answer,
-    makeContext: contextFrom(),
-    config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit: 3 },
-    seed: 13,
-  });
+  runConstantSystem({ runDir, items: questions, config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit: 3 } });
 
 it('a resume names the truncated last line it cut off (its item and size), records it in resumes[], and redoes that item once', async () => {
   const rd = join(dir, 'run');

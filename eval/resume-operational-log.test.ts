@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { log } from '../core/log.js';
 import { loadQuestions } from '../corpora/registry.js';
 import type { Question } from '../corpora/types.js';
-import { contextFrom, runExperiment } from './runner.js';
+import { runConstantSystem } from './test-support/constant-system.js';
 
 let dir: string;
 let questions: Question[];
@@ -23,14 +23,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `run baseline --mode llm-only` with these model settings. */
 const run = (runDir: string, model: Record<string, unknown>) =>
-  runExperiment({
+  runConstantSystem({
     runDir,
-    system: async () => ({ prediction: 'A', trace: {} }),
     items: questions,
-    gold: (q) => q.answer,
-    makeContext: contextFrom(),
     config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit: 3, model: { model: 'm', temperature: 0, ...model } },
-    seed: 13,
   });
 
 describe('the resume line names the value of the latest attempt', () => {

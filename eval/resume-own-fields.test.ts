@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { contextFrom, runExperiment } from './runner.js';
+import { runConstantSystem } from './test-support/constant-system.js';
 
 let dir: string;
 beforeEach(() => {
@@ -24,16 +24,7 @@ async function run(config: Record<string, unknown>, lexcaseSystem?: string): Pro
   let stderr = '';
   const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
   try {
-    const r = await runExperiment({
-      runDir: dir,
-      system: async () => ({ prediction: 'A', trace: {} }),
-      items,
-      gold: (q) => q.answer,
-      makeContext: contextFrom(),
-      config,
-      seed: 13,
-      ...(lexcaseSystem ? { lexcaseSystem } : {}),
-    });
+    const r = await runConstantSystem({ runDir: dir, items, config, lexcaseSystem });
     return { stderr, ran: r.ran };
   } finally {
     spy.mockRestore();

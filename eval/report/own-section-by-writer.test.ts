@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../agents/systems.js';
 import { writeReport } from './write-report.js';
-import { runExperiment } from '../runner.js';
-import { contextFrom } from '../runner.js';
+import { runConstantSystem } from '../test-support/constant-system.js';
 
 let root: string;
 beforeAll(() => {
@@ -21,20 +20,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 // four Bar Exam-like items; the user's system answers A with a reasoning trace of its own
 const items = ['mbe_1', 'mbe_2', 'mbe_3', 'mbe_4'].map((id, i) => ({ id, answer: 'ABCA'[i] }));
-const userSystem = async () => ({ prediction: 'A', confidence: 'high', trace: { reasoning: 'always A' } });
-
 async function run(name: string, config: Record<string, unknown>, lexcaseSystem?: string) {
   const runDir = join(root, name);
-  await runExperiment({
-    runDir,
-    system: userSystem,
-    items,
-    gold: (q) => q.answer,
-    makeContext: contextFrom(),
-    config,
-    seed: 13,
-    ...(lexcaseSystem ? { lexcaseSystem } : {}),
-  });
+  await runConstantSystem({ runDir, items, config, lexcaseSystem, confidence: 'high', trace: { reasoning: 'always A' } });
   const report = await writeReport(runDir, { iterations: 100 });
   const cfg = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')) as { provenance: Record<string, unknown> };
   return { sections: report.sections.map((s) => s.id), md: readFileSync(join(runDir, 'report.md'), 'utf8'), recorded: cfg.provenance.lexcaseSystem };
