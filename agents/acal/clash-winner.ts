@@ -7,7 +7,7 @@
  * records the step as failed). Before, only "A" and "B" exactly were taken: "Argument A" or "A." was
  * retried, then the item's clash step failed.
  */
-import { z } from 'zod';
+import { replyEnumSchema } from '../common/reply-enum.js';
 
 const WINNER = /^(?:argument\s+)?(?:\(([ab])\)|([ab])[.!:;)]?)$/i;
 
@@ -20,10 +20,7 @@ export function clashWinnerOf(text: string): 'A' | 'B' | undefined {
 
 /** One of "A" / "B" (`clashWinnerOf`); sent to the endpoint as that enum. */
 export function clashWinnerSchema() {
-  return z
-    .string()
-    .transform((v) => clashWinnerOf(v) ?? v.trim())
-    .pipe(z.enum(['A', 'B']));
+  return replyEnumSchema(clashWinnerOf, ['A', 'B']);
 }
 
 /**

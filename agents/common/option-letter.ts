@@ -1,5 +1,5 @@
 /** The zod schema of one multiple-choice option letter, shared by every system that asks for one. */
-import { z } from 'zod';
+import { replyEnumSchema } from './reply-enum.js';
 
 /** A letter alone or marked ("B", "(B)", "B)", "B.", "B:"), then optionally text after a space. */
 const MARKED = /^(?:\(([A-Za-z])\)|([A-Za-z])([).:])?)(\s[\s\S]*)?$/;
@@ -43,8 +43,5 @@ export function optionLetterOf(text: string, letters?: readonly string[]): strin
  * structured-output layer then repairs once or records the step as failed).
  */
 export function optionLetterSchema(letters: string[], message?: string) {
-  return z
-    .string()
-    .transform((v) => optionLetterOf(v, letters) ?? v.trim())
-    .pipe(z.enum(letters as [string, ...string[]], message ? { message } : undefined));
+  return replyEnumSchema((v) => optionLetterOf(v, letters), letters as [string, ...string[]], message);
 }

@@ -5,7 +5,7 @@
  * label and fails the enum (the structured-output layer then repairs once or records the step as
  * failed). Before, only "Yes" and "No" exactly were taken: "yes" was retried, then the item failed.
  */
-import { z } from 'zod';
+import { replyEnumSchema } from './reply-enum.js';
 
 const LABEL = /^(?:\((yes|no)\)|(yes|no)[.!:;]?)$/i;
 
@@ -18,10 +18,7 @@ export function yesNoOf(text: string): 'Yes' | 'No' | undefined {
 
 /** One of "Yes" / "No" (`yesNoOf`); sent to the endpoint as that enum. */
 export function yesNoSchema() {
-  return z
-    .string()
-    .transform((v) => yesNoOf(v) ?? v.trim())
-    .pipe(z.enum(['Yes', 'No']));
+  return replyEnumSchema(yesNoOf, ['Yes', 'No']);
 }
 
 /**
