@@ -38,7 +38,7 @@ import {
   type Unit,
 } from '../stats/index.js';
 import { measureLabel } from '../headline-metrics.js';
-import { systemSpec } from '../systems.js';
+import { recordedSystemSpec } from '../systems.js';
 import type { ResultRecord } from '../types.js';
 import { codeSpan, table } from './format.js';
 import { pairRecords, type Pair } from './compare-pairs.js';
@@ -231,8 +231,10 @@ function completenessLine(side: 'A' | 'B', n: number, planned: number, writer: R
  * live process) from one that stopped; default the runs' own `dir` (the explorer names runs by id).
  */
 export function compareRunData(A: RunData, B: RunData, opts: { iterations?: number; seed?: number; runDirs?: readonly [string, string] } = {}): Comparison {
-  const specA = systemSpec(sys(A));
-  const specB = systemSpec(sys(B));
+  // each run's system as its config.json records its writer (recordedSystemSpec): a system of the user's own named
+  // "retrieval" (or "threeply") is judged by accuracy and paired by id, never as lexcase's of that name
+  const specA = recordedSystemSpec(A.config);
+  const specB = recordedSystemSpec(B.config);
   // one id, one item: ids the runs hold for different items (gold or content) are left out, and said so
   const pairing = pairRecords(A.results, B.results, !!(specA.itemChecksum || specB.itemChecksum));
   const { pairs } = pairing;
@@ -330,7 +332,7 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
  * The explorer's item × run matrix and list of differing items mark ✓ by it.
  */
 export function itemJudge(run: Pick<RunData, 'config' | 'results'>): { label: string; right: (r: ResultRecord) => boolean } {
-  if (!systemSpec(sys(run as RunData)).retrieval) return { label: 'right', right: (r) => correctFlags([r])[0] === 1 };
+  if (!recordedSystemSpec(run.config).retrieval) return { label: 'right', right: (r) => correctFlags([r])[0] === 1 };
   const k = [...new Set(run.results.flatMap((r) => Object.keys(r.metrics ?? {})))].filter((x) => /^recall@\d+$/.test(x)).sort(byRetrievalMeasure)[0];
   if (!k) return { label: 'right', right: (r) => correctFlags([r])[0] === 1 };
   return { label: `hit (${measureLabel(k)} > 0)`, right: (r) => (num(r.metrics?.[k]) ?? 0) > 0 };

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { readConfig, readResults, writeAtomic } from '../run-dir.js';
-import { taskLabels } from '../systems.js';
+import { recordedSystemSpec, taskLabels } from '../systems.js';
 import { isFailed } from '../metrics/failures.js';
 import { METHOD_LABEL, METHODS_NOTE, MIN_N, outsideInterval, type IntervalMethod } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
@@ -112,8 +112,10 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     if (!existsSync(join(d, 'results.jsonl'))) continue;
     results.set(run.id, [...new Map((await readResults(d)).records.map((r) => [r.id, r])).values()]); // the last line of an id wins, as in every reader
     // the task's label set from the run's config.json: its macro figures as its headline has them
-    const cfg = ((await readConfig(d))?.config ?? {}) as Record<string, unknown>;
-    labels.set(run.id, taskLabels(typeof cfg.system === 'string' ? cfg.system : run.system, cfg));
+    // by the system that wrote the run dir (recordedSystemSpec), the recipe's where it has no config.json
+    const file = (await readConfig(d)) as { config?: Record<string, unknown>; provenance?: object } | undefined;
+    const cfg = file?.config ?? {};
+    labels.set(run.id, taskLabels(typeof cfg.system === 'string' ? recordedSystemSpec(file!) : run.system, cfg));
   }
   const state = new Map(repro.runs.map((s) => [s.id, s]));
   const offline = new Set(recipe.runs.filter((r) => OFFLINE_SYSTEMS.includes(r.system)).map((r) => r.id));

@@ -5,12 +5,13 @@
  */
 import { correctFlags, isFailed } from '../../metrics/failures.js';
 import { intervalText, methodLabel, proportionInterval, valueText } from '../../stats/index.js';
-import { systemSpec } from '../../systems.js';
+import { recordedSystemSpec } from '../../systems.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 
 export const accuracySection: SectionBuilder = (run) => {
-  if (systemSpec(typeof run.config.config.system === 'string' ? run.config.config.system : null).retrieval) return null;
+  // a retrieval run as its config.json records its writer (recordedSystemSpec): a system of the user's own named "retrieval" is judged by accuracy
+  if (recordedSystemSpec(run.config).retrieval) return null;
   const n = run.results.length;
   if (n === 0) return { id: 'accuracy', title: 'Accuracy', markdown: 'No results yet.', json: { n: 0 } };
   const flags = correctFlags(run.results);

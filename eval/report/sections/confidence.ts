@@ -8,14 +8,15 @@
  */
 import { correctFlags } from '../../metrics/failures.js';
 import { intervalText, methodLabel, proportionInterval, valueText } from '../../stats/index.js';
-import { systemSpec } from '../../systems.js';
+import { recordedSystemSpec } from '../../systems.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 import { confidenceBins, FAILED_NO_CONFIDENCE, hasConfidence, NO_CONFIDENCE, unlabelledNote, unlabelledRow } from '../../plots/confidence-bins.js';
 import { reliabilitySpec } from '../../plots/specs.js';
 
 export const confidenceSection: SectionBuilder = (run, o) => {
-  if (systemSpec(typeof run.config.config.system === 'string' ? run.config.config.system : null).retrieval) return null;
+  // a retrieval run as its config.json records its writer (recordedSystemSpec): a system of the user's own named "retrieval" is judged by accuracy
+  if (recordedSystemSpec(run.config).retrieval) return null;
   const groups = new Map<string, number[]>();
   const rest = new Map<string, number[]>([
     [FAILED_NO_CONFIDENCE, []],

@@ -10,13 +10,14 @@
  * some items have none, a line under the table says how many count as misses.
  */
 import { figureText, methodLabel, perItemInterval, proportionInterval } from '../../stats/index.js';
-import { systemSpec } from '../../systems.js';
+import { recordedSystemSpec } from '../../systems.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 import { GOLD_IN_INDEX, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from '../../gold-in-index.js';
 
 export const itemMetricsSection: SectionBuilder = (run, o) => {
-  if (systemSpec(typeof run.config.config.system === 'string' ? run.config.config.system : null).retrieval) return null;
+  // a retrieval run as its config.json records its writer (recordedSystemSpec): a system of the user's own named "retrieval" is judged by accuracy
+  if (recordedSystemSpec(run.config).retrieval) return null;
   // a boolean per item is a rate (printed as a percent); a number a mean (printed as a decimal: 0 juror
   // abstentions on every item is still a count) — its interval by the values' rule, as every surface
   const keys = new Map<string, { kind: 'rate' | 'mean'; values: number[] }>();
