@@ -148,6 +148,8 @@ export interface ReplayInfo {
  * --iterations: no result depends on them; a run recorded before had none).
  */
 const MAY_DIFFER = new Set(['model', 'local', 'index', 'sampling', 'bootstrap']);
+/** What a replay of a system of the caller's own may differ in: the model (a replay answers from the recording); its other fields are its own. */
+const OWN_MAY_DIFFER = new Set(['model']);
 
 const stable = (v: unknown): string =>
   JSON.stringify(v, (_k, val) =>
@@ -159,12 +161,18 @@ const stable = (v: unknown): string =>
  * recorded one in seed, seed derivation (even where the recording's lexcase did not record it) or
  * config (other than the model and the index path), and
  * LLM_RECORDING_ALTERED when a recorded exchange was edited (`verifyExchanges`).
+ * `o.lexcaseSystem`: the lexcase system the replay runs (null: a system of the caller's own;
+ * undefined: not known, taken as lexcase's). The rules for lexcase's own fields — a field an older
+ * lexcase did not record, `dataFiles` by checksum, `prompts` as an older prompt version, the fields a
+ * replay may differ in — apply only to a recording of a lexcase system, as a resume's do
+ * (eval/resume-compare.ts): as the recording records its writer (`provenance.lexcaseSystem`), else
+ * (a dir from before that record) as the replay's. A system of your own compares its fields as they are.
  */
-export async function replayInfo(dir: string, config: Record<string, unknown>, seed: number): Promise<ReplayInfo> {
+export async function replayInfo(dir: string, config: Record<string, unknown>, seed: number, o: { lexcaseSystem?: string | null } = {}): Promise<ReplayInfo> {
   await readModelSettings(dir);
   await verifyExchanges(dir);
   const rec = (await readConfig(dir)) as
-    | { seed?: number; config?: Record<string, unknown>; provenance?: { gitSha?: string; lexcaseVersion?: string } }
+    | { seed?: number; config?: Record<string, unknown>; provenance?: { gitSha?: string; lexcaseVersion?: string; lexcaseSystem?: string | null } }
     | undefined;
   if (!rec) throw errors.runInvalid(dir, 'has no config.json: not a run dir');
   if (rec.seed !== seed) throw errors.runInvalid(dir, `was recorded with seed ${rec.seed}; replay it with --seed ${rec.seed}`);
@@ -176,13 +184,16 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
     );
   // an old run's system name (`acal-cot`, `baseline` + mode) is the same system as today's (`acal/cot`, `baseline/<mode>`)
   // a field the recording's lexcase did not record yet (resume-unrecorded.ts) is not a difference
-  const a = withCanonicalSystem(withUnrecorded(rec.config ?? {}, config).config);
+  const writer = rec.provenance && 'lexcaseSystem' in rec.provenance ? rec.provenance.lexcaseSystem : o.lexcaseSystem;
+  const lexcaseFields = writer !== null;
+  const a = withCanonicalSystem(withUnrecorded(rec.config ?? {}, config, { lexcaseFields }).config);
   const b = withCanonicalSystem(config);
+  const mayDiffer = lexcaseFields ? MAY_DIFFER : OWN_MAY_DIFFER;
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    if (MAY_DIFFER.has(k) || stable(a[k]) === stable(b[k])) continue;
+    if (mayDiffer.has(k) || stable(a[k]) === stable(b[k])) continue;
     // the data files read compare by their bytes' sha256, not where they were found (resume-config.ts dataFilesComparable)
-    if (k === 'dataFiles' && stable(dataFilesComparable(a[k])) === stable(dataFilesComparable(b[k]))) continue;
-    if (k === 'prompts') throw olderPrompts(dir, a, b, rec.provenance);
+    if (lexcaseFields && k === 'dataFiles' && stable(dataFilesComparable(a[k])) === stable(dataFilesComparable(b[k]))) continue;
+    if (lexcaseFields && k === 'prompts') throw olderPrompts(dir, a, b, rec.provenance);
     throw errors.runInvalid(
       dir,
       `was recorded with ${k} = ${stable(a[k]) ?? '(unset)'}, this replay has ${stable(b[k]) ?? '(unset)'}; replay it with the recorded run's flags`,

@@ -465,7 +465,8 @@ async function runLocked<Item extends { id: string }>(
       }
       if (from && resolve(from) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
       // a replay is checked against its recording before anything of it is written
-      const info = from ? await replayInfo(from, config, seed) : undefined;
+      // lexcase's own fields are read only in a recording of a lexcase system (as a resume reads them)
+      const info = from ? await replayInfo(from, config, seed, { lexcaseSystem: prov.lexcaseSystem ?? null }) : undefined;
       // a resume's model against the one its earlier items were made with (llm/model.json): a run whose
       // config does not record the model (a system of your own) would go on with another one unseen
       if (settings && !from && byId.size) await assertSameModel(runDir, settings);
