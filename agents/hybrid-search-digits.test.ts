@@ -21,6 +21,7 @@ import { useScriptedLlm } from '../tests/support/scripted-llm-env.js';
 import { schemaFollowing, startScriptedServer } from '../tests/support/scripted-openai-server.js';
 import { buildSmallBarexamIndex } from '../tests/support/small-barexam-index.js';
 import { runCaseExperiment } from './case/experiment.js';
+import { log } from '../core/log.js';
 
 const TINY_BERT = join(import.meta.dirname, '../tests/fixtures/tiny-embedder/tiny-bert');
 let dir: string;
@@ -72,9 +73,35 @@ describe("agent runs that search with a hybrid record its fused scores' digits",
     }
   }, 120_000);
 
-  it('run case (offline) over an index with dense records it: its tools and advocates may search hybrid', async () => {
-    const runDir = join(dir, 'case');
-    await runCaseExperiment({ system: 'case', offline: true, evidence: 'plan', dataset: 'barexam', split: 'val', index, limit: 1, runDir });
-    expect(configOf(runDir).config).toMatchObject({ searchRanking: 'trec_eval, top k past ties', searchScoreDigits: { hybrid: 10 } });
+  it('run case records it only where its searches use the hybrid (--tools hybrid), not for a hybrid --tools or its offline advocates leave out', async () => {
+    const caseRun = (name: string, tools: string[] | undefined, limit = 1) =>
+      runCaseExperiment({ system: 'case', offline: true, evidence: 'plan', dataset: 'barexam', split: 'val', index, limit, runDir: join(dir, name), tools });
+    await caseRun('case-hybrid', ['hybrid']);
+    expect(configOf(join(dir, 'case-hybrid')).config).toMatchObject({ searchRanking: 'trec_eval, top k past ties', searchScoreDigits: { hybrid: 10 } });
+    // --tools bm25, and no --tools (the offline advocates fuse bm25, qld and dense): no hybrid searched, none recorded (before: { hybrid: 10 })
+    for (const [name, tools] of [
+      ['case-bm25', ['bm25']],
+      ['case-all', undefined],
+    ] as const) {
+      await caseRun(name, tools ? [...tools] : undefined);
+      const cfg = configOf(join(dir, name)).config;
+      expect(cfg.searchRanking).toBe('trec_eval, top k past ties');
+      expect(cfg.searchScoreDigits).toBeUndefined();
+    }
+    const warn = vi.spyOn(log, 'warn');
+    try {
+      // a dir a lexcase before searchScoreDigits wrote (nothing recorded) resumes with no warning about it (before: "does not record searchScoreDigits")
+      const r = await caseRun('case-bm25', ['bm25'], 2);
+      expect(r.ran).toBe(1);
+      // a dir the lexcase before this one wrote, { hybrid: 10 } recorded for a hybrid --tools left out: resumes, not refused as a different config
+      const older = join(dir, 'case-all');
+      const cfg = configOf(older);
+      cfg.config.searchScoreDigits = { hybrid: 10 };
+      writeFileSync(join(older, 'config.json'), JSON.stringify(cfg));
+      expect((await caseRun('case-all', undefined, 2)).ran).toBe(1);
+      expect(warn.mock.calls.map((c) => String(c[0])).join('\n')).not.toContain('searchScoreDigits');
+    } finally {
+      warn.mockRestore();
+    }
   }, 120_000);
 });

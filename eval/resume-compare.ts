@@ -42,10 +42,25 @@ export function compareRecordedConfig(
 ): RecordedComparison {
   // a system of the caller's own (runExperiment without `lexcaseSystem`): its fields are its own, whatever their
   // names (`prompts`, `dataFiles`), never one an older lexcase did not record (only the runner's own are): a field it adds is a difference
-  const { config: recorded, unrecorded } = withUnrecorded(before, after, o);
+  // a CASE run dir a lexcase before 2026-12-01 wrote recorded `searchScoreDigits` for a hybrid its --tools left out (it
+  // recorded every method of the index): with the rest of the config the same, this run searches no hybrid either —
+  // the record is not a difference (withoutUnsearchedDigits)
+  const { config: recorded, unrecorded } = withUnrecorded(withoutUnsearchedDigits(before, after, o), after, o);
   const [was, now] = [recorded, after].map(comparable);
   const key = firstDifference(was, now);
   if (key === undefined) return { recorded, unrecorded };
   const why = unrecordedDifference(key, recorded, after, o);
   return { recorded, unrecorded, difference: `field "${key}" differs: ${describeDifference(key, was, now, labels)}${why ? `; ${why}` : ''}` };
+}
+
+/**
+ * `before` without its `searchScoreDigits` where it is a CASE run's and `after` (the same run now) records
+ * none: an older lexcase recorded CASE's for every method of its index, a hybrid its `--tools` (or the
+ * offline advocates) never searched included; this lexcase records the methods CASE searches only. Any
+ * field that decides what CASE searches (tools, mode, retrievers, index) is compared as before.
+ */
+function withoutUnsearchedDigits(before: Record<string, unknown>, after: Record<string, unknown>, o: { lexcaseFields?: boolean }): Record<string, unknown> {
+  if (o.lexcaseFields === false || before.system !== 'case' || before.searchScoreDigits === undefined || after.searchScoreDigits !== undefined) return before;
+  const { searchScoreDigits: _digits, ...rest } = before;
+  return rest;
 }

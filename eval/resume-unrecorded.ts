@@ -32,7 +32,7 @@
  *                 item it ran may have seen another passage: unknown (the resume warns), never refused
  *   searchScoreDigits
  *                 the significant digits an agent run's searches read a hybrid's fused scores with at the top-k cut
- *                 ({ hybrid: 10 }, retrieval/top-k.ts searchScoreDigits; MAD --method hybrid, CASE and ACAL over an index
+ *                 ({ hybrid: 10 }, retrieval/top-k.ts searchScoreDigits; MAD --method hybrid, CASE where its tools search it, ACAL over an index
  *                 with dense, the hybrid-rag baseline); an older lexcase read them to 6 decimals, which ties close fused
  *                 scores (then ordered by id), so an item it ran may have seen another passage: unknown (the resume warns)
  *   evidence      the evidence selection an offline CASE run ran ("learned" or "plan"): an older lexcase

@@ -132,12 +132,19 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses');
     // the learned selector on its own training questions (another split seed, --split train|all): refused
     await assertSelectorHeldOut({ ...o, offline, retrievers: idx.retrievers, questions });
-    if (offline)
-      offlineMethods(
-        idx.retrievers,
-        o.tools?.filter((t) => t !== 'rewrite'),
-      );
-    else if (llmCase) llmCase.selectTools(tools, o.tools);
+    // the methods CASE's searches use: the offline advocates' (the learned selector's bm25 and qld are among them), else its search tools' (`<method>_search`)
+    const searched = offline
+      ? offlineMethods(
+          idx.retrievers,
+          o.tools?.filter((t) => t !== 'rewrite'),
+        )
+      : llmCase
+        ? llmCase
+            .selectTools(tools, o.tools)
+            .map((t) => t.name)
+            .filter((n) => n.endsWith('_search'))
+            .map((n) => n.slice(0, -'_search'.length))
+        : [];
     const system: AgentSystem<Question> = offline
       ? withGoldGuard(createCaseOfflineSystem({ k, tools: o.tools, evidence: o.evidence }))
       : llmCase
@@ -191,9 +198,13 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
         : { mode: o.mode, ...(o.mode === 'llm-only' ? {} : { passageChars: CASE_PROMPT_LIMITS.baselinePassageChars }) }),
       // how its searches (search tools, RAG context, the IR solver's pool) cut the top k: as `lexcase search -k` prints it
       // (an older lexcase kept the retriever's index order at a tie; resume-unrecorded.ts warns)
-      // and the digits it reads a hybrid's fused scores with there (CASE: every method the index has; a RAG baseline: its own)
+      // and the digits it reads a hybrid's fused scores with there (CASE: the methods its tools or offline advocates search,
+      // so a hybrid left out by --tools records none; a RAG baseline: its own)
       ...(o.system === 'case' || rag
-        ? { searchRanking: PRINTED_SEARCH_RANKING, ...searchScoreDigits(rag ? { [rag]: idx.retrievers[rag] } : idx.retrievers) }
+        ? {
+            searchRanking: PRINTED_SEARCH_RANKING,
+            ...searchScoreDigits(rag ? { [rag]: idx.retrievers[rag] } : Object.fromEntries(searched.map((m) => [m, idx.retrievers[m]]))),
+          }
         : {}),
       k: o.system === 'baseline' && o.mode === 'llm-only' ? 0 : k,
       dataset: o.dataset,
