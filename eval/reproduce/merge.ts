@@ -68,7 +68,12 @@ function shardResumeArgv(r: ReproductionFile, dir: string): string[] {
   return ['reproduce', r.recipe, '--run-dir', dir, '--shard', `${r.shard!.index}/${r.shard!.count}`, ...(r.limit !== null ? ['--limit', String(r.limit)] : [])];
 }
 
-async function checkShardSet(dirs: string[]): Promise<ReproductionFile[]> {
+/**
+ * `recipeRuns`: the ids of the recipe's runs. A run dir under a shard's runs/ that is none of them (left
+ * from another recipe's or an older version's grid) is not merged, so its files are not checked: it is
+ * named as ignored (a warning), never a reason to refuse the merge.
+ */
+async function checkShardSet(dirs: string[], recipeRuns: ReadonlySet<string>): Promise<ReproductionFile[]> {
   if (dirs.length === 0) throw errors.usage('merge needs at least one shard dir');
   const repros: ReproductionFile[] = [];
   for (const d of dirs) {
@@ -110,21 +115,32 @@ async function checkShardSet(dirs: string[]): Promise<ReproductionFile[]> {
       `merge: shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${n}`).join(', ')} missing`,
       'pass every shard dir of the grid',
     );
-  // checksums: each results.jsonl as its shard recorded it
+  // checksums: each results.jsonl of a recipe run as its shard recorded it
   for (const [i, d] of dirs.entries()) {
     const sums = (await readJson<Record<string, string>>(join(d, 'checksums.json'))) ?? {};
     // a results.jsonl checksums.json does not record (the file gone, or the shard stopped before its reproduce
     // finished) cannot be checked: before, it was merged as it was, an edited or damaged copy included, and said nothing
     const runsDir = join(d, 'runs');
+    const ignored = new Set<string>();
     for (const e of existsSync(runsDir) ? await readdir(runsDir, { withFileTypes: true }) : []) {
       const rel = `runs/${e.name}/${RUN_FILES.results}`;
-      if (e.isDirectory() && existsSync(join(d, rel)) && sums[rel] === undefined)
+      if (!e.isDirectory()) continue;
+      if (!recipeRuns.has(e.name)) {
+        ignored.add(e.name);
+        continue;
+      }
+      if (existsSync(join(d, rel)) && sums[rel] === undefined)
         throw errors.runInvalid(
           d,
           `${rel} has no checksum in checksums.json (${existsSync(join(d, 'checksums.json')) ? 'it does not list it' : 'the file is missing'}): the merge cannot check it is the shard's own; copy the shard dir whole from its host, or resume it with \`lexcase ${shardResumeArgv(repros[i], d).join(' ')}\`${repros[i].model ? ' and the --endpoint it ran against' : ''} (it records the checksums when it finishes)`,
         );
     }
     for (const [rel, want] of Object.entries(sums)) {
+      const run = /^runs\/([^/]+)\//.exec(rel)?.[1];
+      if (run !== undefined && !recipeRuns.has(run)) {
+        ignored.add(run);
+        continue;
+      }
       const f = join(d, rel);
       if (!existsSync(f)) throw errors.runInvalid(d, `${rel} is missing (checksums.json lists it)`);
       const got = sha256(await readFile(f));
@@ -134,6 +150,8 @@ async function checkShardSet(dirs: string[]): Promise<ReproductionFile[]> {
           `${rel} does not match its checksum (sha256 ${got.slice(0, 12)}, recorded ${want.slice(0, 12)}): the copy is damaged or was changed after the run`,
         );
     }
+    if (ignored.size)
+      log.warn(`merge: ${d}/runs holds ${[...ignored].sort().join(', ')}, no run of recipe ${repros[i].recipe}: ignored (not merged, not checked)`);
   }
   return repros;
 }
@@ -349,7 +367,7 @@ export async function mergeShards(
   source?: { file: string; text: string; explicit: boolean },
 ): Promise<MergeResult> {
   checkOutputDir(out, { what: 'the merged reproduction', hint: 'merge into a new or empty directory' }, dirs, [INDEX_DIR, RUN_DIR]);
-  const repros = await checkShardSet(dirs);
+  const repros = await checkShardSet(dirs, new Set(recipe.runs.map((r) => r.id)));
   if (repros[0].recipe !== recipe.id) throw errors.usage(`merge: the shards are from recipe ${repros[0].recipe}, not ${recipe.id}`);
   const recipeWarnings = source ? checkTableRecipe(repros[0].recipeSha256, dirs[0], source) : [];
   for (const w of recipeWarnings) log.warn(`merge: ${w}`);
