@@ -88,6 +88,41 @@ describe("agent runs that search with a hybrid record its fused scores' digits",
       expect(cfg.searchRanking).toBe('trec_eval, top k past ties');
       expect(cfg.searchScoreDigits).toBeUndefined();
     }
+    // the LLM CASE: the methods of its search tools after --tools
+    const srv = await startScriptedServer(schemaFollowing());
+    try {
+      useScriptedLlm(srv.url);
+      for (const [tools, digits] of [
+        ['bm25,rewrite', undefined],
+        ['bm25,hybrid', { hybrid: 10 }],
+      ] as const) {
+        const runDir = join(dir, `case-llm-${tools}`);
+        const r = await runCli([
+          'run',
+          'case',
+          '--tools',
+          tools,
+          '--jurors',
+          '1',
+          '--max-steps',
+          '2',
+          '--split',
+          'val',
+          '--limit',
+          '1',
+          '--index',
+          index,
+          '--run-dir',
+          runDir,
+          '--no-cache',
+        ]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(configOf(runDir).config.searchScoreDigits).toEqual(digits);
+      }
+    } finally {
+      await srv.close();
+      vi.unstubAllEnvs();
+    }
     const warn = vi.spyOn(log, 'warn');
     try {
       // a dir a lexcase before searchScoreDigits wrote (nothing recorded) resumes with no warning about it (before: "does not record searchScoreDigits")

@@ -28,6 +28,7 @@ import { assertSelectorHeldOut, selectorRecord } from './selector-training.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { METHODS } from '../../retrieval/methods.js';
 import { PRINTED_RUN_RANKING, PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
 import { HYPOTHESIS_MAPPING } from './map-hypotheses.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS, casePromptLimitsConfig } from '../common/defaults.js';
@@ -132,19 +133,15 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses');
     // the learned selector on its own training questions (another split seed, --split train|all): refused
     await assertSelectorHeldOut({ ...o, offline, retrievers: idx.retrievers, questions });
-    // the methods CASE's searches use: the offline advocates' (the learned selector's bm25 and qld are among them), else its search tools' (`<method>_search`)
+    // the methods CASE's searches use: the offline advocates' (the learned selector's bm25 and qld are among them), else
+    // those of its search tools (after --tools), by the registry's tool name of each method (retrieval/methods.ts)
+    const toolNames = llmCase && !offline ? new Set(llmCase.selectTools(tools, o.tools).map((t) => t.name)) : undefined;
     const searched = offline
       ? offlineMethods(
           idx.retrievers,
           o.tools?.filter((t) => t !== 'rewrite'),
         )
-      : llmCase
-        ? llmCase
-            .selectTools(tools, o.tools)
-            .map((t) => t.name)
-            .filter((n) => n.endsWith('_search'))
-            .map((n) => n.slice(0, -'_search'.length))
-        : [];
+      : METHODS.filter((m) => m.agents && toolNames?.has(m.agents.tool)).map((m) => m.name);
     const system: AgentSystem<Question> = offline
       ? withGoldGuard(createCaseOfflineSystem({ k, tools: o.tools, evidence: o.evidence }))
       : llmCase
