@@ -118,8 +118,8 @@ export function configDiff(a: Record<string, unknown>, b: Record<string, unknown
 }
 
 /** The lexcase commits a run's items ran under: its provenance's (a merged run's every shard's) and each resume's. */
-const commitsOf = (f: RunData['config']): string => {
-  const p = f.provenance;
+export const commitsOf = (f: Pick<RunData['config'], 'provenance' | 'resumes'>): string => {
+  const p = f.provenance ?? {};
   const shas = [...(p.gitShas?.map((g) => g.gitSha) ?? [p.gitSha]), ...(f.resumes ?? []).map((r) => r.gitSha)];
   return [...new Set(shas.filter((x): x is string => typeof x === 'string'))].join(', ');
 };

@@ -18,18 +18,24 @@ import type { RunEntry } from './runs.js';
 
 export const compareQuerySchema = z.object({ a: z.string().min(1).max(500), b: z.string().min(1).max(500) });
 
-async function runData(run: RunEntry) {
+/**
+ * A run as the comparison reads it (eval/report/compare.ts): its config.json — with its resumes, whose
+ * commits the comparison names beside the config differences as `lexcase compare` does — and its
+ * results.jsonl (the last record per item); the run named by its explorer id.
+ */
+export async function compareRunInput(run: RunEntry) {
   const file = ((await readConfig(run.dir).catch(() => undefined)) ?? {}) as Record<string, unknown>;
   const config = {
     seed: typeof file.seed === 'number' ? file.seed : 13,
     config: (file.config ?? {}) as Record<string, unknown>,
     provenance: file.provenance,
+    ...(Array.isArray(file.resumes) ? { resumes: file.resumes } : {}),
   } as RunConfigFile;
   return { dir: run.id, config, results: await latestResults(run), traces: new Map(), droppedTail: false };
 }
 
 export async function compareRunsView(A: RunEntry, B: RunEntry) {
-  const [a, b] = await Promise.all([runData(A), runData(B)]);
+  const [a, b] = await Promise.all([compareRunInput(A), compareRunInput(B)]);
   let c;
   try {
     c = compareRunData(a, b, { runDirs: [A.dir, B.dir] });

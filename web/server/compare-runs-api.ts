@@ -8,7 +8,7 @@
  * the page prints).
  */
 import { z } from 'zod';
-import { compareRunData, comparisonNote, itemJudge } from '../../eval/report/compare.js';
+import { commitsOf, compareRunData, comparisonNote, itemJudge } from '../../eval/report/compare.js';
 import type { ResultRecord } from '../../eval/types.js';
 import {
   figuresSpec,
@@ -20,11 +20,10 @@ import {
   type FigurePoint,
   type PlotSpec,
 } from '../../eval/plots/specs.js';
-import type { RunConfigFile } from '../../eval/runner.js';
-import { readConfig } from '../../eval/run-dir.js';
 import { badRequest } from '../../serve/http/http-util.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
-import { latestResults, madRounds, runSummary } from './run-summary-api.js';
+import { compareRunInput } from './compare-api.js';
+import { madRounds, runSummary } from './run-summary-api.js';
 import type { RunEntry } from './runs.js';
 
 export const MAX_COMPARED = 8;
@@ -68,16 +67,6 @@ export function configDiff(configs: unknown[]): { key: string; values: unknown[]
     .map((key) => ({ key, values: flat.map((f) => (key in f ? f[key] : ABSENT)) }));
 }
 
-async function runData(run: RunEntry) {
-  const file = ((await readConfig(run.dir).catch(() => undefined)) ?? {}) as Record<string, unknown>;
-  const config = {
-    seed: typeof file.seed === 'number' ? file.seed : 13,
-    config: (file.config ?? {}) as Record<string, unknown>,
-    provenance: file.provenance,
-  } as RunConfigFile;
-  return { dir: run.id, config, results: await latestResults(run), traces: new Map(), droppedTail: false };
-}
-
 /** At most this many items in the item × run matrix (the first, in the first run's order). */
 export const MATRIX_ITEMS = 500;
 
@@ -112,7 +101,7 @@ export function itemMatrix(
 const noInterval = (method: string) => method.replace(/^no interval: /, '');
 
 export async function compareManyRuns(runs: RunEntry[]) {
-  const data = await Promise.all(runs.map(runData));
+  const data = await Promise.all(runs.map(compareRunInput));
   const summaries = await Promise.all(runs.map(runSummary));
   const plots: { id: string; title: string; spec: PlotSpec }[] = [];
   // every plot names a run by one short, distinct label and draws it in one colour (the runs' order)
@@ -182,7 +171,14 @@ export async function compareManyRuns(runs: RunEntry[]) {
     sign: 'B − A' as const,
     note: comparisonNote(pairs.find((p) => 'judgedBy' in p)?.judgedBy ?? 'accuracy'),
     runs: summaries,
-    configDiff: configDiff(data.map((d) => publicRunConfig({ seed: d.config.seed, ...d.config.config }))),
+    // with the lexcase version and commits each run's items ran under (a resume's too), as `lexcase compare` names them
+    configDiff: configDiff(
+      data.map((d) => ({
+        ...(publicRunConfig({ seed: d.config.seed, ...d.config.config }) as Record<string, unknown>),
+        'lexcase version': d.config.provenance?.lexcaseVersion,
+        'lexcase commit': commitsOf(d.config),
+      })),
+    ),
     plots,
     pairs,
   };
