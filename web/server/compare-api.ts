@@ -3,12 +3,14 @@
  * measure's difference B − A with its 95% paired-bootstrap interval and exact-test p, and the text
  * the page prints for each, from eval/stats — the browser computes nothing), the 2×2 agreement
  * matrix of the primary measure, how many shared items each run failed, the ids both runs hold for
- * different items (left out, with the line saying so: eval/report/compare-pairs.ts), how often the two predictions are the same, and the items where
+ * different items (left out, with the line saying so: eval/report/compare-pairs.ts), how often the two runs gave the same
+ * prediction (an item both failed has none: not counted), and the items where
  * the runs differ.
  */
 import { z } from 'zod';
 import { compareRunData, itemJudge } from '../../eval/report/compare.js';
 import { pairRecords } from '../../eval/report/compare-pairs.js';
+import { isFailed } from '../../eval/metrics/failures.js';
 import type { RunConfigFile } from '../../eval/runner.js';
 import { readConfig } from '../../eval/run-dir.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
@@ -71,7 +73,8 @@ export async function compareRunsView(A: RunEntry, B: RunEntry) {
     unchecked: c.unchecked,
     pairingLines: c.pairingLines,
     note: c.note,
-    samePrediction: pairs.filter(([x, y]) => x.prediction === y.prediction).length,
+    // the same answer from both runs: an item both failed (an error or no prediction) has none, and is not counted
+    samePrediction: pairs.filter(([x, y]) => !isFailed(x) && !isFailed(y) && x.prediction === y.prediction).length,
     configDiff: publicRunConfig(c.configDiff),
     differ,
     rightMeans: ja.label,
