@@ -15,22 +15,12 @@ import { docIndexOf, toHits } from './sparse/hits.js';
 import { queryTerms, type QueryTerms } from './sparse/query-terms.js';
 import { scorerFor } from './sparse/query-pool.js';
 import { bm25Idf } from './sparse/score-core.js';
-import { bm25Norm } from './sparse/doc-arrays.js';
+import { docScore } from './sparse/doc-score.js';
 import { attachTexts } from './hit-text.js';
 import { resolveSearch } from './search-options.js';
 import { RETRIEVAL_DEFAULTS } from './defaults.js';
 import type { SparseScorer } from './sparse/score-core.js';
-import {
-  docCount,
-  luceneAvgdl,
-  luceneBm25Cache,
-  luceneBm25TermWeight,
-  luceneBm25Weight,
-  luceneDocScore,
-  luceneIdf,
-  intToByte4,
-  luceneLength,
-} from './sparse/lucene-scorer.js';
+import { docCount, luceneAvgdl, luceneIdf, intToByte4, luceneLength } from './sparse/lucene-scorer.js';
 
 export { bm25Idf };
 
@@ -50,26 +40,23 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
   const { k1, b } = { ...BM25_DEFAULTS, ...params };
   const lucene = params.scorer === 'lucene';
   const scorer = scorerFor(index, index, index.view, params.threads ?? 0, params.cacheBytes);
+  // Term parts are the weights the ranking adds and `score` its sum in the ranking's order, so the
+  // explanation's score is the search's bit for bit (sparse/doc-score.ts).
+  const ranked = (q: QueryTerms, doc: number) =>
+    docScore(index.view, { method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k: 1, ...(lucene ? { scorer: 'lucene' as const } : {}) }, doc, (t) =>
+      termFrequency(index.view, t, doc),
+    );
   const explainLucene = (q: QueryTerms, id: string): Explanation => {
     const doc = docIndexOf(index, id);
     const dl = index.doclen[doc];
     const norm = intToByte4(dl);
-    const cache = luceneBm25Cache(k1, b, luceneAvgdl(index.view));
-    const terms = q.ids.map((t, i) => {
-      const tf = termFrequency(index.view, t, doc);
-      return {
-        term: q.terms[i],
-        qtf: q.counts[i],
-        tf,
-        df: index.df[t],
-        score: tf ? luceneBm25Weight(luceneBm25TermWeight(index.view, index.df[t], q.counts[i]), tf, cache[norm]) : 0,
-      };
-    });
+    const r = ranked(q, doc);
+    const terms = q.ids.map((t, i) => ({ term: q.terms[i], qtf: q.counts[i], tf: termFrequency(index.view, t, doc), df: index.df[t], score: r.weights[i] }));
     const docs = docCount(index.view);
     return {
       id,
       method: 'bm25',
-      score: luceneDocScore(terms.reduce((s, t) => s + t.score, 0)),
+      score: r.score,
       terms,
       detail: {
         scorer: 'lucene',
@@ -88,13 +75,9 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
     if (lucene) return explainLucene(q, id);
     const doc = docIndexOf(index, id);
     const dl = index.doclen[doc];
-    const norm = bm25Norm(k1, b, dl, index.avgdl);
-    const terms = q.ids.map((t, i) => {
-      const tf = termFrequency(index.view, t, doc);
-      const idf = bm25Idf(index.N, index.df[t]);
-      return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? (q.counts[i] * idf * tf * (k1 + 1)) / (tf + norm) : 0 };
-    });
-    return { id, method: 'bm25', score: terms.reduce((s, t) => s + t.score, 0), terms, detail: { k1, b, dl, avgdl: index.avgdl, N: index.N } };
+    const r = ranked(q, doc);
+    const terms = q.ids.map((t, i) => ({ term: q.terms[i], qtf: q.counts[i], tf: termFrequency(index.view, t, doc), df: index.df[t], score: r.weights[i] }));
+    return { id, method: 'bm25', score: r.score, terms, detail: { k1, b, dl, avgdl: index.avgdl, N: index.N } };
   };
   const searchTerms = async (q: QueryTerms, opts?: SearchOptions): Promise<Hit[]> => {
     const s = resolveSearch(opts, 'bm25', { approx: true });

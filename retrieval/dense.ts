@@ -270,21 +270,35 @@ export function createDenseRetriever(
     },
     ...(section.ann && !opts.exact ? {} : { similarities }),
     async explain(query: string, id: string): Promise<Explanation> {
+      // The score the search gives the passage, from the search's own arithmetic (the in-memory
+      // kernel's, or LanceDB's float distance of the row), not a double recompute that differed from
+      // the printed search score in the last digits.
       const v = await embedQuery(query);
-      const safe = id.replace(/'/g, "''");
-      const rows = (await table.query().where(`id = '${safe}'`).select(['id', 'vector']).limit(1).toArray()) as Array<{
-        id: string;
-        vector: { toArray(): Float32Array } | number[];
-      }>;
-      if (!rows.length) throw errors.notFound('passage in dense index', id);
-      const pv = rows[0].vector;
-      const arr = Array.isArray(pv) ? pv : Array.from(pv.toArray());
-      let dot = 0;
-      for (let i = 0; i < v.length; i++) dot += v[i] * arr[i];
+      let score: number;
+      if (inMemory) {
+        const m = await loadMatrix();
+        rowOf ??= new Map(m.ids.map((rid, i) => [rid, i]));
+        const row = rowOf.get(id);
+        if (row === undefined) throw errors.notFound('passage in dense index', id);
+        score = flatRanks(m, v, [row])[0].score;
+      } else {
+        const safe = id.replace(/'/g, "''");
+        const rows = (await table
+          .vectorSearch(v)
+          .column('vector')
+          .distanceType('cosine')
+          .where(`id = '${safe}'`)
+          .bypassVectorIndex()
+          .select(['id', '_distance'])
+          .limit(1)
+          .toArray()) as Array<{ id: string; _distance: number }>;
+        if (!rows.length) throw errors.notFound('passage in dense index', id);
+        score = 1 - rows[0]._distance;
+      }
       return {
         id,
         method: 'dense',
-        score: dot,
+        score,
         terms: [],
         detail: {
           embedder: embedder.id,

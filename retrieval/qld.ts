@@ -27,7 +27,8 @@ import { attachTexts } from './hit-text.js';
 import { resolveSearch } from './search-options.js';
 import { RETRIEVAL_DEFAULTS } from './defaults.js';
 import type { SparseScorer } from './sparse/score-core.js';
-import { intToByte4, luceneCollectionProb, luceneDocScore, luceneLength, luceneLmdTf, luceneLmdWeight, luceneMu } from './sparse/lucene-scorer.js';
+import { intToByte4, luceneLength } from './sparse/lucene-scorer.js';
+import { docScore } from './sparse/doc-score.js';
 
 export { collectionProb };
 
@@ -76,35 +77,42 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
     return s.withText ? attachTexts(hits, index.docs, 'qld') : hits;
   };
 
+  // `score` is the ranking's own (sparse/doc-score.ts), bit for bit the search's.
   const explainTerms = (q: QueryTerms, id: string): Explanation => {
     const doc = docIndexOf(index, id);
     const dl = index.doclen[doc];
+    const tfs = q.ids.map((t) => termFrequency(index.view, t, doc));
+    const tfOf = new Map(q.ids.map((t, i) => [t, tfs[i]]));
+    const r = docScore(
+      index.view,
+      { method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k: 1, ...(lucene ? { scorer: 'lucene' as const } : {}) },
+      doc,
+      (t) => tfOf.get(t) ?? 0,
+    );
     if (lucene) {
-      const m = luceneMu(mu);
-      const len = luceneLength(dl);
-      const ratio = Math.log(m / (len + m));
-      const terms = q.ids.map((t, i) => {
-        const tf = termFrequency(index.view, t, doc);
-        const muP = m * luceneCollectionProb(index.cf[t], T);
-        return { term: q.terms[i], qtf: q.counts[i], tf, df: index.df[t], score: tf ? luceneLmdWeight(q.counts[i], luceneLmdTf(tf, muP), ratio) : 0 };
-      });
+      // each term's part is the float weight the ranking adds; the score is their float sum
+      const terms = q.ids.map((t, i) => ({ term: q.terms[i], qtf: q.counts[i], tf: tfs[i], df: index.df[t], score: r.weights[i] }));
       return {
         id,
         method: 'qld',
-        score: luceneDocScore(terms.reduce((s, t) => s + t.score, 0)),
+        score: r.score,
         terms,
-        detail: { scorer: 'lucene', mu, dl, norm: intToByte4(dl), normLength: len, collectionTokens: T },
+        detail: { scorer: 'lucene', mu, dl, norm: intToByte4(dl), normLength: luceneLength(dl), collectionTokens: T },
       };
     }
+    if (variant === 'lucene') {
+      const terms = q.ids.map((t, i) => ({ term: q.terms[i], qtf: q.counts[i], tf: tfs[i], df: index.df[t], score: r.weights[i] }));
+      return { id, method: 'qld', score: r.score, terms, detail: { variant, mu, dl, collectionTokens: T } };
+    }
+    // textbook: each term's log-likelihood c·ln((tf + μP)/(dl + μ)); the ranking sums the same
+    // quantity decomposed (Σ c·ln(μP) − |q|·ln(dl + μ) + Σ matched c·ln(1 + tf/(μP))), so the parts
+    // add up to the score up to the last digits
     const terms = q.ids.map((t, i) => {
-      const tf = termFrequency(index.view, t, doc);
-      const P = collectionProb(variant, index.cf[t], T);
       const c = q.counts[i];
-      const score =
-        variant === 'lucene' ? (tf ? c * Math.max(0, Math.log1p(tf / (mu * P)) + Math.log(mu / (dl + mu))) : 0) : c * Math.log((tf + mu * P) / (dl + mu));
-      return { term: q.terms[i], qtf: c, tf, df: index.df[t], score };
+      const P = collectionProb(variant, index.cf[t], T);
+      return { term: q.terms[i], qtf: c, tf: tfs[i], df: index.df[t], score: c * Math.log((tfs[i] + mu * P) / (dl + mu)) };
     });
-    return { id, method: 'qld', score: terms.reduce((s, t) => s + t.score, 0), terms, detail: { variant, mu, dl, collectionTokens: T } };
+    return { id, method: 'qld', score: r.score, terms, detail: { variant, mu, dl, collectionTokens: T } };
   };
 
   return {
