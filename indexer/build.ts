@@ -7,6 +7,7 @@
  * workers (or analyses them itself with workers: 0); each worker keeps an in-memory segment and
  * spills it to disk every `segmentPostings` postings; at the end the segments are merged.
  */
+import { RUNTIME_UNICODE } from './analyzer-unicode.js';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -497,6 +498,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       createdAt: new Date().toISOString(),
       corpus: { name: corpusName, checksum: corpusHash.digest('hex'), passages: n, sources, ...notes.counts() },
       analyzer,
+      analyzerUnicode: RUNTIME_UNICODE,
       methods: methods.filter((m) => SPARSE_METHODS.has(m)),
       checksums: Object.fromEntries(Object.entries(checksums).sort(([a], [b]) => (a < b ? -1 : 1))),
       sizes,

@@ -40,6 +40,8 @@ export const manifestSchema = z.object({
     formatCharPassages: z.number().int().optional(),
   }),
   analyzer: analyzerConfigSchema,
+  /** The Unicode version of the Node whose character data the analyzer used at build (analyzer-unicode.ts); absent in older dirs. */
+  analyzerUnicode: z.string().optional(),
   methods: z.array(z.string()),
   /** sha256 of each data file, relative path → hex. */
   checksums: z.record(z.string(), z.string()),

@@ -4,6 +4,7 @@
  * CLI, the explorer (web/server/index-context.ts), retrieval evaluation and the agents all open an
  * index through here; agents take the eager view `openCaseIndex` (every method that opens).
  */
+import { warnAnalyzerUnicode } from '../indexer/analyzer-unicode.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { errors, isLexcaseError, type ErrorCode } from '../core/errors.js';
@@ -84,6 +85,7 @@ async function openConsistent(dir: string): Promise<{ stamp: string; manifest: M
 
 export async function openIndex(dir: string): Promise<OpenedIndex> {
   const { stamp, manifest, docs } = await openConsistent(dir);
+  warnAnalyzerUnicode(dir, manifest);
   const methods: string[] = METHODS.filter((m) => m.agents && offers(m, manifest.methods)).map((m) => m.name);
   const cache = new Map<string, Promise<Retriever>>();
   // A retriever opens its own files (the sparse index reads the manifest again): one opened after

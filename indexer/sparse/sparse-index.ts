@@ -2,6 +2,7 @@
  * The loaded sparse index: a few large reads into typed arrays (no JSON parsing of postings), plus
  * the analyzer rebuilt from the manifest and the doc store (for ids and texts).
  */
+import { warnAnalyzerUnicode } from '../analyzer-unicode.js';
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
@@ -191,6 +192,7 @@ export async function loadSparseIndex(dir: string, opts: LoadSparseOptions = {})
     blockBounds,
   };
   let fdOpen = postingsFd !== undefined;
+  warnAnalyzerUnicode(dir, manifest);
   return {
     dir,
     view: scoringView(data),
