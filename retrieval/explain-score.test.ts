@@ -1,6 +1,6 @@
 /**
  * An explanation's score is the search's score bit for bit, for every method and scorer, over many
- * (query, passage) pairs of the bundled Bar Exam corpus: bm25 (lexcase and lucene scorers), qld
+ * (query, passage) pairs of the bundled Bar Exam corpus (10 val questions × top 20 × 7 configurations): bm25 (lexcase and lucene scorers), qld
  * (textbook, lucene variant, lucene scorer), dense (the tiny BERT fixture) and hybrid. Before, explain
  * recomputed the score in another order (query order, factors regrouped; dense as a double dot
  * product of the float vectors), so `search --explain --json`, the explorer's /api/explain, /v1 and
@@ -35,7 +35,7 @@ beforeAll(async () => {
     })(),
     { out: index, corpusName: 'barexam', methods: ['bm25', 'qld', 'dense'], workers: 0, dense: { embedder: { provider: 'transformers', modelDir } } },
   );
-  queries = (await loadQuestions('barexam', 'val')).slice(0, 25).map((q) => `${q.prompt} ${q.question}`.trim());
+  queries = (await loadQuestions('barexam', 'val')).slice(0, 10).map((q) => `${q.prompt} ${q.question}`.trim());
 }, 600_000);
 
 afterAll(async () => {
@@ -53,7 +53,7 @@ const CONFIGS: Array<[string, Record<string, unknown>]> = [
   ['hybrid', {}],
 ];
 
-it('explain prints the score search printed for every hit (bm25, qld, dense, hybrid; 25 Bar Exam questions × top 20)', async () => {
+it('explain prints the score search printed for every hit (bm25, qld, dense, hybrid; 10 Bar Exam questions × top 20)', async () => {
   const differing: string[] = [];
   let pairs = 0;
   for (const [method, opts] of CONFIGS) {
@@ -70,7 +70,7 @@ it('explain prints the score search printed for every hit (bm25, qld, dense, hyb
       }
     }
   }
-  expect(pairs).toBeGreaterThan(3000);
+  expect(pairs).toBeGreaterThan(1200);
   expect(differing).toEqual([]);
 }, 600_000);
 
