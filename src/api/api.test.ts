@@ -5,7 +5,7 @@
  * document gives for its path, method and status (ajv, JSON Schema 2020-12); a status the document
  * does not list fails the test. Results are checked against the library (the query service).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import { readConfig, readResults } from '../../eval/run-dir.js';
 import { headlineFigures } from '../../eval/systems.js';
 import { reciprocalRanks } from '../../eval/headline-metrics.js';
 import { startApiServer, type ApiServer } from './server.js';
+import { startExplorer } from '../../web/server/server.js';
 
 let root: string;
 let idx: string;
@@ -154,6 +155,7 @@ describe('/v1/runs and /v1/run (serve --api --runs)', () => {
           inProgress: false,
           resultsProblem: null,
           failures: 0,
+          note: null,
           figures: expected,
         },
       ]);
@@ -182,6 +184,32 @@ describe('/v1/runs and /v1/run (serve --api --runs)', () => {
     const none = await call('GET', '/v1/runs');
     expect(none.status).toBe(404);
     expect(none.json.error.message).toMatch(/started without --runs/);
+  }, 120_000);
+
+  it('a run with no result line yet is listed with n 0 and a note saying so, as the explorer lists it (was: left out of /v1/runs)', async () => {
+    const runs = join(root, 'runs-empty');
+    const started = join(runs, 'bm25-started');
+    await runRetrievalGridRun({ runDir: join(runs, 'bm25-val'), method: 'bm25', index: idx, limit: 4, ks: [10] });
+    await runRetrievalGridRun({ runDir: started, method: 'bm25', index: idx, limit: 4, ks: [10] });
+    // as a run looks once its config.json is written and before its first item finishes
+    writeFileSync(join(started, 'results.jsonl'), '');
+    const withRuns = await startApiServer(svc, { port: 0, runs, indexes: [{ name: 'default', dir: idx }] });
+    const explorer = await startExplorer({ port: 0, runs });
+    try {
+      const list = await call('GET', '/v1/runs', { base: withRuns.url });
+      expect(list.json.runs.map((r: any) => r.id)).toEqual(['bm25-started', 'bm25-val']);
+      const table = (await (await fetch(`${explorer.url}/api/runs/summary`)).json()) as { runs: { id: string; n: number }[] };
+      expect(table.runs.map((r) => [r.id, r.n])).toEqual(list.json.runs.map((r: any) => [r.id, r.n]));
+      const empty = list.json.runs[0];
+      expect(empty).toMatchObject({ n: 0, planned: 4, partial: true, failures: 0, resultsProblem: null });
+      expect(empty.note).toMatch(/^no result line yet/);
+      expect(empty.figures).toEqual((table.runs[0] as unknown as { figures: unknown[] }).figures);
+      expect(list.json.runs[1].note).toBeNull();
+      expect((await call('GET', '/v1/run?run=bm25-started', { base: withRuns.url })).json).toEqual(empty);
+    } finally {
+      await withRuns.close();
+      await explorer.close();
+    }
   }, 120_000);
 
   it('an unknown query parameter is a 400 naming it, not ignored: /v1/run?run=ID&limt=5 (was: 200, the whole run), /v1/runs?limt=5, /v1/indexes?verbose=1', async () => {

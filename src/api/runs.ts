@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { errors } from '../../core/errors.js';
 import { parseInput } from '../../core/parse-input.js';
 import { runSummary } from '../../web/server/run-summary-api.js';
-import { findRun, listRunsWithin, RUNS_LISTED } from '../../web/server/runs.js';
+import { findRun, inRunsTable, listRunsWithin, RUNS_LISTED } from '../../web/server/runs.js';
 
 /** Strict: an unknown query parameter (`?run=ID&limt=5`) is a 400 naming it, never ignored. */
 export const runInput = z
@@ -53,6 +53,12 @@ export const runFiguresOutput = z.object({
       'why results.jsonl cannot be read (a malformed line before the last: the error `lexcase report` stops with); its figures are then over no item. null when it was read',
     ),
   failures: z.number().int(),
+  note: z
+    .string()
+    .nullable()
+    .describe(
+      'why n is 0 where it is (a run with no result line yet, a reproduction whose cells are runs of their own): its figures are then over no item; null otherwise',
+    ),
   figures: z.array(figure),
 });
 
@@ -79,9 +85,19 @@ const pick = async (run: Parameters<typeof runSummary>[0]): Promise<RunFigures> 
     // the runs root named as the explorer names it ("runs/…"): no absolute path in a reply
     resultsProblem: s.resultsProblem === null ? null : s.resultsProblem.split(run.root).join('runs'),
     failures: s.failures,
+    note: noItemsNote(s),
     figures: s.figures,
   };
 };
+
+/** What a run listed with n 0 is (never dropped from the list: the explorer lists it too). */
+function noItemsNote(s: Awaited<ReturnType<typeof runSummary>>): string | null {
+  if (s.n > 0 || s.resultsProblem !== null) return null;
+  if (s.system === 'reproduce') return 'a reproduction: its cells are runs of their own, listed beside it';
+  return s.inProgress
+    ? 'no result line yet: a live lexcase process is still writing this run'
+    : 'no result line yet: results.jsonl holds no item (the run stopped before its first one finished)';
+}
 
 function rootOf(root: string | undefined): string {
   if (!root) throw errors.notFound('run', 'this API server was started without --runs (lexcase serve --api --runs DIR)');
@@ -90,8 +106,9 @@ function rootOf(root: string | undefined): string {
 
 export async function listRunFigures(root: string | undefined): Promise<z.output<typeof listRunsOutput>> {
   const listed = await listRunsWithin(rootOf(root));
-  // runs with results, and those whose results.jsonl cannot be read (listed with the reason, never dropped)
-  const runs = listed.runs.filter((r) => r.items > 0 || r.resultsProblem !== undefined);
+  // every run the explorer's runs table lists (web/server/server.ts /api/runs/summary): one with no result
+  // line yet is listed with n 0 and a note saying so, one whose results.jsonl cannot be read with the reason
+  const runs = listed.runs.filter(inRunsTable);
   return { runs: await Promise.all(runs.map(pick)), ...(listed.truncated ? { truncated: { limit: RUNS_LISTED } } : {}) };
 }
 

@@ -158,6 +158,12 @@ function planned(file: unknown, items: number): Pick<RunEntry, 'planned' | 'part
   return p.planned === null ? {} : { planned: p.planned, partial: p.partial };
 }
 
+/**
+ * The runs the runs table lists (the explorer's /api/runs/summary, /v1/runs): every run, one with no
+ * result line yet included (n 0), save an ACAL dir of saved graphs with no results (its graphs view lists it).
+ */
+export const inRunsTable = (r: RunEntry): boolean => r.kind !== 'acal' || r.items > 0;
+
 /** The most runs a listing holds (the explorer's runs list, /v1/runs); `listRunsWithin` says when there are more. */
 export const RUNS_LISTED = MAX_RUNS;
 

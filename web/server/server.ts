@@ -42,7 +42,7 @@ import { HttpError, notFound, queryParams, readJsonBody, sendBytes, sendError, s
 import { requestLife } from '../../serve/http/request-life.js';
 import { openIndexContext, type IndexContext } from './index-context.js';
 import { createScrubber } from '../../serve/http/public-json.js';
-import { findRun, listRuns, listRunsWithin, RUNS_LISTED } from './runs.js';
+import { findRun, inRunsTable, listRuns, listRunsWithin, RUNS_LISTED } from './runs.js';
 import { evidence, evidenceBodySchema, explainHit, explainQuerySchema, search, searchQuerySchema } from './search-api.js';
 import { z } from 'zod';
 import { compareQuerySchema, compareRunsView } from './compare-api.js';
@@ -140,7 +140,7 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
       '/api/runs/summary': async () => {
         const listed = opts.runs ? await listRunsWithin(opts.runs) : { runs: [], truncated: false };
         return {
-          runs: await Promise.all(listed.runs.filter((r) => r.kind !== 'acal' || r.items > 0).map(runSummary)),
+          runs: await Promise.all(listed.runs.filter(inRunsTable).map(runSummary)),
           ...(listed.truncated ? { truncated: { limit: RUNS_LISTED } } : {}),
         };
       },
