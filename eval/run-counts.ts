@@ -142,6 +142,23 @@ export function refusedText(n: number): string {
   return `${requests(n)} refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)`;
 }
 
+/**
+ * The items under way at the run's interrupts and the requests they sent (config.json `interrupts`,
+ * src/cli/run-interrupt.ts): no results.jsonl line holds them, so no token or call figure does;
+ * { items: 0, requests: 0 } when none (or config.json is not an object).
+ */
+export function runInterrupts(configFile: unknown): { items: number; requests: number } {
+  const list = (configFile as { interrupts?: unknown } | null | undefined)?.interrupts;
+  const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+  return (Array.isArray(list) ? list : []).reduce(
+    (a: { items: number; requests: number }, x: { items?: unknown; requests?: unknown } | null) => ({
+      items: a.items + count(x?.items),
+      requests: a.requests + count(x?.requests),
+    }),
+    { items: 0, requests: 0 },
+  );
+}
+
 /** "3 requests sent by 2 items under way at an interrupt": the one wording (src/cli/run-interrupt.ts's message, report.md). */
 export function underWayText(u: { items: number; requests: number }): string {
   return `${u.requests.toLocaleString('en-US')} ${u.requests === 1 ? 'request' : 'requests'} sent by ${u.items} ${u.items === 1 ? 'item' : 'items'} under way at an interrupt`;

@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, isolatedEnv, lexcase, startLexcase } from '../../tests/support/spawn-cli.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { runSummary } from '../../web/server/run-summary-api.js';
+import { findRun } from '../../web/server/runs.js';
 
 let dir: string;
 let srv: ScriptedServer;
@@ -86,4 +88,12 @@ it('after a SIGINT and the resume, report.md counts every request the server rec
   expect(tokens.interrupted).toEqual({ items: Number(underWay![2]), requests: Number(underWay![1]) });
   const md = readFileSync(join(dir, 'cut', 'report.md'), 'utf8');
   expect(md).toContain(`${underWay![1]} request${underWay![1] === '1' ? '' : 's'} sent by ${underWay![2]} item`);
+  // the explorer's run summary (runs table, run view, /api/runs/summary) counts them as report.md does
+  // (before: no field, the tokens cell said nothing of them)
+  const summary = await runSummary(await findRun(dir, 'cut'));
+  expect(summary.interrupted).toBe(Number(underWay![1]));
+  expect(summary.interruptedNote).toContain(`${underWay![1]} request${underWay![1] === '1' ? '' : 's'} sent by ${underWay![2]} item`);
+  expect(summary.tokens).toBe(
+    (JSON.parse(readFileSync(join(dir, 'cut', 'report.json'), 'utf8')) as { sections: { tokens: { total: number } } }).sections.tokens.total,
+  );
 }, 300_000);

@@ -206,6 +206,9 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
             r.cutOff ? h('span', { class: 'ci', title: cutOffNote(r.cutOff) }, ` (${r.cutOff.toLocaleString('en-US')} cut off)`) : null,
             r.refused ? h('span', { class: 'ci', title: refusedNote(r.refused) }, ` (${r.refused.toLocaleString('en-US')} refused)`) : null,
             r.retried ? h('span', { class: 'ci', title: retriedAttemptsNote(r.retried) }, ` (${r.retried.toLocaleString('en-US')} retried)`) : null,
+            r.interrupted
+              ? h('span', { class: 'ci', title: r.interruptedNote ?? '' }, ` (${r.interrupted.toLocaleString('en-US')} under way at an interrupt)`)
+              : null,
             r.cacheHits ? h('span', { class: 'ci', title: r.cacheNote ?? '' }, ` (${r.cacheHits.toLocaleString('en-US')} cached)`) : null,
           ],
           { class: 'num', 'data-testid': 'run-tokens', 'data-export': tokensExportText(r) },
@@ -628,6 +631,7 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
                 s.cutOff ? h('span', { class: 'ci', 'data-testid': 'summary-cut-off' }, ` · ${cutOffNote(s.cutOff)}`) : null,
                 s.refused ? h('span', { class: 'ci', 'data-testid': 'summary-refused' }, ` · ${refusedNote(s.refused)}`) : null,
                 s.retried ? h('span', { class: 'ci', 'data-testid': 'summary-retried' }, ` · ${retriedAttemptsNote(s.retried)}`) : null,
+                s.interruptedNote ? h('span', { class: 'ci', 'data-testid': 'summary-interrupted' }, ` · ${s.interruptedNote}`) : null,
                 s.cacheNote ? h('span', { class: 'ci', 'data-testid': 'summary-cache-hits' }, ` · ${s.cacheNote}`) : null,
                 s.promptCacheNote ? h('span', { class: 'ci', 'data-testid': 'summary-prompt-cache' }, ` · ${s.promptCacheNote}`) : null,
               ),

@@ -7,7 +7,7 @@
  */
 import type { RunSummary } from '../common/run-summary-types.js';
 
-export type TokenCounts = Pick<RunSummary, 'tokens' | 'retriedTokens' | 'cutOff' | 'refused' | 'retried' | 'cacheHits'>;
+export type TokenCounts = Pick<RunSummary, 'tokens' | 'retriedTokens' | 'cutOff' | 'refused' | 'retried' | 'interrupted' | 'cacheHits'>;
 
 export const tokensExportText = (r: TokenCounts): string =>
   [
@@ -16,6 +16,7 @@ export const tokensExportText = (r: TokenCounts): string =>
     r.cutOff ? `(${r.cutOff} cut off)` : '',
     r.refused ? `(${r.refused} refused)` : '',
     r.retried ? `(${r.retried} retried)` : '',
+    r.interrupted ? `(${r.interrupted} under way at an interrupt)` : '',
     r.cacheHits ? `(${r.cacheHits} cached)` : '',
   ]
     .filter(Boolean)

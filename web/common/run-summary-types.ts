@@ -82,6 +82,14 @@ export interface RunSummary {
   refused: number;
   /** Failed attempts of the run sent again (results.jsonl `tokens.retried`: HTTP 429/5xx, timeouts; replaced attempts' included): in no call count or token figure; 0 when none. */
   retried: number;
+  /**
+   * Requests sent by items under way when a Ctrl-C or SIGTERM stopped the run (config.json `interrupts`,
+   * eval/run-counts.ts runInterrupts): no results.jsonl line holds them, so they are in no token figure nor in
+   * cut off, refused or retried (report.md's "requests sent by items under way at an interrupt"); 0 when none.
+   */
+  interrupted: number;
+  /** "10 requests sent by 1 item under way at an interrupt" (eval/run-counts.ts underWayText); null when none. */
+  interruptedNote: string | null;
   /** Calls answered from the response cache (results.jsonl `tokens.cached`: no tokens); 0 when none. */
   cacheHits: number;
   /** "6 cache hits (no tokens; …)" (eval/run-counts.ts cacheHitsText, with the tokens an earlier attempt of the run paid for them); null when none. */

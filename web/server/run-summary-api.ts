@@ -10,7 +10,17 @@
  * `lexcase reproduce` recipes). Files are read defensively: a missing or malformed config, trace or
  * table is reported as absent, never as a failure of the page.
  */
-import { cacheHitsText, runCacheCounts, runCutOffCount, runPromptCacheText, runRefusedCount, runRetriedCount, runTokenTotal } from '../../eval/run-counts.js';
+import {
+  cacheHitsText,
+  runCacheCounts,
+  runCutOffCount,
+  runInterrupts,
+  runPromptCacheText,
+  runRefusedCount,
+  runRetriedCount,
+  runTokenTotal,
+  underWayText,
+} from '../../eval/run-counts.js';
 import { existsSync, statSync } from 'node:fs';
 import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
@@ -130,6 +140,7 @@ async function computeSummary(run: RunEntry): Promise<Omit<RunSummary, 'inProgre
     cutOff: runCutOffCount(results),
     refused: runRefusedCount(results),
     retried: runRetriedCount(results),
+    ...interruptFigures(file),
     ...cacheFigures(results),
     promptCacheNote: runPromptCacheText(results),
     date: str(prov.createdAt),
@@ -210,6 +221,12 @@ export function gridPlot(t: unknown): { id: string; title: string; spec: PlotSpe
     title,
     spec: gridSpec(points, columns, o.scale === 100 ? 'lexcase and paper (%)' : 'lexcase and paper (fraction)', title, runColours(rows)),
   };
+}
+
+/** The requests of the items under way at the run's interrupts (config.json), and report.md's wording of them. */
+function interruptFigures(file: Record<string, unknown>): { interrupted: number; interruptedNote: string | null } {
+  const u = runInterrupts(file);
+  return { interrupted: u.requests, interruptedNote: u.requests ? `${underWayText(u)} (in no results.jsonl line: in no figure)` : null };
 }
 
 /** The run's cache hits and the one wording of them (a fully cached run's 0 tokens is not left unexplained). */

@@ -9,6 +9,7 @@ import {
   retriesUnrecordedText,
   runPromptCached,
   runPromptCacheUnsaid,
+  runInterrupts,
   runRetriesUnrecorded,
   underWayText,
 } from '../../run-counts.js';
@@ -38,10 +39,7 @@ export const tokensSection: SectionBuilder = (run) => {
   };
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
   // items under way when a signal stopped the run (src/cli/run-interrupt.ts): no line, so their requests are counted from config.json
-  const underWay = (run.config?.interrupts ?? []).reduce((a, x) => ({ items: a.items + x.items, requests: a.requests + x.requests }), {
-    items: 0,
-    requests: 0,
-  });
+  const underWay = runInterrupts(run.config);
   const { unreported, cutShort, filtered, totalOnly, multiChoice, choicesCarried, abandoned, refused, retried, earlierAttempts, ...sums } = t;
   // lines an older lexcase wrote record no `retried`: the count above leaves theirs out, and says so
   const retriesUnrecorded = runRetriesUnrecorded(withTokens);
