@@ -129,4 +129,23 @@ describe('requests refused with an error after their retries', () => {
     expect(after.json).toMatchObject({ replacedAttempts: { attempts: 1, calls: 0, refused: 1 } });
     expect(await runSummary(entry(runDir))).toMatchObject({ refused: 1 });
   });
+
+  it('report.md\'s note on refused requests gives the whole-run count too when a retry replaced a refused attempt: the number the counts line, CASE\'s line and the explorer print (before: "1 request refused" beside their "2")', async () => {
+    srv = await startScriptedServer(refuses581);
+    const runDir = join(dir, 'run');
+    await run(runDir, createChatModel(cfg(srv.url)));
+    // the resume runs the failed item again and the endpoint refuses it again: one refusal recorded, one replaced
+    const r = await run(runDir, createChatModel(cfg(srv.url)));
+    const failed = (await readResults(runDir)).records.find((x) => x.id === 'mbe_581')!;
+    expect(failed.tokens?.refused).toBe(1);
+    expect(failed.replacedAttempts?.tokens.refused).toBe(1);
+    const all = 'requests refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)';
+    expect(runTokensText(r.results, 0)).toContain(`2 ${all}`);
+    expect(await runSummary(entry(runDir))).toMatchObject({ refused: 2 });
+    const md = (await section(runDir)).markdown;
+    expect(md).toContain('| requests refused (an error after retries; not in LLM calls)');
+    expect(md).toContain(
+      `**1 request refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)** (2 ${all} in all, with the 1 of the failed attempts a retry replaced`,
+    );
+  });
 });

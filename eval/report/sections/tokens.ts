@@ -112,17 +112,17 @@ export const tokensSection: SectionBuilder = (run) => {
       : []),
     ...(t.abandoned
       ? [
-          `**${cutOffText(t.abandoned)}**: a sibling call failed the item while they were in flight (recorded \`abandoned\` in llm/<item>.jsonl); they are not in LLM calls, and what the endpoint spent on them is not in input/output/total, so these may undercount what was spent.`,
+          `**${cutOffText(t.abandoned)}**${inAll(t.abandoned, replaced.abandoned, cutOffText)}: a sibling call failed the item while they were in flight (recorded \`abandoned\` in llm/<item>.jsonl); they are not in LLM calls, and what the endpoint spent on them is not in input/output/total, so these may undercount what was spent.`,
         ]
       : []),
     ...(t.refused
       ? [
-          `**${refusedText(t.refused)}**: they were sent and answered with an error after the retries (recorded with their \`error\` in llm/<item>.jsonl); they are not in LLM calls, and what the endpoint spent on them (if anything) is not in input/output/total.`,
+          `**${refusedText(t.refused)}**${inAll(t.refused, replaced.refused, refusedText)}: they were sent and answered with an error after the retries (recorded with their \`error\` in llm/<item>.jsonl); they are not in LLM calls, and what the endpoint spent on them (if anything) is not in input/output/total.`,
         ]
       : []),
     ...(t.retried
       ? [
-          `**${resentText(t.retried)}**: an attempt answered with HTTP 429 or 5xx, or that timed out, lost its connection or got a malformed body, was sent again (recorded as the exchange's \`retries\` in llm/<item>.jsonl); those attempts are not in LLM calls, and what the endpoint spent on them (a timed-out one may have been processed in full) is not in input/output/total.`,
+          `**${resentText(t.retried)}**${inAll(t.retried, replaced.retried, resentText)}: an attempt answered with HTTP 429 or 5xx, or that timed out, lost its connection or got a malformed body, was sent again (recorded as the exchange's \`retries\` in llm/<item>.jsonl); those attempts are not in LLM calls, and what the endpoint spent on them (a timed-out one may have been processed in full) is not in input/output/total.`,
         ]
       : []),
     ...(underWay.requests
@@ -194,6 +194,18 @@ export const tokensSection: SectionBuilder = (run) => {
     },
   };
 };
+
+/**
+ * " (2 requests refused … in all, with the 1 of the failed attempts a retry replaced: the count the
+ * counts line, CASE's Tokens line and the explorer give)": a note's count is the recorded attempts'
+ * (the table's rows), the other surfaces count the whole run (eval/run-counts.ts); where a replaced
+ * attempt adds some, the note gives the whole-run figure too, so the two numbers read as one. '' when none.
+ */
+function inAll(recorded: number, replaced: number, text: (n: number) => string): string {
+  return replaced
+    ? ` (${text(recorded + replaced)} in all, with the ${num(replaced)} of the failed attempts a retry replaced: the count the counts line, CASE's Tokens line and the explorer give)`
+    : '';
+}
 
 /** An item every LLM call of which was a cache hit: its wall time is the cache's, not the endpoint's. */
 const answeredFromCache = (r: ResultRecord) => !!r.tokens && r.tokens.calls > 0 && r.tokens.cached >= r.tokens.calls;
