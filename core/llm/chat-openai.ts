@@ -44,6 +44,7 @@ import { currentUsageScope, recordUsage, type UsageMeter } from './usage.js';
 export interface LlmStats {
   /** HTTP requests sent (attempts, including retries). */
   requests: number;
+  /** Failed attempts sent again (counted when the retry is sent, not when it is scheduled). */
   retries: number;
   cacheHits: number;
   /** Most requests in flight at once. */
@@ -72,7 +73,7 @@ const clockMs = (s: LexcaseModelShared): number => (s.now ? s.now() : performanc
 /** When a request's first attempt got its concurrency slot (set by `answer`; unset for a cache hit, which waits for none). */
 interface Sent {
   at?: number;
-  /** Failed attempts sent again (HTTP 429/5xx, a timeout, a connection error, a malformed body): recorded as the exchange's `retries`. */
+  /** Failed attempts sent again (HTTP 429/5xx, a timeout, a connection error, a malformed body), counted at the resend: recorded as the exchange's `retries`. */
   retries?: number;
   /** Called at each attempt's send (the first and every retry): the item's exchange log counts it (ExchangeLog `sent`). */
   onSend?: () => void;
@@ -277,11 +278,18 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       }
     }
     const result = await withRetries(
-      () =>
+      (attempt) =>
         s.limit(async () => {
           // its item ended (or the caller aborted) while it waited for this slot: never sent (recorded `unsent`, chat-openai exchange)
           if (options.signal?.aborted) throw options.signal.reason;
           if (sent && sent.at === undefined) sent.at = clockMs(s);
+          // a failed attempt is counted as sent again here, when it is: one whose item ended during its
+          // backoff (or while it waited for a slot) was never resent, and its request is counted once,
+          // as cut off (before, it was counted as retried too: one more than the server received)
+          if (attempt > 1) {
+            s.stats.retries++;
+            if (sent) sent.retries = (sent.retries ?? 0) + 1;
+          }
           s.stats.requests++;
           sent?.onSend?.();
           s.stats.inFlight++;
@@ -297,8 +305,6 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
         ...s.retry,
         signal: options.signal,
         onRetry: ({ attempt, delayMs, reason }) => {
-          s.stats.retries++;
-          if (sent) sent.retries = (sent.retries ?? 0) + 1;
           log.debug(`LLM request failed (${reason}); retry ${attempt}/${s.retry.maxRetries} in ${delayMs} ms`);
         },
       },

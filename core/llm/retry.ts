@@ -12,7 +12,7 @@ export interface RetryOptions {
   baseMs: number;
   maxMs: number;
   signal?: AbortSignal;
-  /** Called before each retry (for counting and debug logs). */
+  /** Called when a retry is scheduled, before its backoff (debug logs; a retry is counted when it is sent, chat-openai.ts). */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
 }
 
