@@ -32,4 +32,10 @@ describe("the panel's item totals", () => {
     );
     expect(itemTotalsText({ calls: 3, tokens: 1240, ms: 812, error: null })).toBe(' Item totals: 3 calls, 1,240 tokens, 812 ms.');
   });
+  it('name the calls never sent (still waiting for a concurrency slot when the item ended) under their own label, so the totals name every row', () => {
+    // before: " Item totals: 0 calls (+1 cut off), 0 tokens, 160 ms." over three rows, two of them unexplained
+    expect(itemTotalsText({ calls: 0, tokens: 0, ms: 160, error: 'the judge step failed', abandoned: 1, unsent: 2 })).toBe(
+      ' Item totals: 0 calls (+1 cut off, +2 never sent), 0 tokens, 160 ms.',
+    );
+  });
 });

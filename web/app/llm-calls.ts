@@ -30,7 +30,11 @@ interface Calls {
   problems: string[];
   totals: ItemTotals;
 }
-/** results.jsonl's figures of the item: `calls` counts replies; `refused` / `abandoned` the requests that got none (rows of their own in the table). */
+/**
+ * results.jsonl's figures of the item: `calls` counts replies; `refused` / `abandoned` the requests that got none;
+ * `unsent` (from the recorded exchanges: no results.jsonl count) the calls still waiting for a concurrency slot when
+ * the item ended, never sent. Each of those is a row of its own in the table.
+ */
 interface ItemTotals {
   calls: number | null;
   tokens: number | null;
@@ -38,15 +42,19 @@ interface ItemTotals {
   error: string | null;
   refused?: number;
   abandoned?: number;
+  unsent?: number;
 }
 
 /**
  * The panel's "Item totals" sentence. `calls` counts the replies only; a request refused after its
- * retries (an HTTP 400, a last timeout) or cut off when the item ended is a row of the table too,
- * so they are named beside it — "5 calls (+1 refused)" over six rows, never "5 calls" alone.
+ * retries (an HTTP 400, a last timeout), cut off when the item ended, or never sent (it still waited
+ * for a concurrency slot when the item ended) is a row of the table too, so they are named beside it —
+ * "5 calls (+1 refused)" over six rows, "0 calls (+1 cut off, +2 never sent)" over three, never "5 calls" alone.
  */
 export function itemTotalsText(t: ItemTotals): string {
-  const extra = [t.refused ? `+${t.refused} refused` : '', t.abandoned ? `+${t.abandoned} cut off` : ''].filter(Boolean);
+  const extra = [t.refused ? `+${t.refused} refused` : '', t.abandoned ? `+${t.abandoned} cut off` : '', t.unsent ? `+${t.unsent} never sent` : ''].filter(
+    Boolean,
+  );
   return ` Item totals: ${t.calls ?? '–'} calls${extra.length ? ` (${extra.join(', ')})` : ''}, ${t.tokens?.toLocaleString('en-US') ?? '–'} tokens, ${t.ms ?? '–'} ms.`;
 }
 

@@ -148,7 +148,13 @@ export async function runCalls(run: RunEntry, item: string) {
   };
   if (servable(run.root, exchangesReadPath(run.dir, item))) {
     const rec = await readInspectorCalls(run.dir, item).catch(() => undefined);
-    if (rec) return { source: 'recorded' as const, calls: rec.exchanges, problems: [...rec.problems, ...totalsProblems(rec.exchanges, totals)], totals };
+    if (rec) {
+      // calls still waiting for a concurrency slot when the item ended: rows of the table, never sent, so in no
+      // results.jsonl count (not cut off); counted from the exchanges so the totals name every row (before, left out)
+      const unsent = rec.exchanges.filter((c) => c.abandoned && c.unsent).length;
+      const withUnsent = { ...totals, ...(unsent ? { unsent } : {}) };
+      return { source: 'recorded' as const, calls: rec.exchanges, problems: [...rec.problems, ...totalsProblems(rec.exchanges, totals)], totals: withUnsent };
+    }
   }
   // the runner counted no LLM call for the item (an offline run): its trace's steps are not LLM calls
   if (totals.calls === 0) return { source: 'trace' as const, calls: [] as InspectorCall[], problems: [] as string[], totals };

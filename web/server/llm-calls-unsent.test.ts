@@ -1,0 +1,79 @@
+/**
+ * The LLM-calls panel of an item whose calls were still waiting for a concurrency slot when it ended
+ * (never sent: recorded `abandoned, unsent`, in no results.jsonl count): its rows show them, and its
+ * totals now count them under their own label ("never sent"), so the totals name every row. Before,
+ * the totals left them out: "0 calls (+1 cut off)" over three rows against a server that received
+ * one request.
+ */
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HumanMessage } from '@langchain/core/messages';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
+import { contextFrom, runExperiment } from '../../eval/runner.js';
+import type { AgentSystem } from '../../eval/types.js';
+import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { runCalls } from './llm-calls-api.js';
+import type { RunEntry } from './runs.js';
+
+interface Q {
+  id: string;
+  answer: string;
+}
+
+let srv: ScriptedServer | undefined;
+let root: string;
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'lexcase-unsent-panel-')));
+});
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+  rmSync(root, { recursive: true, force: true });
+});
+
+/**
+ * Three debaters at once through one concurrency slot: A's request reaches the server (which never
+ * answers it), B and C wait for the slot; a step of the item's own fails once the server has A's
+ * request, so the item ends with A in flight and B, C never sent.
+ */
+const debate: AgentSystem<Q> = async (item, ctx) => {
+  const ask = (who: string) => ctx.llm!.invoke([new HumanMessage(`[${item.id}] debater ${who}`)], { signal: ctx.signal });
+  const failing = (async () => {
+    while (srv!.requests.length === 0) await new Promise((ok) => setTimeout(ok, 5));
+    throw new Error('the judge step failed');
+  })();
+  await Promise.all([ask('A'), ask('B'), ask('C'), failing]);
+  return { prediction: item.answer, trace: {} };
+};
+
+describe('the LLM-calls panel of an item with calls never sent', () => {
+  it('counts them in the totals under their own label, so totals and rows agree: 0 calls + 1 cut off + 2 never sent = 3 rows (before: the 2 were in no total)', async () => {
+    srv = await startScriptedServer(() => ({ hang: true }));
+    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, concurrency: 1 }));
+    const dir = join(root, 'run');
+    const r = await runExperiment({
+      runDir: dir,
+      system: debate,
+      items: [{ id: 'mbe_581', answer: 'B' }],
+      gold: (q) => q.answer,
+      makeContext: contextFrom({ llm }),
+      config: { system: 'debate' },
+      seed: 1,
+    });
+    expect(r.failed).toBe(1);
+    expect(srv.requests).toHaveLength(1);
+    const panel = await runCalls({ id: 'run', dir, root, kind: 'run', items: 1, correct: 0, graphs: 0 } as RunEntry, 'mbe_581');
+    expect(panel.source).toBe('recorded');
+    expect(panel.calls).toHaveLength(3);
+    // before: { calls: 0, abandoned: 1 } and no unsent
+    expect(panel.totals).toMatchObject({ calls: 0, abandoned: 1, unsent: 2 });
+    const t = panel.totals as { calls: number; refused?: number; abandoned?: number; unsent?: number };
+    expect(t.calls + (t.refused ?? 0) + (t.abandoned ?? 0) + (t.unsent ?? 0)).toBe(panel.calls.length);
+    // of them, what reached the server: the sum the run's counts make (calls + refused + cut off + sent again)
+    expect(t.calls + (t.refused ?? 0) + (t.abandoned ?? 0) + (r.results[0].tokens?.retried ?? 0)).toBe(srv.requests.length);
+    expect(panel.problems).toContain('2 calls were still waiting for a concurrency slot when the item ended: never sent');
+  });
+});
