@@ -7,6 +7,8 @@
  * the requests counted apart from the calls: cut off when their item ended, or refused (an error
  * after their retries), whose usage is in no total.
  */
+import type { RunConfigFile } from './run-config-file.js';
+import { readConfig } from './run-dir.js';
 import type { ResultRecord } from './types.js';
 
 export interface RunCounts {
@@ -147,11 +149,11 @@ export function refusedText(n: number): string {
  * src/cli/run-interrupt.ts): no results.jsonl line holds them, so no token or call figure does;
  * { items: 0, requests: 0 } when none (or config.json is not an object).
  */
-export function runInterrupts(configFile: unknown): { items: number; requests: number } {
+export function runInterrupts(configFile: unknown): UnderWay {
   const list = (configFile as { interrupts?: unknown } | null | undefined)?.interrupts;
   const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
   return (Array.isArray(list) ? list : []).reduce(
-    (a: { items: number; requests: number }, x: { items?: unknown; requests?: unknown } | null) => ({
+    (a: UnderWay, x: { items?: unknown; requests?: unknown } | null) => ({
       items: a.items + count(x?.items),
       requests: a.requests + count(x?.requests),
     }),
@@ -159,14 +161,31 @@ export function runInterrupts(configFile: unknown): { items: number; requests: n
   );
 }
 
-/** "3 requests sent by 2 items under way at an interrupt": the one wording (src/cli/run-interrupt.ts's message, report.md). */
+/** "3 requests sent by 2 items under way at an interrupt": the one wording (src/cli/run-interrupt.ts's message, report.md, the counts line). */
 export function underWayText(u: { items: number; requests: number }): string {
   return `${u.requests.toLocaleString('en-US')} ${u.requests === 1 ? 'request' : 'requests'} sent by ${u.items} ${u.items === 1 ? 'item' : 'items'} under way at an interrupt`;
 }
 
-/** "; 2 requests cut off …; 3 requests refused …": the run's requests counted apart from its calls, '' when none. */
-export function uncountedRequestsText(cutOff: number, refused: number, retried = 0): string {
-  return `${cutOff ? `; ${cutOffText(cutOff)}` : ''}${refused ? `; ${refusedText(refused)}` : ''}${retried ? `; ${resentText(retried)}` : ''}`;
+/** Items under way at the run's interrupts and the requests they had sent (config.json `interrupts`, src/cli/run-interrupt.ts): in no results.jsonl line. */
+export interface UnderWay {
+  items: number;
+  requests: number;
+}
+
+/** The run dir's interrupts summed (its config.json `interrupts`); 0 and 0 when it records none or cannot be read (the line then says nothing of them). */
+export async function readRunUnderWay(runDir: string): Promise<UnderWay> {
+  const cfg = (await readConfig(runDir).catch(() => undefined)) as Partial<RunConfigFile> | undefined;
+  return runInterrupts(cfg);
+}
+
+/** "3 requests sent by 2 items under way at an interrupt (in no results.jsonl line, nor in LLM calls; their usage is in no total)": the counts line's and CASE's Tokens line's wording. */
+export function underWayCountText(u: UnderWay): string {
+  return `${underWayText(u)} (in no results.jsonl line, nor in LLM calls; ${u.requests === 1 ? 'its' : 'their'} usage is in no total)`;
+}
+
+/** "; 2 requests cut off …; 3 requests refused …; …; 1 request sent by 1 item under way at an interrupt (…)": the run's requests counted apart from its calls, '' when none. */
+export function uncountedRequestsText(cutOff: number, refused: number, retried = 0, underWay?: UnderWay): string {
+  return `${cutOff ? `; ${cutOffText(cutOff)}` : ''}${refused ? `; ${refusedText(refused)}` : ''}${retried ? `; ${resentText(retried)}` : ''}${underWay?.requests ? `; ${underWayCountText(underWay)}` : ''}`;
 }
 
 /**
@@ -245,11 +264,16 @@ export function multiChoiceText(replies: number, choices: number): string {
   return `${replies.toLocaleString('en-US')} ${replies === 1 ? 'reply' : 'replies'} carried ${choices.toLocaleString('en-US')} choices; the first ${replies === 1 ? 'was' : 'of each was'} used`;
 }
 
-/** "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then its input and how much of it the server's prompt cache served, when the endpoint said; then the cache hits, the requests cut off or refused, and the calls without usage or cut short, if any. */
-export function runTokensText(results: readonly ResultRecord[], thisCall: number): string {
+/**
+ * "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then its input and how much
+ * of it the server's prompt cache served, when the endpoint said; then the cache hits, the requests cut off, refused or sent
+ * again, those of items under way at an interrupt (`underWay`: config.json `interrupts`, runInterrupts; before, left out
+ * though report.md counts them), and the calls without usage or cut short, if any.
+ */
+export function runTokensText(results: readonly ResultRecord[], thisCall: number, underWay?: UnderWay): string {
   const total = runTokenTotal(results);
   const cache = runCacheCounts(results);
   const unrecorded = runRetriesUnrecorded(results);
   const promptCache = runPromptCacheText(results);
-  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${promptCache ? `; ${promptCache}` : ''}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results))}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}`;
+  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${promptCache ? `; ${promptCache}` : ''}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results), underWay)}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}`;
 }

@@ -8,7 +8,7 @@ import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { compactLocal, runModelConfig } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
-import { runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
+import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
 import { isSemanticsName, SEMANTICS } from './semantics/names.js';
 import { ACAL_SYSTEMS, type AcalSystemName } from './system-names.js';
 
@@ -84,6 +84,8 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       },
       signal: ac.signal,
     });
+    // the requests of items under way at an interrupt (config.json `interrupts`): in no results.jsonl line, said on the counts line
+    const underWay = await readRunUnderWay(runDir);
     return {
       json: {
         runDir,
@@ -97,7 +99,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
         runTokens: runTokenTotal(r.results),
         tokens: usage.snapshot(),
       },
-      human: () => `${r.markdown}\nrun dir: ${runDir}: ${runCountsText(r)}; ${runTokensText(r.results, usage.snapshot().total)}\nwrote ${r.reportMd}`,
+      human: () => `${r.markdown}\nrun dir: ${runDir}: ${runCountsText(r)}; ${runTokensText(r.results, usage.snapshot().total, underWay)}\nwrote ${r.reportMd}`,
       runDirs: [runDir],
     };
   } finally {

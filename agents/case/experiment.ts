@@ -25,6 +25,7 @@ import { chooseSelector, createCaseOfflineSystem, learnedApplies, type EvidenceM
 import { withGoldGuard } from '../common/gold-guard.js';
 import { warnGoldMissing, withGoldInIndex } from '../common/gold-in-index.js';
 import { assertSelectorHeldOut, selectorRecord } from './selector-training.js';
+import { readRunUnderWay } from '../../eval/run-counts.js';
 import { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
@@ -260,7 +261,8 @@ export async function caseMetricsOfRun(runDir: string, results: ResultRecord[]):
     const t = (await readTraceFor(runDir, rec, traceSchemaFor('case'))).trace;
     if (t) traces.set(rec.id, t);
   }
-  const metrics = caseMetrics(results, traces, SEED);
+  // the requests of items under way at an interrupt (config.json `interrupts`): in no results.jsonl line, said on the Tokens line
+  const metrics = caseMetrics(results, traces, SEED, await readRunUnderWay(runDir));
   await writeReport(runDir);
   return { metrics, markdown: caseMetricsMarkdown(metrics) };
 }

@@ -29,6 +29,7 @@ import {
   runReplyFlags,
   uncountedRequestsText,
   type RunReplyFlags,
+  type UnderWay,
 } from '../../eval/run-counts.js';
 import { toolCallsOf } from '../../eval/report/sections/tool-usage.js';
 import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
@@ -86,6 +87,8 @@ export interface CaseMetrics {
     retried?: number;
     /** Lines that sent requests and record no `tokens.retried` (written by an older lexcase): their retries are in no count. */
     retriesUnrecorded?: number;
+    /** Items under way at an interrupt and the requests they had sent (config.json `interrupts`): in no line; absent when none. */
+    interrupted?: UnderWay;
     cacheHits?: number;
     earlierAttempts?: number;
     /** LLM calls, those whose endpoint reported no usage and replies cut short (eval/run-counts.ts runReplyFlags); absent when neither. */
@@ -116,7 +119,8 @@ type AnyTrace = Record<string, unknown> & {
   hypotheses?: { key?: string; tiedLetters?: string[] }[];
 };
 
-export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<string, unknown>>, seed = 13): CaseMetrics {
+/** `underWay`: the requests of items under way at the run's interrupts (config.json `interrupts`, runInterrupts): in no record, said on the Tokens line. */
+export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<string, unknown>>, seed = 13, underWay?: UnderWay): CaseMetrics {
   const acc = correctFlags(records);
   const byConf: Record<string, number[]> = {};
   records.forEach((r, i) => {
@@ -232,6 +236,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       ...(refused ? { refused } : {}),
       ...(retried ? { retried } : {}),
       ...(retriesUnrecorded ? { retriesUnrecorded } : {}),
+      ...(underWay?.requests ? { interrupted: underWay } : {}),
       ...(cache.hits ? { cacheHits: cache.hits } : {}),
       ...(cache.earlierAttempts ? { earlierAttempts: cache.earlierAttempts } : {}),
       ...(replies.unreported || replies.cutShort || replies.filtered || replies.totalOnly || replies.multiChoice ? { replies } : {}),
@@ -292,7 +297,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
       `Tool calls: ${tools.map(([t, c]) => `${t} ${c}`).join(', ')} (${m.tools.callsPerQuestion.toFixed(1)} per question, ${m.tools.distinctPassagesPerQuestion.toFixed(1)} distinct passages returned per question).`,
     );
   }
-  if (m.tokens.total > 0 || m.tokens.cutOff || m.tokens.refused || m.tokens.cacheHits || m.tokens.replies)
+  if (m.tokens.total > 0 || m.tokens.cutOff || m.tokens.refused || m.tokens.cacheHits || m.tokens.replies || m.tokens.interrupted)
     lines.push(
       `Tokens: ${m.tokens.total} total, ${m.tokens.perQuestion.toFixed(0)} per question${
         // a run the cache answered spent nothing: the traces' stage figures are not this run's
@@ -301,7 +306,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
               .map(([k, v]) => `${k === 'failedUnstaged' ? FAILED_UNSTAGED_LABEL : k} ${v}`)
               .join(', ')})`
           : ''
-      }${m.tokens.promptCache ? `; input ${m.tokens.promptCache.input.toLocaleString('en-US')} (${promptCachedText(m.tokens.promptCache.cached, m.tokens.promptCache.unsaid)})` : ''}${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0)}${m.tokens.retriesUnrecorded ? `; ${retriesUnrecordedText(m.tokens.retriesUnrecorded)}` : ''}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
+      }${m.tokens.promptCache ? `; input ${m.tokens.promptCache.input.toLocaleString('en-US')} (${promptCachedText(m.tokens.promptCache.cached, m.tokens.promptCache.unsaid)})` : ''}${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0, m.tokens.interrupted)}${m.tokens.retriesUnrecorded ? `; ${retriesUnrecordedText(m.tokens.retriesUnrecorded)}` : ''}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
     );
   return lines.join('\n');
 }

@@ -7,10 +7,11 @@
  */
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { cutReport, tallyCuts } from '../common/prompt-cuts.js';
+import { runInterrupts } from '../../eval/run-counts.js';
 import { caseMetrics, caseMetricsMarkdown } from './metrics.js';
 
 export const caseSection: SectionBuilder = (run, o) => {
-  const m = caseMetrics(run.results, run.traces, o.seed);
+  const m = caseMetrics(run.results, run.traces, o.seed, runInterrupts(run.config));
   const stops: Record<string, number> = {};
   for (const t of run.traces.values())
     for (const a of (t.advocates as { stop?: string }[] | undefined) ?? []) if (a.stop) stops[a.stop] = (stops[a.stop] ?? 0) + 1;

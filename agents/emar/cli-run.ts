@@ -12,7 +12,7 @@ import type { DatasetFileRecord } from '../../corpora/registry.js';
 import type { Split } from '../../corpora/types.js';
 import { parseSplit } from '../../corpora/split-spec.js';
 import { errors } from '../../core/errors.js';
-import { runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
+import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
 import { runModelConfigFor } from '../../core/llm/resolved-llm.js';
 import type { ConvergenceRule } from './convergence.js';
 import type { EmarItem } from './experiment.js';
@@ -121,6 +121,8 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
         source: PAPER.source,
       },
     });
+    // the requests of items under way at an interrupt (config.json `interrupts`): in no results.jsonl line, said on the counts line
+    const underWay = await readRunUnderWay(runDir);
     return {
       json: {
         runDir,
@@ -131,7 +133,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
         tokens: usage.snapshot(),
         ...summary,
       },
-      human: () => `${md}\n\nrun dir: ${runDir}: ${runCountsText(run)}; ${runTokensText(run.results, usage.snapshot().total)}`,
+      human: () => `${md}\n\nrun dir: ${runDir}: ${runCountsText(run)}; ${runTokensText(run.results, usage.snapshot().total, underWay)}`,
       runDirs: [runDir],
     };
   } finally {

@@ -9,7 +9,7 @@
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { warnValidity } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
-import { runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
+import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal, type UnderWay } from '../../eval/run-counts.js';
 import { degeneracyWarnings } from '../common/degeneracy.js';
 import { runOptions, type RunOptionFlags } from '../common/run-options.js';
 import type { MadExperimentOptions, MadExperimentResult } from './experiment.js';
@@ -55,8 +55,8 @@ function summary(r: MadExperimentResult) {
   };
 }
 
-function human(r: MadExperimentResult): string {
-  return [`${r.runDir}: ${runCountsText(r)}; ${runTokensText(r.results, r.tokens.total)}`, '', r.markdown].join('\n');
+function human(r: MadExperimentResult, underWay: UnderWay): string {
+  return [`${r.runDir}: ${runCountsText(r)}; ${runTokensText(r.results, r.tokens.total, underWay)}`, '', r.markdown].join('\n');
 }
 
 export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
@@ -98,12 +98,15 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   };
   if (seeds) {
     const r = await runMadSeeds(o, seeds);
+    // the requests of items under way at an interrupt (config.json `interrupts`): in no results.jsonl line, said on the counts line
+    const underWay = await Promise.all(r.runs.map((run) => readRunUnderWay(run.runDir)));
     return {
       json: { runs: r.runs.map(summary), consistency: r.consistency },
-      human: () => [...r.runs.map(human), '', r.markdown].join('\n\n'),
+      human: () => [...r.runs.map((run, i) => human(run, underWay[i])), '', r.markdown].join('\n\n'),
       runDirs: r.runs.map((run) => run.runDir),
     };
   }
   const r = await runMadExperiment(o);
-  return { json: summary(r), human: () => human(r), runDirs: [r.runDir] };
+  const underWay = await readRunUnderWay(r.runDir);
+  return { json: summary(r), human: () => human(r, underWay), runDirs: [r.runDir] };
 }

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { errors } from '../../core/errors.js';
-import { runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
+import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
 import { runModelConfigFor } from '../../core/llm/resolved-llm.js';
 import { EVALUATOR_TEMPERATURE, THREEPLY_PAPER } from './paper.js';
 import { SCENARIO_MODES, type ScenarioMode } from './scenario-modes.js';
@@ -80,6 +80,8 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       ...(llm.local ? { local: llm.local } : {}),
     },
   });
+  // the requests of items under way at an interrupt (config.json `interrupts`): in no results.jsonl line, said on the counts line
+  const underWay = await readRunUnderWay(runDir);
   return {
     json: {
       runDir,
@@ -92,7 +94,8 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       tokens: usage.snapshot(),
       scenarios: summary,
     },
-    human: () => `${summaryMarkdown(kind, summary)}\n\nrun dir: ${runDir}: ${runCountsText(run)}; ${runTokensText(run.results, usage.snapshot().total)}`,
+    human: () =>
+      `${summaryMarkdown(kind, summary)}\n\nrun dir: ${runDir}: ${runCountsText(run)}; ${runTokensText(run.results, usage.snapshot().total, underWay)}`,
     runDirs: [runDir],
   };
 }

@@ -1,0 +1,85 @@
+/**
+ * The counts line every `lexcase run <system>` prints (eval/run-counts.ts runTokensText; CASE's and the
+ * baselines' Tokens line) says the requests of the items under way at an interrupt, which config.json
+ * records (`interrupts`, src/cli/run-interrupt.ts) and report.md counts in a row of its own. Before,
+ * the line left them out: after a Ctrl-C and the resume it said "tokens 90" (3 calls) against the 4
+ * requests the server received, with no trace of the fourth.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { caseMetrics, caseMetricsMarkdown } from '../../agents/case/metrics.js';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
+import { unrecordedRequests } from '../../eval/results-writes.js';
+import { readRunUnderWay, runTokensText } from '../../eval/run-counts.js';
+import { contextFrom, runExperiment } from '../../eval/runner.js';
+import { answerOneLetter, ONE_LETTER_ITEMS, type OneLetterItem } from '../../eval/test-support/one-letter-system.js';
+import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { recordInterrupt } from './run-interrupt.js';
+
+let dir: string;
+let srv: ScriptedServer | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-interrupt-line-'));
+});
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the counts line after an interrupt and its resume', () => {
+  it('says the requests of the items under way at the interrupt: calls + those = the requests the server received (before: 3 of 4 in the line)', async () => {
+    // the first request is answered, the second held until the run is stopped (as a Ctrl-C finds it); the resume's are answered
+    let held = true;
+    let release!: () => void;
+    const opened = new Promise<void>((ok) => (release = ok));
+    let n = 0;
+    srv = await startScriptedServer(async () => {
+      if (n++ === 1 && held) await opened;
+      return { content: 'C', usage: { prompt_tokens: 20, completion_tokens: 10 } };
+    });
+    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0 }));
+    const runDir = join(dir, 'run');
+    const run = (signal?: AbortSignal) =>
+      runExperiment({
+        runDir,
+        system: answerOneLetter,
+        items: ONE_LETTER_ITEMS as OneLetterItem[],
+        gold: (q) => q.answer,
+        makeContext: contextFrom({ llm }),
+        config: { system: 'baseline' },
+        lexcaseSystem: 'baseline',
+        seed: 1,
+        ...(signal ? { signal } : {}),
+      });
+    const stop = new AbortController();
+    const first = run(stop.signal);
+    while (srv.requests.length < 2) await new Promise((ok) => setTimeout(ok, 5));
+    // what the signal's handler does (src/cli/run-interrupt.ts reportRunInterrupt): count the items under way, record them
+    const u = unrecordedRequests(runDir);
+    expect(u).toEqual({ items: 1, requests: 1 });
+    expect(recordInterrupt(runDir, 'SIGINT', u)).toBe(true);
+    stop.abort(new Error('interrupted'));
+    held = false;
+    release();
+    await first;
+
+    const r = await run();
+    expect(srv.requests).toHaveLength(4);
+    const calls = r.results.reduce((s, x) => s + (x.tokens?.calls ?? 0), 0);
+    expect(calls).toBe(3);
+    const underWay = await readRunUnderWay(runDir);
+    expect(calls + underWay.requests).toBe(srv.requests.length);
+    // before: 'tokens 90 (whole run; this call 60)', nothing of the fourth request
+    expect(runTokensText(r.results, 60, underWay)).toBe(
+      'tokens 90 (whole run; this call 60); 1 request sent by 1 item under way at an interrupt (in no results.jsonl line, nor in LLM calls; its usage is in no total)',
+    );
+    // CASE's and the baselines' Tokens line (their counts line prints no tokens) says it too
+    expect(caseMetricsMarkdown(caseMetrics(r.results, new Map(), 13, underWay))).toContain(
+      '; 1 request sent by 1 item under way at an interrupt (in no results.jsonl line, nor in LLM calls; its usage is in no total).',
+    );
+  });
+});
