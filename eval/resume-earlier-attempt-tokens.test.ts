@@ -145,6 +145,56 @@ describe('tokens of a run killed and resumed with the same cache dir', () => {
     }
   }, 60_000);
 
+  it('a killed → failed → retried item: the cache hits its killed attempt paid for, kept only in replacedAttempts, are in report.md\'s "spent in all" (before: "at least 4,000" where the server answered 6,000)', async () => {
+    // each item asks twice; while `refuse` holds, the second request gets HTTP 400 (not retried) and fails the item
+    let refuse = true;
+    const flaky = await startScriptedServer((req) =>
+      refuse && String(req.body.messages[0].content).startsWith('second: ')
+        ? { status: 400, error: 'maximum context length exceeded' }
+        : { content: 'A', usage: { prompt_tokens: 900, completion_tokens: 100 } },
+    );
+    try {
+      const rd = join(dir, 'r5');
+      const cache = join(dir, 'cache5');
+      const attempt = () => {
+        const model = createChatModel(llmConfigSchema.parse({ baseUrl: flaky.url, model: 'scripted', cacheDir: cache, maxRetries: 0 }));
+        return runExperiment({
+          runDir: rd,
+          system: async (q) => {
+            await model.invoke([new HumanMessage(q.question)]);
+            return { prediction: String((await model.invoke([new HumanMessage(`second: ${q.question}`)])).content), trace: {} };
+          },
+          items: questions,
+          gold: (q) => q.answer,
+          makeContext: contextFrom(),
+          config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit: 3 },
+          seed: 13,
+        });
+      };
+      await attempt(); // 3 first requests answered (and cached), 3 second ones refused
+      // killed: items 2 and 3 were never recorded (their cached first replies were paid for)
+      const file = join(rd, 'results.jsonl');
+      writeFileSync(file, `${readFileSync(file, 'utf8').split('\n')[0]}\n`);
+      await attempt(); // the resume: each first request a cache hit (items 2, 3: paid by the killed attempt), each second refused again
+      refuse = false;
+      await attempt(); // the next resume retries the 3 failed items: answered
+      // answered: 3 first requests of the killed attempt, 3 second requests of the last: 6,000 tokens; 3 + 3 + 3 refused
+      expect(flaky.requests.filter((r) => !String(r.body.messages[0].content).startsWith('second: '))).toHaveLength(3);
+      const { records } = await readResults(rd);
+      const paid = records.reduce((s, r) => s + (r.replacedAttempts?.tokens.earlierAttempts ?? 0), 0);
+      expect(paid).toBe(2000);
+      await writeReport(rd);
+      const md = readFileSync(join(rd, 'report.md'), 'utf8');
+      // before: 'at least 4,000 tokens were spent in all' (3,000 recorded + 1,000 replaced, without the killed attempt's 2,000)
+      expect(md).toContain('at least 6,000 tokens were spent in all');
+      expect(md).toContain('2,000 tokens of their cache hits paid by an earlier, stopped attempt of this run');
+      const json = JSON.parse(readFileSync(join(rd, 'report.json'), 'utf8')) as { sections: { tokens: { replacedAttempts: { earlierAttempts?: number } } } };
+      expect(json.sections.tokens.replacedAttempts.earlierAttempts).toBe(2000);
+    } finally {
+      await flaky.close();
+    }
+  }, 60_000);
+
   it('a server that sends 3 choices per reply: the resume counts each cached reply once, 1,000 tokens, and says the replies carried 3 choices (before: 3,000 each, its usage summed over the choices)', async () => {
     const three = await startScriptedServer(() => ({ content: 'A', choices: 3, usage: { prompt_tokens: 900, completion_tokens: 100 } }));
     try {
