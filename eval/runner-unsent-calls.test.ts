@@ -79,4 +79,35 @@ describe('a request cut off before it got its concurrency slot', () => {
       '2 calls were still waiting for a concurrency slot when the item ended: never sent',
     ]);
   });
+
+  it('a call handed the slot of the sibling whose refusal ends the item is not sent: counted as never sent, not cut off (before: 1 refused + 1 cut off where the server received 1)', async () => {
+    // A's request is refused (HTTP 400, not retried): the item fails; B and C wait for A's slot
+    srv = await startScriptedServer(() => ({ status: 400, error: 'bad request', delayMs: 50 }));
+    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, concurrency: 1 }));
+    const runDir = join(dir, 'run');
+    const debaters: AgentSystem<Q> = async (item, ctx) => {
+      const ask = (who: string) => ctx.llm!.invoke([new HumanMessage(`[${item.id}] debater ${who}`)], { signal: ctx.signal });
+      await Promise.all([ask('A'), ask('B'), ask('C')]);
+      return { prediction: item.answer, trace: {} };
+    };
+    const r = await runExperiment({
+      runDir,
+      system: debaters,
+      items: [{ id: 'mbe_581', answer: 'B' }],
+      gold: (q) => q.answer,
+      makeContext: contextFrom({ llm }),
+      config: { system: 'debate' },
+      seed: 1,
+    });
+    expect(r.failed).toBe(1);
+    expect(srv.requests).toHaveLength(1);
+    const t = r.results[0].tokens!;
+    // before: { refused: 1, abandoned: 1 }
+    expect(t.calls + (t.retried ?? 0) + (t.refused ?? 0) + (t.abandoned ?? 0)).toBe(srv.requests.length);
+    const exchanges = readFileSync(exchangesPath(runDir, 'mbe_581'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { abandoned?: boolean; unsent?: boolean });
+    expect(exchanges.filter((x) => x.abandoned && x.unsent)).toHaveLength(2);
+  });
 });

@@ -278,8 +278,13 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       }
     }
     const result = await withRetries(
-      (attempt) =>
-        s.limit(async () => {
+      (attempt) => {
+        const asked = s.limit.activeCount >= s.limit.concurrency;
+        return s.limit(async () => {
+          // a slot handed over by a call that just failed: its failure ends the item a few promise turns later, so
+          // let it before this call goes out (before, such a call was started and aborted at once, and counted as
+          // cut off though no request reached the server: 1 refused + 1 cut off where the server received 1)
+          if (asked) await new Promise((ok) => setImmediate(ok));
           // its item ended (or the caller aborted) while it waited for this slot: never sent (recorded `unsent`, chat-openai exchange)
           if (options.signal?.aborted) throw options.signal.reason;
           if (sent && sent.at === undefined) sent.at = clockMs(s);
@@ -300,7 +305,8 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
           } finally {
             s.stats.inFlight--;
           }
-        }),
+        });
+      },
       {
         ...s.retry,
         signal: options.signal,
