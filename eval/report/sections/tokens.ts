@@ -105,14 +105,14 @@ export const tokensSection: SectionBuilder = (run) => {
   // what the run spent in all, as far as recorded: the recorded attempts' tokens, those of the attempts a retry replaced,
   // and the cache hits of either that a stopped (killed) attempt of this run paid for — a killed → failed → retried item's
   // hits live only in its replacedAttempts (before, in neither "in all" figure: 4,000 said where the server answered 6,000)
-  const inAll = t.total + t.earlierAttempts + replaced.total + replaced.earlierAttempts;
+  const spentInAll = t.total + t.earlierAttempts + replaced.total + replaced.earlierAttempts;
   // requests of those attempts cut off when their item ended or refused: what they spent is not in `total`, so it is a lower bound
   const atLeast = replaced.abandoned || replaced.refused ? 'at least ' : '';
   if (replaced.attempts) rows.push(['spent on attempts a retry replaced (not above)', num(replaced.total), '']);
   const notes = [
     ...(replaced.attempts
       ? [
-          `**${atLeast ? 'At least ' : ''}${num(replaced.total)} tokens more (${num(replaced.calls)} LLM calls${replaced.abandoned ? `; and ${cutOffText(replaced.abandoned)}` : ''}${replaced.refused ? `; and ${refusedText(replaced.refused)}` : ''}${replaced.retried ? `; and ${resentText(replaced.retried)}` : ''}${replaced.earlierAttempts ? `; and ${num(replaced.earlierAttempts)} tokens of ${replaced.attempts === 1 ? 'its' : 'their'} cache hits paid by an earlier, stopped attempt of this run` : ''}) were spent on ${num(replaced.attempts)} failed ${replaced.attempts === 1 ? 'attempt' : 'attempts'} that a retry replaced** (${num(replaced.items)} ${replaced.items === 1 ? 'item' : 'items'}; not in the figures above, which are each item's recorded attempt): ${atLeast || t.earlierAttempts || replaced.earlierAttempts ? 'at least ' : ''}${num(inAll)} tokens were spent in all.`,
+          `**${atLeast ? 'At least ' : ''}${num(replaced.total)} tokens more (${num(replaced.calls)} LLM calls${replaced.abandoned ? `; and ${cutOffText(replaced.abandoned)}` : ''}${replaced.refused ? `; and ${refusedText(replaced.refused)}` : ''}${replaced.retried ? `; and ${resentText(replaced.retried)}` : ''}${replaced.earlierAttempts ? `; and ${num(replaced.earlierAttempts)} tokens of ${replaced.attempts === 1 ? 'its' : 'their'} cache hits paid by an earlier, stopped attempt of this run` : ''}) were spent on ${num(replaced.attempts)} failed ${replaced.attempts === 1 ? 'attempt' : 'attempts'} that a retry replaced** (${num(replaced.items)} ${replaced.items === 1 ? 'item' : 'items'}; not in the figures above, which are each item's recorded attempt): ${atLeast || t.earlierAttempts || replaced.earlierAttempts ? 'at least ' : ''}${num(spentInAll)} tokens were spent in all.`,
         ]
       : []),
     ...(t.abandoned
@@ -142,7 +142,7 @@ export const tokensSection: SectionBuilder = (run) => {
       : []),
     ...(t.earlierAttempts
       ? [
-          `**${cacheHitsText(t.cached, t.earlierAttempts)}**: an attempt of this run that was stopped (killed) wrote those replies to the cache before this one started, and this attempt was answered from it; at least ${num(inAll)} tokens were spent on the run in all${replaced.attempts ? ' (the attempts a retry replaced included)' : ''}. Requests that attempt had in flight when it stopped are in neither figure (no reply was recorded).`,
+          `**${cacheHitsText(t.cached, t.earlierAttempts)}**: an attempt of this run that was stopped (killed) wrote those replies to the cache before this one started, and this attempt was answered from it; at least ${num(spentInAll)} tokens were spent on the run in all${replaced.attempts ? ' (the attempts a retry replaced included)' : ''}. Requests that attempt had in flight when it stopped are in neither figure (no reply was recorded).`,
         ]
       : []),
     ...(t.unreported
