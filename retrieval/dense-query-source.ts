@@ -9,14 +9,14 @@
  * query side's source in the retriever's config, which eval runs record.
  */
 import { log } from '../core/log.js';
-import { vectorSource } from '../indexer/embed/vector-source.js';
+import { olderVectorSources, vectorSource } from '../indexer/embed/vector-source.js';
 import type { EmbedderSpec } from '../indexer/embed/types.js';
 
 /** This process's query-vector source where it differs from the index's recorded one (warned), else undefined. */
 export async function differingQuerySource(recorded: string | undefined, spec: Partial<EmbedderSpec>, dir: string): Promise<string | undefined> {
   if (recorded === undefined) return undefined; // an older index, or one whose model id says it all
   const now = (await vectorSource(spec)) ?? 'the model id alone';
-  if (now === recorded) return undefined;
+  if (now === recorded || olderVectorSources(spec).includes(recorded)) return undefined; // the same endpoint, recorded as an older lexcase did
   log.warn(
     `dense index ${dir}: its passage vectors came from ${recorded}, this search embeds queries by ${now}; scores between vectors of two sources mean little. ` +
       'Give the endpoint or model folder the index was built with (LEXCASE_EMBED_BASE_URL, --model-dir; `lexcase index info` shows it), or rebuild the dense index.',

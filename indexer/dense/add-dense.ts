@@ -35,7 +35,7 @@ import { createProgress } from '../../core/progress.js';
 import { createEmbedder, recordableSpec } from '../embed/create-embedder.js';
 import type { Embedder, EmbedderSpec } from '../embed/types.js';
 import { vectorSpecChanges } from '../embed/vector-spec.js';
-import { vectorSource } from '../embed/vector-source.js';
+import { olderVectorSources, vectorSource } from '../embed/vector-source.js';
 import { modelMaxTokens, overModelMaxTokens } from '../embed/model-token-limit.js';
 import { checkResumeSource } from './resume-source.js';
 import { EmbeddedTextHash, embeddedTextDiffers, passageEmbedText } from './embedded-text.js';
@@ -228,7 +228,7 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
           );
         if (resumeFrom && resumeFrom.owner === theirs?.owner && (await tableDimension(existing)) === embedder.dimension) {
           // the same model and settings; from another endpoint or model folder is other vectors (refused)
-          checkResumeSource(resumeFrom, source, { where, embedderId: embedder.id, stateFile: join(dir, STATE_FILE) });
+          checkResumeSource(resumeFrom, source, { where, embedderId: embedder.id, stateFile: join(dir, STATE_FILE) }, olderVectorSources(spec));
           tbl = existing;
           owner = resumeFrom.owner;
           done = ids ?? (await existingIds(existing));

@@ -9,6 +9,9 @@
  *    be this build's; a state file from before sources were recorded resumes with a warning;
  *  - a finished one (the manifest's dense section): a recorded `source` must be this build's (a
  *    manifest without one, from before sources, compares as before).
+ *
+ * `older` holds the forms an older lexcase recorded for this build's source (embed/vector-source.ts
+ * `olderVectorSources`: an endpoint whose digest covered its key's value too): one of them is this source.
  */
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
@@ -19,6 +22,7 @@ export function checkResumeSource(
   earlier: { source?: string | null; rows?: number },
   source: string | undefined,
   ctx: { where: string; embedderId: string; stateFile: string },
+  older: string[] = [],
 ): void {
   const partial = earlier.rows === undefined;
   if (!('source' in earlier)) {
@@ -28,7 +32,7 @@ export function checkResumeSource(
       );
     return;
   }
-  if ((earlier.source ?? null) === (source ?? null)) return;
+  if ((earlier.source ?? null) === (source ?? null) || (typeof earlier.source === 'string' && older.includes(earlier.source))) return;
   const differs = `its vectors of ${ctx.embedderId} came from ${shown(earlier.source)}, this build's would come from ${shown(source)}`;
   throw partial
     ? errors.outDirRefused(

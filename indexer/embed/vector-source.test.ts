@@ -8,13 +8,16 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Passage } from '../../corpora/types.js';
 import { buildIndex } from '../build.js';
 import { addDenseIndex } from '../dense/add-dense.js';
 import { indexContent } from '../manifest.js';
 import type { Embedder } from './types.js';
-import { vectorSource } from './vector-source.js';
+import { olderVectorSources, vectorSource } from './vector-source.js';
+import { checkResumeSource } from '../dense/resume-source.js';
+import { differingQuerySource } from '../../retrieval/dense-query-source.js';
+import { log } from '../../core/log.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lexcase-vector-source-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -53,13 +56,44 @@ describe('the source of an index dense vectors', () => {
     const a = await indexEmbeddedBy('a', 'http://embedder:s3cret@gpu-a.lab:8080/v1/?api-key=XYZ');
     const b = await indexEmbeddedBy('b', 'http://gpu-b.lab:8080/v1');
     const source = (a.dense as { source?: string }).source!;
-    expect(source).toMatch(/^endpoint http:\/\/gpu-a\.lab:8080\/v1\?api-key \(query values sha256 [0-9a-f]{32}\)$/);
+    // the key's parameter is named, its value in no digest (before: "(query values sha256 <sha256 of XYZ>)")
+    expect(source).toBe('endpoint http://gpu-a.lab:8080/v1?api-key');
     for (const secret of ['s3cret', 'embedder', 'XYZ', 'sk-live-123']) expect(source).not.toContain(secret);
     const ca = indexContent(a);
     expect((ca.dense as { vectors: Record<string, unknown> }).vectors.source).toBe(source);
     // before: both recorded only "openai e5-small, dimension 8" and the vector settings: equal
     expect((indexContent(b).dense as { vectors: Record<string, unknown> }).vectors.source).toBe('endpoint http://gpu-b.lab:8080/v1');
     expect(indexContent(b)).not.toEqual(ca);
+  });
+
+  it('holds no digest of a key in the query: a rotated key is the same source, another ?deployment= is not; the older form still matches', async () => {
+    const at = (q: string) => vectorSource({ provider: 'openai', baseURL: `https://gw.example.org/openai/v1?${q}` });
+    const d1 = await at('deployment=emb-small&api-key=K-1111111111');
+    expect(d1).toMatch(/^endpoint https:\/\/gw\.example\.org\/openai\/v1\?api-key&deployment \(query values sha256 [0-9a-f]{32}, not of api-key\)$/);
+    expect(await at('api-key=K-2222222222&deployment=emb-small')).toBe(d1);
+    expect(await at('deployment=emb-large&api-key=K-1111111111')).not.toBe(d1);
+    // what lexcase recorded before: a sha256 over every query value, the key's too, which a copy of the manifest lets anyone guess offline
+    const keyed = createHash('sha256')
+      .update(
+        JSON.stringify([
+          ['api-key', ['K-1111111111']],
+          ['deployment', ['emb-small']],
+        ]),
+      )
+      .digest('hex')
+      .slice(0, 32);
+    expect(d1).not.toContain(keyed);
+    const older = `endpoint https://gw.example.org/openai/v1?api-key&deployment (query values sha256 ${keyed})`;
+    const spec = { provider: 'openai' as const, baseURL: 'https://gw.example.org/openai/v1?deployment=emb-small&api-key=K-1111111111' };
+    expect(olderVectorSources(spec)).toEqual([older]);
+    // an index that recorded the older form is searched without a warning, and resumed
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => {});
+    expect(await differingQuerySource(older, spec, '/idx')).toBeUndefined();
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+    expect(() => checkResumeSource({ source: older }, d1, { where: 'w', embedderId: 'openai:e5', stateFile: 's' }, olderVectorSources(spec))).not.toThrow();
+    // a URL without a credential parameter records what it always did
+    expect(olderVectorSources({ provider: 'openai', baseURL: 'http://gpu-b.lab:8080/v1?deployment=x' })).toEqual([]);
   });
 
   it('records a digest of a local model folder: the same files elsewhere are the same vectors, other weights under the same name are not', async () => {
