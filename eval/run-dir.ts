@@ -28,14 +28,20 @@ export const configPath = (dir: string) => join(dir, RUN_FILES.config);
 export const resultsPath = (dir: string) => join(dir, RUN_FILES.results);
 export const tracesDir = (dir: string) => join(dir, RUN_FILES.traces);
 
+/** How a hashed file name ends: `-` and 10 hex digits of the id's sha256 (traceFileName). */
+const HASHED_TAIL = /-[0-9a-f]{10}$/;
+
 /**
- * A file name for an item id: the id itself when it is lower-case safe (letters a-z, digits, `._-`),
- * else a cleaned id plus a short hash of the id. Two ids never get names that differ only in case
- * (`q1` → `q1.json`, `Q1` → `Q1-<hash>.json`) or only in Unicode normalization (hashed as they are),
- * so a case-insensitive file system (macOS, Windows) keeps each item's trace and exchanges apart.
+ * A file name for an item id: the id itself when it is lower-case safe (letters a-z, digits, `._-`)
+ * and does not end as a hashed name does (`-` and 10 hex digits), else a cleaned id plus a short hash
+ * of the id. Two ids never get names that differ only in case (`q1` → `q1.json`, `Q1` →
+ * `Q1-32d833f348.json`) or only in Unicode normalization (hashed as they are), so a case-insensitive
+ * file system (macOS, Windows) keeps each item's trace and exchanges apart; and no id's own name is
+ * another id's hashed one (`q1-32d833f348` is hashed too: before, it was its own name, which on such a
+ * file system is `Q1`'s, and `a_b-<hash of "a b">` was `a b`'s on any).
  */
 export function traceFileName(id: string): string {
-  if (/^[a-z0-9._-]{1,120}$/.test(id) && !id.startsWith('.')) return `${id}.json`;
+  if (/^[a-z0-9._-]{1,120}$/.test(id) && !id.startsWith('.') && !HASHED_TAIL.test(id)) return `${id}.json`;
   const clean = id
     .replace(/[^A-Za-z0-9._-]+/g, '_')
     .replace(/^\.+/, '')
@@ -45,8 +51,9 @@ export function traceFileName(id: string): string {
 }
 
 /**
- * The name a lexcase before 2026-12-01 gave an id with upper-case letters (the id itself), which
- * traceFileName now hashes; undefined where the names agree. Read only, as a fallback (itemFileToRead).
+ * The name a lexcase before 2026-12-01 gave an id with upper-case letters, or one ending as a hashed
+ * name does (the id itself), which traceFileName now hashes; undefined where the names agree. Read
+ * only, as a fallback (itemFileToRead).
  */
 export function legacyTraceFileName(id: string): string | undefined {
   return /^[A-Za-z0-9._-]{1,120}$/.test(id) && !id.startsWith('.') && traceFileName(id) !== `${id}.json` ? `${id}.json` : undefined;

@@ -19,6 +19,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const folded = (name: string) => name.normalize('NFC').toLowerCase();
 const PAIRS: [string, string][] = [
+  ['Q1', 'q1-32d833f348'], // Q1's hashed name, lower-cased
   ['q1', 'Q1'],
   ['hearsay_12', 'Hearsay_12'],
   ['MBE-7', 'mbe-7'],
@@ -49,6 +50,35 @@ describe('trace and exchange file names of ids that differ only in case or norma
     expect(traceFileName('mbe_1')).toBe('mbe_1.json');
   });
 
+  it("no id's own name is another id's hashed name, exactly or after case folding", () => {
+    // Q1's hashed name is Q1-32d833f348.json, "a b"'s a_b-c8687a08aa.json: before, the ids spelled like them kept those names
+    const pairs: [string, string, string][] = [
+      ['Q1', 'Q1-32d833f348.json', 'q1-32d833f348'],
+      ['a b', 'a_b-c8687a08aa.json', 'a_b-c8687a08aa'],
+    ];
+    for (const [hashed, name, lookalike] of pairs) {
+      expect(traceFileName(hashed)).toBe(name);
+      expect(folded(traceFileName(lookalike)), lookalike).not.toBe(folded(traceFileName(hashed)));
+      expect(folded(basename(exchangesPath('/r', lookalike)))).not.toBe(folded(basename(exchangesPath('/r', hashed))));
+    }
+    expect(traceFileName('q1-32d833f348')).toMatch(/^q1-32d833f348-[0-9a-f]{10}\.json$/);
+    // an id ending otherwise keeps its own name
+    expect(traceFileName('mbe-12')).toBe('mbe-12.json');
+  });
+
+  it('a run of a b and a_b-c8687a08aa writes two trace files, each read back as its own item', async () => {
+    const runDir = join(root, 'lookalike');
+    const two = [
+      { id: 'a b', answer: 'Yes' },
+      { id: 'a_b-c8687a08aa', answer: 'No' },
+    ];
+    await runExperiment({ runDir, system, items: two, gold: (q) => q.answer, makeContext: contextFrom(), config: { system: 'mine', dataset: 'ids' }, seed: 5 });
+    expect(readdirSync(join(runDir, 'traces'))).toHaveLength(2);
+    const traces = (await readRun(runDir)).traces;
+    expect(traces.get('a b')).toMatchObject({ saw: 'a b' });
+    expect(traces.get('a_b-c8687a08aa')).toMatchObject({ saw: 'a_b-c8687a08aa' });
+  });
+
   it('a run of q1 and Q1 writes two trace files no case-insensitive file system merges, each read back as its own item', async () => {
     const dir = await run('new');
     const names = readdirSync(join(dir, 'traces'));
@@ -63,5 +93,13 @@ describe('trace and exchange file names of ids that differ only in case or norma
     renameSync(tracePath(dir, 'Q1'), join(dir, 'traces', 'Q1.json'));
     expect((await readRun(dir)).traces.get('Q1')).toMatchObject({ saw: 'Q1' });
     expect(await readTraceChecked(dir, 'Q1')).toMatchObject({ trace: { saw: 'Q1' } });
+  });
+
+  it('an older run dir, whose a_b-c8687a08aa trace is traces/a_b-c8687a08aa.json (its own name then), still reads it', async () => {
+    const runDir = join(root, 'old-lookalike');
+    const one = [{ id: 'a_b-c8687a08aa', answer: 'No' }];
+    await runExperiment({ runDir, system, items: one, gold: (q) => q.answer, makeContext: contextFrom(), config: { system: 'mine', dataset: 'ids' }, seed: 5 });
+    renameSync(tracePath(runDir, 'a_b-c8687a08aa'), join(runDir, 'traces', 'a_b-c8687a08aa.json'));
+    expect((await readRun(runDir)).traces.get('a_b-c8687a08aa')).toMatchObject({ saw: 'a_b-c8687a08aa' });
   });
 });
