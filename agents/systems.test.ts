@@ -13,7 +13,7 @@ import { hallucinationAccuracy, utilizationRecall } from './threeply/metrics.js'
 import { headlineFigures, modelOf, systemSpec, SYSTEMS } from '../eval/systems.js';
 import { MIN_BOOTSTRAP_N, SMALL_N } from '../eval/headline-metrics.js';
 import { AGENT_SYSTEMS } from './systems.js'; // the agent systems' list, handed to eval
-import { traceKindOf } from '../eval/systems.js';
+import { recordedTraceKind } from '../eval/systems.js';
 import { PAPER_SAMPLING } from './common/paper-settings.js';
 
 const rec = (id: string, prediction: string | null, gold: string, metrics: Record<string, number | boolean | null> = {}, error?: string): ResultRecord =>
@@ -135,10 +135,12 @@ describe('system registry', () => {
     expect(systemSpec('acal-cot').id).toBe('acal');
     expect(systemSpec('acal/cot').id).toBe('acal');
     expect(systemSpec('baseline/bm25-rag').id).toBe('baseline');
-    expect(traceKindOf('mad/mad')).toBe('mad');
-    expect(traceKindOf('mad/self-consistency')).toBe('baseline');
-    expect(traceKindOf('emar')).toBe('emar');
-    expect(traceKindOf('something-new')).toBe('other');
+    // the trace view of a run each records (config.json system, provenance.lexcaseSystem)
+    const kindOf = (system: string, lexcaseSystem: string | null) => recordedTraceKind({ config: { system }, provenance: { lexcaseSystem } });
+    expect(kindOf('mad/mad', 'mad')).toBe('mad');
+    expect(kindOf('mad/self-consistency', 'mad')).toBe('baseline');
+    expect(kindOf('emar', 'emar')).toBe('emar');
+    expect(kindOf('something-new', null)).toBe('other');
   });
 
   it("eval/systems.ts holds the list, not a library: the headline-metric builders are eval/headline-metrics.ts's, ACAL's labels ACAL's", async () => {

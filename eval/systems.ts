@@ -8,7 +8,7 @@
  * eval with `useSystems` — eval cannot import agents. Readers: the reproduce runner
  * (eval/reproduce/recipe.ts `runSystems`, run-argv.ts), the report (eval/report/registry.ts loads a
  * run's section from its plugin), the explorer (/api/info, headline figures in /api/runs/summary, the
- * trace view `traceKindOf` with each trace), the CLI (`lexcase run <id>` from a plugin's schema) and
+ * trace view `recordedTraceKind` with each trace), the CLI (`lexcase run <id>` from a plugin's schema) and
  * the library (`systemSpec`, `headlineFigures`). A new agent system is its folder plus its entry in
  * agents/systems.ts (docs/architecture.md, "How to add an agent system").
  * The headline metrics the entries name are built in eval/headline-metrics.ts.
@@ -45,7 +45,7 @@ export interface SystemSpec {
   matches(configSystem: string): boolean;
   /** How it runs; absent for runs no recipe can ask for (a reproduction's own record). */
   run?: RunSpec;
-  /** Which trace view the explorer gives its items (the server sends it with each trace: traceKindOf). */
+  /** Which trace view the explorer gives its items (the server sends it with each trace: recordedTraceKind). */
   traceKind: TraceKind;
   /** The id of the report section registered for its runs (`registerReportSection`), if any. */
   reportSection: string | null;
@@ -251,12 +251,6 @@ export function withCanonicalSystem(config: Record<string, unknown>): Record<str
 /** The systems a recipe run may name (`run.system`), in registry order (read when asked: the list grows once agents/systems.ts is loaded). */
 export function runSystemIds(): string[] {
   return SYSTEMS.filter((s) => s.run).map((s) => s.id);
-}
-
-/** The explorer's trace view for a run's recorded config.json `system`: its variant's, else its system's ('other' for a system not in the list). */
-export function traceKindOf(configSystem: string | null | undefined): TraceKind {
-  const spec = systemSpec(configSystem) as SystemSpec & Partial<SystemPlugin>;
-  return (configSystem ? spec.variantTraceKinds?.[configSystem] : undefined) ?? spec.traceKind;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The trace view a trace's own shape suggests: only for a run dir whose config.json records no
  * `system` (a run dir older than the system list). Every other run's view is the one its system's
- * entry in the list names (eval/systems.ts `traceKindOf`, sent by the server as `traceKind`).
+ * entry in the list names (eval/systems.ts `recordedTraceKind`, sent by the server as `traceKind`).
  */
 import type { TraceKind } from './trace-kinds.js';
 
