@@ -13,10 +13,17 @@
  *    `apiKey` (redact-value.ts), `Bearer …` and `api_key=…` in log lines (log.ts), and the
  *    userinfo and query values of URLs (url-credentials.ts), which also registers each query
  *    parameter as a pattern here (`?pwd=…` → `?pwd=***`), whatever its value.
+ *  - A key lexcase sends to an endpoint (its Authorization header: the LLM's and the embedder's API
+ *    key) is also registered as a sent key (`registerSentKey`), whatever its length: what that
+ *    endpoint answers to a failed request (an error body quoting the key, as gateways do: `Incorrect
+ *    API key provided: abc`) is masked by its exact value (`maskSentKeys`), as a whole token, before
+ *    it becomes an error message. Only there: such a body is the endpoint's words about the request,
+ *    not data, so a short key (`abc`, `k9#Z2`) is masked in it and nowhere else.
  */
 import { escapeRegExp } from './regexp-escape.js';
 
 const secrets = new Set<string>();
+const sentKeys = new Set<string>();
 const patterns = new Map<string, { re: RegExp; to: string }>();
 let tokenRe: RegExp | undefined;
 
@@ -51,9 +58,34 @@ export function registerSecretPattern(re: RegExp, to: string): void {
   patterns.set(`${re.source}/${flags}→${to}`, { re: new RegExp(re.source, flags), to });
 }
 
+/**
+ * Register a key lexcase sends to an endpoint (an API key in the Authorization header), whatever its
+ * length, for `maskSentKeys`; it is also registered as a secret where it is specific enough (registerSecret).
+ */
+export function registerSentKey(value: string | undefined): void {
+  if (!value) return;
+  sentKeys.add(value);
+  registerSecret(value);
+}
+
+/**
+ * `text`, an endpoint's reply to a failed request (an error body, the message made of it), with
+ * every sent key (registerSentKey) masked where it stands as a whole token, whatever its length: as
+ * sent, JSON-escaped (a body quoting it in a JSON string) and percent-encoded (a body quoting a URL).
+ */
+export function maskSentKeys(text: string): string {
+  let out = text;
+  for (const key of [...sentKeys].sort((a, b) => b.length - a.length)) {
+    const forms = new Set([key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key)]);
+    for (const form of forms) out = out.replace(new RegExp(`(?<!${KEY_CHAR})${escapeRegExp(form)}(?!${KEY_CHAR})`, 'gu'), SECRET_MASK);
+  }
+  return out;
+}
+
 /** Forget every registered secret (tests). */
 export function clearSecrets(): void {
   secrets.clear();
+  sentKeys.clear();
   patterns.clear();
   tokenRe = undefined;
 }

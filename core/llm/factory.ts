@@ -12,7 +12,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import pLimit from 'p-limit';
 import { explicitLlmKeys, llmConfigured, type LlmConfig } from '../config.js';
 import { errors } from '../errors.js';
-import { registerSecret } from '../log.js';
+import { registerSentKey } from '../secrets.js';
 import { registerUrlSecrets } from '../url-credentials.js';
 import { boundedFetch, DEFAULT_MAX_REPLY_BYTES } from './bounded-reply.js';
 import { LexcaseChatOpenAI, type LlmStats } from './chat-openai.js';
@@ -70,7 +70,7 @@ function createModel(cfg: LlmConfig, opts: CreateChatModelOptions): BaseChatMode
   // a replay of a local run answers from its recording: no model file is needed
   const local = providerOf(cfg) === 'local' && !opts.replayFrom;
   if (local) cfg = withLocalModel(cfg);
-  registerSecret(cfg.apiKey);
+  registerSentKey(cfg.apiKey);
   registerUrlSecrets(cfg.baseUrl);
   const stats: LlmStats = { requests: 0, retries: 0, cacheHits: 0, maxInFlight: 0, inFlight: 0 };
   const { strict, strictTools: presetTools } = strictFor(cfg);

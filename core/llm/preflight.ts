@@ -18,6 +18,7 @@
 import type { LlmConfig } from '../config.js';
 import { closestName } from '../did-you-mean.js';
 import { errors } from '../errors.js';
+import { maskSentKeys, registerSentKey } from '../secrets.js';
 import { redactUrl } from '../url-credentials.js';
 import { endpointUrl } from './endpoint.js';
 import { DEFAULT_MAX_REPLY_BYTES, LLM_REPLY_SETTING, readBoundedText, ReplyTooLargeError } from './bounded-reply.js';
@@ -52,7 +53,12 @@ const hasUserinfo = (u: string): boolean => {
   }
 };
 
+/** What the server said about a failed request, its words cut short, a key it quotes masked (core/secrets.ts maskSentKeys). */
 function serverMessage(text: string): string {
+  return maskSentKeys(serverWords(text));
+}
+
+function serverWords(text: string): string {
   try {
     const j = JSON.parse(text);
     const m = j?.error?.message ?? j?.error ?? j?.message ?? j?.detail;
@@ -78,6 +84,7 @@ export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Pr
   const base = cfg.baseUrl!;
   const model = cfg.model!;
   const doFetch = o.fetch ?? fetch;
+  registerSentKey(cfg.apiKey); // masked in what the server answers, whatever its length
   const headers: Record<string, string> = { authorization: `Bearer ${cfg.apiKey ?? 'no-key'}`, 'content-type': 'application/json' };
   const where = `the LLM endpoint ${trimSlash(redactUrl(base))}`;
   // fetch refuses a URL holding user:pass@ ("Request cannot be constructed …"): say so, not "not reachable"

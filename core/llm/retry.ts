@@ -6,6 +6,7 @@
  * tests can make backoff short through `baseMs`.
  */
 import { errorMessage, errors } from '../errors.js';
+import { maskSentKeys } from '../secrets.js';
 
 export interface RetryOptions {
   maxRetries: number;
@@ -100,7 +101,7 @@ export async function withRetries<T>(fn: (attempt: number) => Promise<T>, o: Ret
       if (reason === 'aborted') throw e;
       const retryable = isRetryable(e);
       if (!retryable || attempt > o.maxRetries) {
-        const detail = errorMessage(e);
+        const detail = maskSentKeys(errorMessage(e)); // the endpoint's reply may quote the key sent, a short one too (core/secrets.ts)
         const tries = attempt === 1 ? '' : ` after ${attempt} attempts`;
         throw errors.llmRequestFailed(`${reason}${tries}: ${detail.slice(0, 500)}`, e);
       }

@@ -14,7 +14,7 @@ import { envNumber } from '../../core/env-number.js';
 import { errors } from '../../core/errors.js';
 import { endpointUrl } from '../../core/llm/endpoint.js';
 import { redactUrl, registerUrlSecrets } from '../../core/url-credentials.js';
-import { registerSecret } from '../../core/log.js';
+import { registerSentKey } from '../../core/secrets.js';
 import { embedBaseURL } from './base-url.js';
 import { inBatches, l2normalize, truncateWords } from './batching.js';
 import { DEFAULT_EMBED_MAX_REPLY_BYTES, EMBED_REPLY_SETTING, httpStatusOf, inputText, requestEmbeddings, type EncodingFormat } from './openai-http.js';
@@ -57,7 +57,7 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
       'set LEXCASE_EMBED_BASE_URL (any OpenAI-compatible server) and/or LEXCASE_EMBED_API_KEY',
     );
   }
-  registerSecret(spec.apiKey ?? process.env.LEXCASE_EMBED_API_KEY); // the user's key; the placeholder lexcase sends to a local server is no secret
+  registerSentKey(spec.apiKey ?? process.env.LEXCASE_EMBED_API_KEY); // the user's key, whatever its length (core/secrets.ts); the placeholder lexcase sends to a local server is no secret
   const timeoutMs = setting(spec.timeoutMs, 'LEXCASE_EMBED_TIMEOUT_MS', 120_000);
   const maxReplyBytes = setting(spec.maxReplyBytes, EMBED_REPLY_SETTING, DEFAULT_EMBED_MAX_REPLY_BYTES);
   const batchSize = spec.batchSize ?? 64;

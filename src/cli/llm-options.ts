@@ -28,7 +28,8 @@ import { errors } from '../../core/errors.js';
 import { LLM_PROVIDERS, type LlmProvider } from '../../core/llm/providers.js';
 import { UsageMeter } from '../../core/llm/usage.js';
 import type { ResolvedLlm } from '../../core/llm/resolved-llm.js';
-import { log, registerSecret } from '../../core/log.js';
+import { log } from '../../core/log.js';
+import { registerSentKey } from '../../core/secrets.js';
 import { registerUrlSecrets, urlCredentialParams } from '../../core/url-credentials.js';
 import { applyPaperSampling, PAPER_SAMPLING, type PaperSystem } from '../../agents/common/paper-settings.js';
 
@@ -107,7 +108,7 @@ export function applyEndpointFlags(llm: LlmConfig, f: EndpointFlags, env: NodeJS
   }
   if (f.apiKeyEnv !== undefined) {
     out.apiKey = apiKeyFromEnv(f.apiKeyEnv, env);
-    registerSecret(out.apiKey);
+    registerSentKey(out.apiKey);
   }
   if (f.modelFile !== undefined) {
     if (!f.modelFile.trim()) throw errors.invalidInput('--model-file', 'empty path');
