@@ -18,6 +18,7 @@ import { olderVectorSources, vectorSource } from './vector-source.js';
 import { checkResumeSource } from '../dense/resume-source.js';
 import { differingQuerySource } from '../../retrieval/dense-query-source.js';
 import { log } from '../../core/log.js';
+import { manifestSummary } from '../../src/cli/commands/index-cmd.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lexcase-vector-source-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -58,6 +59,8 @@ describe('the source of an index dense vectors', () => {
     const source = (a.dense as { source?: string }).source!;
     // the key's parameter is named, its value in no digest (before: "(query values sha256 <sha256 of XYZ>)")
     expect(source).toBe('endpoint http://gpu-a.lab:8080/v1?api-key');
+    // `index info` shows it, as a search's "another source" warning says
+    expect(manifestSummary('a', a, { total: 0, parts: {} })).toContain('\n  vectors   from endpoint http://gpu-a.lab:8080/v1?api-key\n');
     for (const secret of ['s3cret', 'embedder', 'XYZ', 'sk-live-123']) expect(source).not.toContain(secret);
     const ca = indexContent(a);
     expect((ca.dense as { vectors: Record<string, unknown> }).vectors.source).toBe(source);

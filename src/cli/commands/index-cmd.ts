@@ -192,6 +192,8 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
       ? [
           `  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension}), ${describeVectorSettings(denseVectorSettings(m.dense))}${tokenLimitNote(m.dense)}`,
           `  embedded  ${embeddedTextNote(m.dense)}`,
+          // where the vectors came from beyond the model id (an endpoint, a model folder's digest): what a search's "another source" warning points here for
+          ...(typeof m.dense.source === 'string' ? [`  vectors   from ${m.dense.source}`] : []),
         ]
       : []),
     `  size      ${byteSize(sizes.total)} (${Object.entries(sizes.parts)
