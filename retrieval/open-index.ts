@@ -7,7 +7,7 @@
 import { warnAnalyzerUnicode } from '../indexer/analyzer-unicode.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { errors, isLexcaseError, type ErrorCode } from '../core/errors.js';
+import { errorMessage, errors, isLexcaseError, type ErrorCode } from '../core/errors.js';
 import { createAnalyzer, type Analyzer } from '../indexer/analyzer.js';
 import { openDocStore, type OpenedDocStore } from '../indexer/docstore.js';
 import { readManifest, type Manifest } from '../indexer/manifest.js';
@@ -31,8 +31,10 @@ export interface OpenedIndex {
   methods: string[];
   /** The method's Retriever (cached when opened without options). */
   retriever(method: string, opts?: Record<string, unknown>): Promise<Retriever>;
-  /** Every listed method's retriever that opens (among `wanted`, if given). */
+  /** Every listed method's retriever that opens (among `wanted`, if given); why each other one did not is in `unopened`. */
   allRetrievers(wanted?: readonly string[]): Promise<Partial<Record<string, Retriever>>>;
+  /** The listed methods allRetrievers could not open, each with its error's message and code (dense whose embedding endpoint refused the key: EMBEDDER_UNAVAILABLE; hybrid without qld: METHOD_UNAVAILABLE). */
+  unopened: Map<string, { message: string; code?: ErrorCode }>;
   getPassage(id: string): Promise<{ id: string; text: string; title?: string; source?: string } | undefined>;
   /**
    * Throws (INDEX_INCOMPATIBLE, errors.indexReplaced) when the dir's manifest.json is no longer the
@@ -113,6 +115,7 @@ export async function openIndex(dir: string): Promise<OpenedIndex> {
     }
     return r;
   };
+  const unopened: OpenedIndex['unopened'] = new Map();
   return {
     dir,
     manifest,
@@ -120,6 +123,7 @@ export async function openIndex(dir: string): Promise<OpenedIndex> {
     docs,
     methods,
     retriever,
+    unopened,
     async allRetrievers(wanted) {
       // No prototype: a method name like "__proto__" or "constructor" finds nothing here.
       const out: Partial<Record<string, Retriever>> = Object.create(null);
@@ -130,8 +134,12 @@ export async function openIndex(dir: string): Promise<OpenedIndex> {
           // A damaged or unreadable index is an error, not a method quietly left out (a server
           // would start with no methods and answer every search "method bm25 is not in index").
           if (isLexcaseError(e) && INDEX_FAULTS.has(e.code)) throw e;
-          /* listed but not openable here (e.g. no embedder): callers use the others */
+          // listed but not openable here (no embedder, its endpoint refused the key): callers use the
+          // others, and say why this one is missing (before: "method dense is not in index", silently)
+          unopened.set(m, { message: errorMessage(e), ...(isLexcaseError(e) ? { code: e.code } : {}) });
+          continue;
         }
+        unopened.delete(m);
       }
       return out;
     },

@@ -12,6 +12,7 @@
 import { resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { errors, LexcaseError } from '../../core/errors.js';
+import { log } from '../../core/log.js';
 import { parseInput } from '../../core/parse-input.js';
 import { openIndex, type OpenedIndex } from '../../retrieval/open-index.js';
 import { METHOD_NAMES } from '../../retrieval/methods.js';
@@ -93,6 +94,9 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
       // (dense without its embedder) is not offered
       const rs = await ix.allRetrievers();
       const methods = ix.methods.filter((m) => rs[m]);
+      // a method the index has that failed to open (its embedding endpoint down or refusing the key) is
+      // said at start; one the index cannot offer (hybrid without qld: METHOD_UNAVAILABLE) only when asked for
+      for (const [m, why] of ix.unopened) if (why.code !== 'METHOD_UNAVAILABLE') log.warn(`index ${s.name}: method ${m} is not offered: ${why.message}`);
       const info: IndexInfo = {
         name: s.name,
         corpus: ix.manifest.corpus.name,
@@ -119,6 +123,14 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
   const requireMethod = (en: Entry, method: string) => {
     // a name lexcase does not know at all (a typo: bm26) is said so, not "not in index"
     if (!METHOD_NAMES.includes(method)) throw errors.methodUnknown(method, METHOD_NAMES, { name: en.name, methods: en.info.methods });
+    const unopened = en.ix.unopened.get(method);
+    // in the index but not opened at start (dense whose embedding endpoint refused the key or was down): why, not "not in index"
+    if (!en.info.methods.includes(method) && unopened !== undefined)
+      throw new LexcaseError(
+        'METHOD_UNAVAILABLE',
+        `method "${method}" of index "${en.name}" could not be opened when this server started: ${unopened.message} (available: ${en.info.methods.join(', ')})`,
+        { field: 'method' },
+      );
     if (!en.info.methods.includes(method))
       throw new LexcaseError('METHOD_UNAVAILABLE', `method "${method}" is not in index "${en.name}" (available: ${en.info.methods.join(', ')})`, {
         field: 'method',
