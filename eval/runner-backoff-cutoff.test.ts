@@ -7,30 +7,13 @@
  * when it is sent: the request is counted once, as cut off, and the retry that never went out is
  * neither a request nor cut off.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { llmConfigSchema } from '../core/config.js';
-import { createChatModel } from '../core/llm/factory.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
-import { exchangesPath } from './llm-exchanges.js';
 import { runTokensText } from './run-counts.js';
-import { contextFrom, runExperiment } from './runner.js';
-import type { AgentSystem } from './types.js';
-
-interface Q {
-  id: string;
-  answer: string;
-}
-
-/** Two debaters at once; the item fails when either request fails (Promise.all), as MAD's debaters do. */
-const debate: AgentSystem<Q> = async (item, ctx) => {
-  const ask = (who: string) => ctx.llm!.invoke([new HumanMessage(`[${item.id}] debater ${who}`)], { signal: ctx.signal });
-  await Promise.all([ask('A'), ask('B')]);
-  return { prediction: item.answer, trace: {} };
-};
+import { readDebateExchanges, requestsCounted, runDebate } from './test-support/debate-system.js';
 
 /** Debater A: HTTP 500 at once (retried after a 30 s backoff); debater B: HTTP 400 half a second later (not retried: it fails the item). */
 const script = (r: RecordedRequest) =>
@@ -50,18 +33,13 @@ afterEach(async () => {
 describe('a request whose item ended during its backoff', () => {
   it('is counted once, as cut off, not as sent again too: calls + retried + refused + cut off = the requests the server received (before: 3 for 2)', async () => {
     srv = await startScriptedServer(script);
-    const llm = createChatModel(
-      llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 3, retryBaseMs: 30_000, retryMaxMs: 30_000 }),
-    );
     const runDir = join(dir, 'run');
-    const r = await runExperiment({
+    // two debaters at once; the item fails when either request fails
+    const r = await runDebate({
       runDir,
-      system: debate,
-      items: [{ id: 'mbe_581', answer: 'B' }],
-      gold: (q) => q.answer,
-      makeContext: contextFrom({ llm }),
-      config: { system: 'debate' },
-      seed: 1,
+      baseUrl: srv.url,
+      debaters: ['A', 'B'],
+      llm: { maxRetries: 3, retryBaseMs: 30_000, retryMaxMs: 30_000 },
     });
     expect(r.failed).toBe(1);
     // A's 500 and B's 400: A's retry never went out
@@ -69,12 +47,8 @@ describe('a request whose item ended during its backoff', () => {
     const t = r.results[0].tokens!;
     // before: { calls: 0, refused: 1, abandoned: 1, retried: 1 }
     expect(t).toMatchObject({ calls: 0, refused: 1, abandoned: 1, retried: 0 });
-    expect(t.calls + (t.retried ?? 0) + (t.refused ?? 0) + (t.abandoned ?? 0)).toBe(srv.requests.length);
-    const exchanges = readFileSync(exchangesPath(runDir, 'mbe_581'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { abandoned?: boolean; unsent?: boolean; retries?: number; error?: { message: string } });
-    const cut = exchanges.find((x) => x.abandoned);
+    expect(requestsCounted(r.results)).toBe(srv.requests.length);
+    const cut = readDebateExchanges(runDir).find((x) => x.abandoned);
     expect(cut).toBeDefined();
     expect(cut!.unsent).toBeUndefined();
     expect(cut!.retries).toBeUndefined();

@@ -8,31 +8,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { llmConfigSchema } from '../core/config.js';
-import { createChatModel } from '../core/llm/factory.js';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
 import { totalsProblems } from '../web/server/llm-calls-api.js';
 import { exchangesPath, parseInspectorCalls } from './llm-exchanges.js';
-import { contextFrom, runExperiment } from './runner.js';
-import type { AgentSystem } from './types.js';
+import { failOnceServerHasARequest, readDebateExchanges, requestsCounted, runDebate } from './test-support/debate-system.js';
 
-interface Q {
-  id: string;
-  answer: string;
-}
-
-/**
- * Three debaters at once through a model with one concurrency slot, and a step of the item's own that
- * fails 150 ms in: A is in flight then (its reply takes 1 s), B and C wait for the slot.
- */
-const debate: AgentSystem<Q> = async (item, ctx) => {
-  const ask = (who: string) => ctx.llm!.invoke([new HumanMessage(`[${item.id}] debater ${who}`)], { signal: ctx.signal });
-  const failing = new Promise<never>((_, no) => setTimeout(() => no(new Error('the judge step failed')), 150));
-  await Promise.all([ask('A'), ask('B'), ask('C'), failing]);
-  return { prediction: item.answer, trace: {} };
-};
 const script = (_r: RecordedRequest) => ({ content: 'argued', usage: { prompt_tokens: 10, completion_tokens: 5 }, delayMs: 1000 });
 
 let dir: string;
@@ -49,27 +30,23 @@ afterEach(async () => {
 describe('a request cut off before it got its concurrency slot', () => {
   it('is recorded unsent and not counted as cut off: refused + cut off + calls + retried = the requests the server received', async () => {
     srv = await startScriptedServer(script);
-    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, concurrency: 1 }));
     const runDir = join(dir, 'run');
-    const r = await runExperiment({
+    // three debaters at once through one concurrency slot, and a step of the item's own that fails
+    // once the server has A's request: A is in flight then (its reply takes 1 s), B and C wait for the slot
+    const r = await runDebate({
       runDir,
-      system: debate,
-      items: [{ id: 'mbe_581', answer: 'B' }],
-      gold: (q) => q.answer,
-      makeContext: contextFrom({ llm }),
-      config: { system: 'debate' },
-      seed: 1,
+      baseUrl: srv.url,
+      debaters: ['A', 'B', 'C'],
+      llm: { maxRetries: 0, concurrency: 1 },
+      ownStep: () => failOnceServerHasARequest(srv!),
     });
     await new Promise((ok) => setTimeout(ok, 300)); // a queued request that would still go out would have by now
     expect(r.failed).toBe(1);
     const t = r.results[0].tokens!;
-    const exchanges = readFileSync(exchangesPath(runDir, 'mbe_581'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { abandoned?: boolean; unsent?: boolean });
+    const exchanges = readDebateExchanges(runDir);
     // A reached the server and was cut off; B and C, still queued when the item ended, were never sent
     expect(srv.requests.length).toBe(1);
-    expect(t.calls + (t.retried ?? 0) + (t.refused ?? 0) + (t.abandoned ?? 0)).toBe(srv.requests.length);
+    expect(requestsCounted(r.results)).toBe(srv.requests.length);
     expect(t.abandoned).toBe(1);
     expect(exchanges.filter((x) => x.abandoned && x.unsent)).toHaveLength(2);
     // the explorer's LLM-call inspector says so
@@ -83,31 +60,12 @@ describe('a request cut off before it got its concurrency slot', () => {
   it('a call handed the slot of the sibling whose refusal ends the item is not sent: counted as never sent, not cut off (before: 1 refused + 1 cut off where the server received 1)', async () => {
     // A's request is refused (HTTP 400, not retried): the item fails; B and C wait for A's slot
     srv = await startScriptedServer(() => ({ status: 400, error: 'bad request', delayMs: 50 }));
-    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, concurrency: 1 }));
     const runDir = join(dir, 'run');
-    const debaters: AgentSystem<Q> = async (item, ctx) => {
-      const ask = (who: string) => ctx.llm!.invoke([new HumanMessage(`[${item.id}] debater ${who}`)], { signal: ctx.signal });
-      await Promise.all([ask('A'), ask('B'), ask('C')]);
-      return { prediction: item.answer, trace: {} };
-    };
-    const r = await runExperiment({
-      runDir,
-      system: debaters,
-      items: [{ id: 'mbe_581', answer: 'B' }],
-      gold: (q) => q.answer,
-      makeContext: contextFrom({ llm }),
-      config: { system: 'debate' },
-      seed: 1,
-    });
+    const r = await runDebate({ runDir, baseUrl: srv.url, debaters: ['A', 'B', 'C'], llm: { maxRetries: 0, concurrency: 1 } });
     expect(r.failed).toBe(1);
     expect(srv.requests).toHaveLength(1);
-    const t = r.results[0].tokens!;
     // before: { refused: 1, abandoned: 1 }
-    expect(t.calls + (t.retried ?? 0) + (t.refused ?? 0) + (t.abandoned ?? 0)).toBe(srv.requests.length);
-    const exchanges = readFileSync(exchangesPath(runDir, 'mbe_581'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { abandoned?: boolean; unsent?: boolean });
-    expect(exchanges.filter((x) => x.abandoned && x.unsent)).toHaveLength(2);
+    expect(requestsCounted(r.results)).toBe(srv.requests.length);
+    expect(readDebateExchanges(runDir).filter((x) => x.abandoned && x.unsent)).toHaveLength(2);
   });
 });

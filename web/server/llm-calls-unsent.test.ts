@@ -8,20 +8,11 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { llmConfigSchema } from '../../core/config.js';
-import { createChatModel } from '../../core/llm/factory.js';
-import { contextFrom, runExperiment } from '../../eval/runner.js';
-import type { AgentSystem } from '../../eval/types.js';
+import { failOnceServerHasARequest, runDebate } from '../../eval/test-support/debate-system.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { runCalls } from './llm-calls-api.js';
 import type { RunEntry } from './runs.js';
-
-interface Q {
-  id: string;
-  answer: string;
-}
 
 let srv: ScriptedServer | undefined;
 let root: string;
@@ -34,34 +25,19 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/**
- * Three debaters at once through one concurrency slot: A's request reaches the server (which never
- * answers it), B and C wait for the slot; a step of the item's own fails once the server has A's
- * request, so the item ends with A in flight and B, C never sent.
- */
-const debate: AgentSystem<Q> = async (item, ctx) => {
-  const ask = (who: string) => ctx.llm!.invoke([new HumanMessage(`[${item.id}] debater ${who}`)], { signal: ctx.signal });
-  const failing = (async () => {
-    while (srv!.requests.length === 0) await new Promise((ok) => setTimeout(ok, 5));
-    throw new Error('the judge step failed');
-  })();
-  await Promise.all([ask('A'), ask('B'), ask('C'), failing]);
-  return { prediction: item.answer, trace: {} };
-};
-
 describe('the LLM-calls panel of an item with calls never sent', () => {
   it('counts them in the totals under their own label, so totals and rows agree: 0 calls + 1 cut off + 2 never sent = 3 rows (before: the 2 were in no total)', async () => {
     srv = await startScriptedServer(() => ({ hang: true }));
-    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, concurrency: 1 }));
     const dir = join(root, 'run');
-    const r = await runExperiment({
+    // three debaters at once through one concurrency slot: A's request reaches the server (which never
+    // answers it), B and C wait for the slot; a step of the item's own fails once the server has A's
+    // request, so the item ends with A in flight and B, C never sent
+    const r = await runDebate({
       runDir: dir,
-      system: debate,
-      items: [{ id: 'mbe_581', answer: 'B' }],
-      gold: (q) => q.answer,
-      makeContext: contextFrom({ llm }),
-      config: { system: 'debate' },
-      seed: 1,
+      baseUrl: srv.url,
+      debaters: ['A', 'B', 'C'],
+      llm: { maxRetries: 0, concurrency: 1 },
+      ownStep: () => failOnceServerHasARequest(srv!),
     });
     expect(r.failed).toBe(1);
     expect(srv.requests).toHaveLength(1);
