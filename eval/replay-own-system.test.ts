@@ -9,14 +9,14 @@
  * `sampling`, replayed as the same run. Recorded through the factory's real client against a
  * scripted server on 127.0.0.1.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { llmConfigSchema } from '../core/config.js';
 import { createChatModel } from '../core/llm/factory.js';
 import { startScriptedServer, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
-import { resultsPath } from './run-dir.js';
+import { readResults } from './run-dir.js';
 import { contextFrom, runExperiment } from './runner.js';
 import { answerOneLetter, ONE_LETTER_ITEMS } from './test-support/one-letter-system.js';
 
@@ -59,12 +59,10 @@ afterAll(async () => {
 describe('a replay of a system of your own compares its own fields as they are', () => {
   it('the same config replays the recording', async () => {
     await replay(own);
-    const predictions = (f: string) =>
-      readFileSync(f, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).prediction);
-    expect(predictions(resultsPath(join(dir, `replay-${n}`)))).toEqual(predictions(resultsPath(rec)));
+    const predictions = async (runDir: string) => (await readResults(runDir)).records.map((r) => r.prediction);
+    const recorded = await predictions(rec);
+    expect(recorded).toHaveLength(ONE_LETTER_ITEMS.length);
+    expect(await predictions(join(dir, `replay-${n}`))).toEqual(recorded);
   });
 
   it('another `prompts` is a field of its own that differs, not "an older prompt version" with a `lexcase run` command', async () => {

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
 import { runTokensText } from './run-counts.js';
-import { readDebateExchanges, requestsCounted, runDebate } from './test-support/debate-system.js';
+import { readDebateExchanges, runDebate } from './test-support/debate-system.js';
+import { requestsCounted } from './test-support/requests-counted.js';
 
 /** Debater A: HTTP 500 at once (retried after a 30 s backoff); debater B: HTTP 400 half a second later (not retried: it fails the item). */
 const script = (r: RecordedRequest) =>

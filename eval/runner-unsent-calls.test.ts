@@ -12,7 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
 import { totalsProblems } from '../web/server/llm-calls-api.js';
 import { exchangesPath, parseInspectorCalls } from './llm-exchanges.js';
-import { failOnceServerHasARequest, readDebateExchanges, requestsCounted, runDebate } from './test-support/debate-system.js';
+import { failOnceServerHasARequest, readDebateExchanges, runDebate } from './test-support/debate-system.js';
+import { requestsCounted } from './test-support/requests-counted.js';
 
 const script = (_r: RecordedRequest) => ({ content: 'argued', usage: { prompt_tokens: 10, completion_tokens: 5 }, delayMs: 1000 });
 

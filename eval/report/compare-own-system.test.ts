@@ -57,23 +57,28 @@ async function makeRun(name: string, sys: AgentSystem<Question>, lexcaseSystem?:
   return { id: name, dir, root, kind: 'run', system: 'retrieval', items: QUESTIONS.length, correct: 0, graphs: 0 };
 }
 
+/** Two runs of the system of your own: A right on 10 of 20; B right on 16 of 20 where it answered, but 6 failed (HTTP 400). */
+async function makeMinePair(): Promise<{ a: RunEntry; b: RunEntry }> {
+  const a = await makeRun(
+    'mine-a',
+    system(
+      (i) => i < 10,
+      () => false,
+    ),
+  );
+  const b = await makeRun(
+    'mine-b',
+    system(
+      () => true,
+      (i) => i >= 14,
+    ),
+  );
+  return { a, b };
+}
+
 describe('compare: a system of your own named "retrieval"', () => {
   it('is compared by accuracy, its failed items counted as wrong (text, --json)', async () => {
-    // A: right on 10 of 20; B: right on 16 of 20 where it answered, but 6 failed (HTTP 400)
-    const a = await makeRun(
-      'mine-a',
-      system(
-        (i) => i < 10,
-        () => false,
-      ),
-    );
-    const b = await makeRun(
-      'mine-b',
-      system(
-        () => true,
-        (i) => i >= 14,
-      ),
-    );
+    const { a, b } = await makeMinePair();
     const c = await compareRuns(a.dir, b.dir);
     expect(c.judgedBy).toBe('accuracy');
     expect(c.primary.id).toBe('accuracy');
@@ -87,20 +92,7 @@ describe('compare: a system of your own named "retrieval"', () => {
   });
 
   it("the explorer's /api/compare and /api/compare/runs judge it the same way, and mark ✓ by right answers", async () => {
-    const a = await makeRun(
-      'mine-a',
-      system(
-        (i) => i < 10,
-        () => false,
-      ),
-    );
-    const b = await makeRun(
-      'mine-b',
-      system(
-        () => true,
-        (i) => i >= 14,
-      ),
-    );
+    const { a, b } = await makeMinePair();
     const pair = await compareRunsView(a, b);
     expect(pair.judgedBy).toBe('accuracy');
     expect(pair.primary.text.diff).toBe('+20.0 pp');

@@ -11,9 +11,8 @@ import { HumanMessage } from '@langchain/core/messages';
 import { type LlmConfig, llmConfigSchema } from '../../core/config.js';
 import { createChatModel } from '../../core/llm/factory.js';
 import { exchangesPath } from '../llm-exchanges.js';
-import { runCutOffCount, runRefusedCount, runRetriedCount } from '../run-counts.js';
 import { contextFrom, type RunExperimentResult, runExperiment } from '../runner.js';
-import type { AgentSystem, ResultRecord } from '../types.js';
+import type { AgentSystem } from '../types.js';
 
 export interface DebateItem {
   id: string;
@@ -76,13 +75,4 @@ export function readDebateExchanges(runDir: string): DebateExchange[] {
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as DebateExchange);
-}
-
-/**
- * The requests the run's counts say reached the server: its LLM calls plus the requests cut off,
- * refused and failed attempts sent again, as run-counts sums them for the counts line.
- */
-export function requestsCounted(results: readonly ResultRecord[]): number {
-  const calls = results.reduce((s, r) => s + (r.tokens?.calls ?? 0), 0);
-  return calls + runCutOffCount(results) + runRefusedCount(results) + runRetriedCount(results);
 }

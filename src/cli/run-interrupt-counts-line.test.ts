@@ -15,6 +15,7 @@ import { createChatModel } from '../../core/llm/factory.js';
 import { unrecordedRequests } from '../../eval/results-writes.js';
 import { readRunUnderWay, runTokensText } from '../../eval/run-counts.js';
 import { contextFrom, runExperiment } from '../../eval/runner.js';
+import { requestsCounted } from '../../eval/test-support/requests-counted.js';
 import { answerOneLetter, ONE_LETTER_ITEMS, type OneLetterItem } from '../../eval/test-support/one-letter-system.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { recordInterrupt } from './run-interrupt.js';
@@ -69,10 +70,10 @@ describe('the counts line after an interrupt and its resume', () => {
 
     const r = await run();
     expect(srv.requests).toHaveLength(4);
-    const calls = r.results.reduce((s, x) => s + (x.tokens?.calls ?? 0), 0);
-    expect(calls).toBe(3);
+    // the 3 recorded lines' calls, and the request under way at the signal
+    expect(requestsCounted(r.results)).toBe(3);
     const underWay = await readRunUnderWay(runDir);
-    expect(calls + underWay.requests).toBe(srv.requests.length);
+    expect(requestsCounted(r.results, underWay)).toBe(srv.requests.length);
     // before: 'tokens 90 (whole run; this call 60)', nothing of the fourth request
     expect(runTokensText(r.results, 60, underWay)).toBe(
       'tokens 90 (whole run; this call 60); 1 request sent by 1 item under way at an interrupt (in no results.jsonl line, nor in LLM calls; its usage is in no total)',
