@@ -3,6 +3,9 @@
  * run dir's config.json against the command's) and a merge (eval/reproduce/merge.ts: one shard's
  * against another's):
  *
+ *  0. the fields an older lexcase recorded where this one records none for the same config are dropped
+ *     from the recorded one (resume-over-recorded.ts withoutOverRecorded: e.g. CASE's `searchScoreDigits`
+ *     for a hybrid its --tools left out, recorded before 2026-12-01);
  *  1. the fields an older lexcase did not record are taken from the other config (resume-unrecorded.ts
  *     withUnrecorded: "unknown", not a difference — e.g. a reproduce retrieval run's `splitSeed`,
  *     null before it recorded the default 13);
@@ -17,6 +20,7 @@
  * written before `splitSeed` was recorded, one after) were refused as different configs.
  */
 import { describeDifference, firstDifference } from './resume-config.js';
+import { withoutOverRecorded } from './resume-over-recorded.js';
 import { unrecordedDifference, withUnrecorded } from './resume-unrecorded.js';
 
 export interface RecordedComparison {
@@ -42,25 +46,12 @@ export function compareRecordedConfig(
 ): RecordedComparison {
   // a system of the caller's own (runExperiment without `lexcaseSystem`): its fields are its own, whatever their
   // names (`prompts`, `dataFiles`), never one an older lexcase did not record (only the runner's own are): a field it adds is a difference
-  // a CASE run dir a lexcase before 2026-12-01 wrote recorded `searchScoreDigits` for a hybrid its --tools left out (it
-  // recorded every method of the index): with the rest of the config the same, this run searches no hybrid either —
-  // the record is not a difference (withoutUnsearchedDigits)
-  const { config: recorded, unrecorded } = withUnrecorded(withoutUnsearchedDigits(before, after, o), after, o);
+  // a field an older lexcase recorded where this one records none for the same config (resume-over-recorded.ts: CASE's
+  // `searchScoreDigits` for a hybrid its --tools left out, before 2026-12-01) is not a difference: dropped first
+  const { config: recorded, unrecorded } = withUnrecorded(withoutOverRecorded(before, after, o), after, o);
   const [was, now] = [recorded, after].map(comparable);
   const key = firstDifference(was, now);
   if (key === undefined) return { recorded, unrecorded };
   const why = unrecordedDifference(key, recorded, after, o);
   return { recorded, unrecorded, difference: `field "${key}" differs: ${describeDifference(key, was, now, labels)}${why ? `; ${why}` : ''}` };
-}
-
-/**
- * `before` without its `searchScoreDigits` where it is a CASE run's and `after` (the same run now) records
- * none: an older lexcase recorded CASE's for every method of its index, a hybrid its `--tools` (or the
- * offline advocates) never searched included; this lexcase records the methods CASE searches only. Any
- * field that decides what CASE searches (tools, mode, retrievers, index) is compared as before.
- */
-function withoutUnsearchedDigits(before: Record<string, unknown>, after: Record<string, unknown>, o: { lexcaseFields?: boolean }): Record<string, unknown> {
-  if (o.lexcaseFields === false || before.system !== 'case' || before.searchScoreDigits === undefined || after.searchScoreDigits !== undefined) return before;
-  const { searchScoreDigits: _digits, ...rest } = before;
-  return rest;
 }
