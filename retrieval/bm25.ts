@@ -40,12 +40,10 @@ export function createBm25Retriever(index: SparseIndex, params: Partial<Bm25Para
   const { k1, b } = { ...BM25_DEFAULTS, ...params };
   const lucene = params.scorer === 'lucene';
   const scorer = scorerFor(index, index, index.view, params.threads ?? 0, params.cacheBytes);
-  // Term parts are the weights the ranking adds and `score` its sum in the ranking's order, so the
-  // explanation's score is the search's bit for bit (sparse/doc-score.ts).
+  // The ranking scores the passage itself (sparse/doc-score.ts): term parts are the weights it adds,
+  // `score` the search's bit for bit.
   const ranked = (q: QueryTerms, doc: number) =>
-    docScore(index.view, { method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k: 1, ...(lucene ? { scorer: 'lucene' as const } : {}) }, doc, (t) =>
-      termFrequency(index.view, t, doc),
-    );
+    docScore(index.view, { method: 'bm25', k1, b, ids: q.ids, counts: q.counts, k: 1, ...(lucene ? { scorer: 'lucene' as const } : {}) }, doc);
   const explainLucene = (q: QueryTerms, id: string): Explanation => {
     const doc = docIndexOf(index, id);
     const dl = index.doclen[doc];

@@ -77,18 +77,12 @@ export function createQldRetriever(index: SparseIndex, params: Partial<QldParams
     return s.withText ? attachTexts(hits, index.docs, 'qld') : hits;
   };
 
-  // `score` is the ranking's own (sparse/doc-score.ts), bit for bit the search's.
+  // The ranking scores the passage itself (sparse/doc-score.ts): `score` is bit for bit the search's.
   const explainTerms = (q: QueryTerms, id: string): Explanation => {
     const doc = docIndexOf(index, id);
     const dl = index.doclen[doc];
     const tfs = q.ids.map((t) => termFrequency(index.view, t, doc));
-    const tfOf = new Map(q.ids.map((t, i) => [t, tfs[i]]));
-    const r = docScore(
-      index.view,
-      { method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k: 1, ...(lucene ? { scorer: 'lucene' as const } : {}) },
-      doc,
-      (t) => tfOf.get(t) ?? 0,
-    );
+    const r = docScore(index.view, { method: 'qld', variant, mu, ids: q.ids, counts: q.counts, k: 1, ...(lucene ? { scorer: 'lucene' as const } : {}) }, doc);
     if (lucene) {
       // each term's part is the float weight the ranking adds; the score is their float sum
       const terms = q.ids.map((t, i) => ({ term: q.terms[i], qtf: q.counts[i], tf: tfs[i], df: index.df[t], score: r.weights[i] }));

@@ -57,7 +57,11 @@ export type Mode = (typeof Mode)[keyof typeof Mode];
  * (decoded-postings.ts), so the loops are plain typed-array walks, one specialised loop per scorer.
  */
 export function accumulate(index: ScoringView, acc: Accumulator, termId: number, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
-  const list = decodedPostings(index, termId);
+  accumulateList(decodedPostings(index, termId), acc, mode, p1, p2, arr);
+}
+
+/** accumulate() over a list given (explanations add a document's one posting: sparse/doc-score.ts). */
+export function accumulateList(list: PostingList, acc: Accumulator, mode: Mode, p1: number, p2: number, arr: Float64Array | undefined): void {
   if (mode === Mode.Bm25) accumulateBm25(list, acc, p1, arr!);
   else if (mode === Mode.Qld) accumulateQld(list, acc, p1, p2);
   else if (mode === Mode.LuceneQld) accumulateLuceneQld(list, acc, p1, p2, arr!);

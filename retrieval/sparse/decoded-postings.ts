@@ -371,6 +371,18 @@ export function decodedPostings(view: ScoringView, termId: number): PostingList 
   return { docs, tfs, length, bigTf, cached: c.cached, ub: c.ub };
 }
 
+/** The wide form of one posting (doc, tf): what decodedPostings gives of a list in a one-document range. */
+export function singlePosting(doc: number, tf: number): PostingList {
+  const big = tf >= TF_ESCAPE;
+  return {
+    docs: Uint32Array.of(doc),
+    tfs: Uint16Array.of(big ? TF_ESCAPE : tf),
+    length: 1,
+    ...(big ? { bigTf: new Map([[0, tf]]) } : {}),
+    cached: false,
+  };
+}
+
 /**
  * Decode and cache, up front, every list with at least max(64, N/1024) postings over the view's
  * collection (the lists long queries keep coming back to), so that their first use does not fall

@@ -53,3 +53,11 @@ it("the scorer modes' per-query facts are one table (mode-facts.ts): one row per
   );
   expect(lists).toEqual([]);
 });
+
+it("explanations score with the ranking's own code: doc-score.ts repeats none of its arithmetic (no Math, no weight formula, no mode of its own)", () => {
+  const text = readFileSync(`${dir}/doc-score.ts`, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+  // before: its own BM25 / QLD / lucene weights (Math.log1p, bm25Norm, luceneBm25Weight …), float32 rounding and QLD base
+  expect(text).not.toMatch(/Math\.|bm25Norm|logRatios|lucene\w*Weight|luceneLmdTf|Mode\./);
+  expect(text).toMatch(/accumulateList\(/);
+  expect(text).toMatch(/selectAll\(/);
+});

@@ -88,7 +88,7 @@ export interface MaxScoreInput {
 const fullScore = (acc: Accumulator, d: number, q: MaxScoreInput['qld']) => (q ? q.base - q.qlen * q.lnl[d] + acc.scores[d] : acc.scores[d]);
 
 /** Exhaustive top-k over every touched doc (plus, for textbook QLD, the best unmatched ones). */
-function selectAll(view: ScoringView, acc: Accumulator, k: number, q: MaxScoreInput['qld'], f32 = false): TopK {
+export function selectAll(view: ScoringView, acc: Accumulator, k: number, q: MaxScoreInput['qld'], f32 = false): TopK {
   const top = new TopK(k);
   const { scores, touched } = acc;
   if (!q) {

@@ -125,24 +125,32 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
   let postings = 0;
   for (const t of plan) postings += t.df;
   const blocked = strategy === 'blocked' || (strategy === 'auto' && postings >= BLOCKED_MIN_DENSITY * (view.hi - view.lo));
-  const exhaustive = strategy === 'exhaustive';
-  const run = (inp: MaxScoreInput) => {
-    // Block-max MaxScore over doc windows (block-max.ts) takes BM25 and textbook QLD.
-    const bmx = modeFacts(inp.mode).kernel;
-    if (strategy === 'blockmax' && !bmx) throw new Error("strategy 'blockmax' takes bm25 and textbook qld (lexcase scorer) only");
-    // Opt-in only: 'auto' does not take it (it lost to blocked TAAT on fresh agent queries in
-    // bench/prune-ab.ts: docs/notes/2026-11-26-block-max.md).
-    if (strategy === 'blockmax') return ranked(blockMaxTopK(view, inp, windowBits));
-    return ranked(blocked ? blockedTopK(view, inp, blockDocs) : maxScoreTopK(view, inp));
-  };
+  const inp = scoringInput(view, req, plan, fullPlan, k, strategy === 'exhaustive');
+  // Block-max MaxScore over doc windows (block-max.ts) takes BM25 and textbook QLD.
+  const bmx = modeFacts(inp.mode).kernel;
+  if (strategy === 'blockmax' && !bmx) throw new Error("strategy 'blockmax' takes bm25 and textbook qld (lexcase scorer) only");
+  // Opt-in only: 'auto' does not take it (it lost to blocked TAAT on fresh agent queries in
+  // bench/prune-ab.ts: docs/notes/2026-11-26-block-max.md).
+  if (strategy === 'blockmax') return ranked(blockMaxTopK(view, inp, windowBits));
+  return ranked(blocked ? blockedTopK(view, inp, blockDocs) : maxScoreTopK(view, inp));
+}
+
+/**
+ * What the walks take for one request (once per query, never per doc): its scorer mode, the plan's
+ * terms to score (`plan`), the per-doc array of accumulate() and, for textbook QLD, the part every
+ * document shares, over every query term (`fullPlan`: also those an approximate request skips, whose
+ * matched part only is dropped). The per-doc arrays are indexed by global doc index, so an input
+ * made on the whole index serves a view of any of its doc ranges (sparse/doc-score.ts).
+ */
+export function scoringInput(view: ScoringView, req: ScoreRequest, plan: TermPlan[], fullPlan: TermPlan[], k: number, exhaustive: boolean): MaxScoreInput {
   if (req.scorer === 'lucene') {
     if (req.method === 'bm25')
-      return run({ mode: Mode.LuceneBm25, plan, k, arr: luceneNormInverses(view, req.k1, req.b), paramKey: `lbm25:${req.k1}:${req.b}`, exhaustive });
-    return run({ mode: Mode.LuceneLmd, plan, k, arr: luceneLogRatios(view, req.mu), paramKey: `llmd:${req.mu}`, exhaustive });
+      return { mode: Mode.LuceneBm25, plan, k, arr: luceneNormInverses(view, req.k1, req.b), paramKey: `lbm25:${req.k1}:${req.b}`, exhaustive };
+    return { mode: Mode.LuceneLmd, plan, k, arr: luceneLogRatios(view, req.mu), paramKey: `llmd:${req.mu}`, exhaustive };
   }
   if (req.method === 'bm25') {
     const arr = bm25Norms(view, req.k1, req.b);
-    return run({
+    return {
       mode: Mode.Bm25,
       plan,
       k,
@@ -151,13 +159,12 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
       exhaustive,
       bm25Positive: req.k1 > 0 && req.b < 1,
       bm25: { k1: req.k1, b: req.b },
-    });
+    };
   }
   if (req.variant === 'lucene') {
     const arr = logRatios(view, req.mu);
-    return run({ mode: Mode.LuceneQld, plan, k, arr, paramKey: `lucene:${req.mu}`, exhaustive });
+    return { mode: Mode.LuceneQld, plan, k, arr, paramKey: `lucene:${req.mu}`, exhaustive };
   }
-  // Over every query term, also those an approximate request skips (their matched part only is dropped).
   let base = 0;
   let qlen = 0;
   for (const t of fullPlan) {
@@ -165,7 +172,7 @@ export function scoreTopK(view: ScoringView, req: ScoreRequest, strategy: Strate
     qlen += t.p1;
   }
   const lnl = logLengths(view, req.mu);
-  return run({ mode: Mode.Qld, plan, k, arr: undefined, paramKey: `qld:${req.mu}`, qld: { base, qlen, lnl }, exhaustive });
+  return { mode: Mode.Qld, plan, k, arr: undefined, paramKey: `qld:${req.mu}`, qld: { base, qlen, lnl }, exhaustive };
 }
 
 function ranked(top: TopK): Ranked {
