@@ -205,6 +205,21 @@ export function createDenseRetriever(
   };
   const embedQuery = (query: string) => embedUnder(query, rule);
 
+  /** The search's LanceDB query for the top `n` rows: the ANN index with its knobs, or every row (flat tables, --exact). */
+  const tableQuery = (vector: Float32Array, n: number) => {
+    let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', '_distance']).limit(n);
+    // HNSW's beam must hold the n hits asked for (LanceDB refused a k past ef: "ef must be greater
+    // than or equal to k", so eval retrieval's and hybrid's depth 1,000 failed on every such index)
+    if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef: ef === undefined ? ef : Math.max(ef, n) });
+    else if (opts.exact) q = q.bypassVectorIndex();
+    return q;
+  };
+  /** One row's cosine by `query` (the search's, or every row's) restricted to the passage; undefined when it does not reach the row. */
+  const rowScore = async (query: lancedb.VectorQuery, id: string): Promise<number | undefined> => {
+    const rows = (await query.where(`id = '${id.replace(/'/g, "''")}'`).toArray()) as Array<{ id: string; _distance: number }>;
+    return rows.length ? 1 - rows[0]._distance : undefined;
+  };
+
   const searchVector = async (vector: Float32Array, sopts?: SearchOptions): Promise<Hit[]> => {
     const k = searchK(sopts?.k);
     if (vector.length !== section.dimension) throw errors.dimensionMismatch(section.dimension, vector.length, 'query vector');
@@ -214,14 +229,7 @@ export function createDenseRetriever(
       const hits = flatSearch(await loadMatrix(), vector, limit);
       return sopts?.withText ? attachTexts(hits, opts.docs, 'dense') : hits;
     }
-    const rows = await lanceTopK(limit, (n) => {
-      let q = table.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', '_distance']).limit(n);
-      // HNSW's beam must hold the n hits asked for (LanceDB refused a k past ef: "ef must be greater
-      // than or equal to k", so eval retrieval's and hybrid's depth 1,000 failed on every such index)
-      if (section.ann && !opts.exact) q = applyAnnKnobs(q, { nprobes, refineFactor: refine, ef: ef === undefined ? ef : Math.max(ef, n) });
-      else if (opts.exact) q = q.bypassVectorIndex();
-      return q.toArray() as Promise<Array<{ id: string; _distance: number }>>;
-    });
+    const rows = await lanceTopK(limit, (n) => tableQuery(vector, n).toArray() as Promise<Array<{ id: string; _distance: number }>>);
     const hits = rows.map((r, i) => ({ id: r.id, score: 1 - r._distance, rank: i + 1 }));
     return sopts?.withText ? attachTexts(hits, opts.docs, 'dense') : hits;
   };
@@ -271,41 +279,38 @@ export function createDenseRetriever(
     ...(section.ann && !opts.exact ? {} : { similarities }),
     async explain(query: string, id: string): Promise<Explanation> {
       // The score the search gives the passage, from the search's own arithmetic (the in-memory
-      // kernel's, or LanceDB's float distance of the row), not a double recompute that differed from
-      // the printed search score in the last digits.
+      // kernel's, or LanceDB's float distance of the row by the search's own query), not a double
+      // recompute that differed from the printed search score in the last digits.
       const v = await embedQuery(query);
-      let score: number;
+      const search = section.ann && !opts.exact ? { type: section.ann.type ?? 'ivf_pq', nprobes, refineFactor: refine, ef } : { type: 'flat' };
+      const detail = { embedder: embedder.id, dimension: embedder.dimension, metric: 'cosine', query: queryConfig, search };
       if (inMemory) {
         const m = await loadMatrix();
         rowOf ??= new Map(m.ids.map((rid, i) => [rid, i]));
         const row = rowOf.get(id);
         if (row === undefined) throw errors.notFound('passage in dense index', id);
-        score = flatRanks(m, v, [row])[0].score;
-      } else {
-        const safe = id.replace(/'/g, "''");
-        const rows = (await table
-          .vectorSearch(v)
-          .column('vector')
-          .distanceType('cosine')
-          .where(`id = '${safe}'`)
-          .bypassVectorIndex()
-          .select(['id', '_distance'])
-          .limit(1)
-          .toArray()) as Array<{ id: string; _distance: number }>;
-        if (!rows.length) throw errors.notFound('passage in dense index', id);
-        score = 1 - rows[0]._distance;
+        return { id, method: 'dense', score: flatRanks(m, v, [row])[0].score, terms: [], detail };
       }
+      // every row's exact cosine (the stored vectors; a flat table's and --exact's search score)
+      const exactScore = await rowScore(tableQuery(v, 1).bypassVectorIndex(), id);
+      if (exactScore === undefined) throw errors.notFound('passage in dense index', id);
+      if (!section.ann || opts.exact) return { id, method: 'dense', score: exactScore, terms: [], detail };
+      // An ANN table: the search scores its candidates by the index's distances (ivf_pq without a
+      // refine step: quantised, 0.3 off the exact cosine; ivf_flat: in its own float order), so the
+      // score is the search's query's, restricted to the passage (the same partitions probed, the same
+      // knobs), and the exact cosine is given beside it. The search does not reach a passage whose
+      // partitions it does not probe: then the score is the exact cosine and annScore is null.
+      const annScore = await rowScore(tableQuery(v, 1), id);
       return {
         id,
         method: 'dense',
-        score,
+        score: annScore ?? exactScore,
         terms: [],
         detail: {
-          embedder: embedder.id,
-          dimension: embedder.dimension,
-          metric: 'cosine',
-          query: queryConfig,
-          search: section.ann && !opts.exact ? { type: section.ann.type ?? 'ivf_pq', nprobes, refineFactor: refine, ef } : { type: 'flat' },
+          ...detail,
+          annScore: annScore ?? null,
+          exactScore,
+          ...(annScore === undefined ? { note: `the ${search.type} search with these knobs does not reach this passage: score is the exact cosine` } : {}),
         },
       };
     },

@@ -116,6 +116,7 @@ export const HEAVY_TESTS: readonly string[] = [
   'eval/reproduce/reproduce-index-content.test.ts',
   'indexer/embed/use-lite-direct.test.ts',
   'indexer/embed/use-lite-tokenizer.test.ts',
+  'retrieval/dense-ann-explain.test.ts',
   'retrieval/explain-score.test.ts',
   'src/cli/commands/index-dense.test.ts',
   'src/cli/commands/reproduce-llm.test.ts',

@@ -190,7 +190,12 @@ export const explainOutput = z.object({
     .describe(
       "with rm3: the expanded query, heaviest first (as `lexcase search --rm3 --json`'s expansion); detail.rm3 gives its parameters and feedback passages",
     ),
-  detail: z.record(z.string(), z.unknown()).optional().describe('method-specific notes (fusion components)'),
+  detail: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "method-specific notes (hybrid: fusion components; dense on an ANN index: annScore, the index's score that search gave and score is, and exactScore, the exact cosine)",
+    ),
 });
 
 export const passageOutput = z.object({
