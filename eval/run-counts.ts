@@ -34,10 +34,22 @@ export function retriedText(n: number): string {
 /**
  * "resuming DIR: 17 of 60 items already done (…)": the one line a resumed run says, from the runner
  * itself or, for a reproduce grid's LLM cell (whose `lexcase run --json` logs only warnings), from
- * the resume config.json records (eval/reproduce/run-grid.ts).
+ * the resume config.json records (eval/reproduce/run-grid.ts). `underWay`: the requests of items under
+ * way at the run's earlier interrupts (config.json `interrupts`, runInterrupts), which the line says as
+ * the end line and report.md count them; before, it left them out ("6 of 12 items already done" and
+ * nothing of the 3 requests the server had received for the items the interrupt cut short), and a
+ * resume of a run interrupted before its first line said nothing at all.
  */
-export function resumingText(runDir: string, r: { items: number; skipped: number; keptFailed?: number; retried?: number }): string {
-  return `resuming ${runDir}: ${r.skipped} of ${r.items} items already done${r.keptFailed ? ` (${keptFailedText(r.keptFailed)}; without it they run again)` : ''}${r.retried ? `; ${retriedText(r.retried)}` : ''}`;
+export function resumingText(runDir: string, r: { items: number; skipped: number; keptFailed?: number; retried?: number }, underWay?: UnderWay): string {
+  const interrupted = underWay?.requests
+    ? `; ${underWayText(underWay)} (in no results.jsonl line; the counts line and report.md count ${underWay.requests === 1 ? 'it' : 'them'})`
+    : '';
+  return `resuming ${runDir}: ${r.skipped} of ${r.items} items already done${r.keptFailed ? ` (${keptFailedText(r.keptFailed)}; without it they run again)` : ''}${r.retried ? `; ${retriedText(r.retried)}` : ''}${interrupted}`;
+}
+
+/** Whether a resume has anything for resumingText to say: items done or retried, or requests of an earlier interrupt. */
+export function resumeSaysAnything(r: { skipped: number; retried?: number }, underWay?: UnderWay): boolean {
+  return !!(r.skipped || r.retried || underWay?.requests);
 }
 
 /** "ran 0, skipped 8 (already done; 6 failed earlier, kept as failed by --no-retry-failed), failed 0". */

@@ -93,7 +93,7 @@ import {
   writeTrace,
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
-import { resumingText } from './run-counts.js';
+import { resumeSaysAnything, resumingText, runInterrupts } from './run-counts.js';
 import { noteItemUnderWay } from './results-writes.js';
 import { checkShardResume, currentShard, selectShardItems, shardLabel } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
@@ -386,7 +386,9 @@ async function runLocked<Item extends { id: string }>(
       },
     ];
     await writeJsonAtomic(configPath(runDir), existing);
-    if (skipped || retried) log.info(resumingText(runDir, { items: items.length, skipped, keptFailed, retried }));
+    // with the requests of items under way at the run's earlier interrupts (config.json `interrupts`), as the end line counts them
+    const underWay = runInterrupts(existing);
+    if (resumeSaysAnything({ skipped, retried }, underWay)) log.info(resumingText(runDir, { items: items.length, skipped, keptFailed, retried }, underWay));
   } else {
     const file: RunConfigFile = { seed, config, provenance: prov };
     await writeJsonAtomic(configPath(runDir), file);

@@ -22,7 +22,7 @@ import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
 import { readConfig, resultsPath, writeJsonAtomic } from '../run-dir.js';
 import type { RunConfigFile } from '../run-config-file.js';
-import { resumingText } from '../run-counts.js';
+import { readRunUnderWay, resumeSaysAnything, resumingText } from '../run-counts.js';
 import type { Recipe, RecipeRun } from './recipe.js';
 // the retrieval and TREC run kinds are imported when a grid runs one: they load the retrieval methods
 // (LanceDB, transformers.js), ~1.2 s of CPU that listing recipes, merging shards and LLM-only grids do not need
@@ -174,11 +174,13 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
     llmProvider: o.llmProvider,
   });
   const resumesBefore = await resumeRecords(runDir);
+  // the requests of items under way at the cell's earlier interrupts (config.json `interrupts`), as the runner's line says them
+  const underWay = await readRunUnderWay(runDir);
   const r = await o.runCommand(['--json', ...argv]);
   // `lexcase run --json` logs warnings only: say a resumed cell's "resuming … already done" here, as
   // the runner says it for a retrieval cell run in this process
   const resumed = (await resumeRecords(runDir)).slice(resumesBefore.length).at(-1);
-  if (resumed && (resumed.skipped || resumed.retried)) log.info(resumingText(runDir, resumed));
+  if (resumed && resumeSaysAnything(resumed, underWay)) log.info(resumingText(runDir, resumed, underWay));
   await mkdir(join(o.dir, 'logs'), { recursive: true });
   await writeFile(join(o.dir, 'logs', `${run.id}.log`), `$ lexcase ${argv.join(' ')}\n${r.stdout}\n${r.stderr}`);
   // a shard's run reruns only as that shard: `lexcase run` has no --shard, and run alone on this run

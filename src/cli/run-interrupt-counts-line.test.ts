@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { caseMetrics, caseMetricsMarkdown } from '../../agents/case/metrics.js';
 import { llmConfigSchema } from '../../core/config.js';
 import { createChatModel } from '../../core/llm/factory.js';
@@ -18,6 +18,7 @@ import { contextFrom, runExperiment } from '../../eval/runner.js';
 import { requestsCounted } from '../../eval/test-support/requests-counted.js';
 import { answerOneLetter, ONE_LETTER_ITEMS, type OneLetterItem } from '../../eval/test-support/one-letter-system.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { getLogLevel, setLogLevel } from '../../core/log.js';
 import { recordInterrupt } from './run-interrupt.js';
 
 let dir: string;
@@ -68,8 +69,16 @@ describe('the counts line after an interrupt and its resume', () => {
     release();
     await first;
 
-    const r = await run();
+    let stderr = '';
+    const said = vi.spyOn(process.stderr, 'write').mockImplementation((t: string | Uint8Array) => ((stderr += String(t)), true));
+    const level = getLogLevel();
+    setLogLevel('info');
+    const r = await run().finally(() => (said.mockRestore(), setLogLevel(level)));
     expect(srv.requests).toHaveLength(4);
+    // the resume's own line says them too (before: "resuming …: 1 of 3 items already done", nothing of the request)
+    expect(stderr).toContain(
+      `resuming ${runDir}: 1 of 3 items already done; 1 request sent by 1 item under way at an interrupt (in no results.jsonl line; the counts line and report.md count it)\n`,
+    );
     // the 3 recorded lines' calls, and the request under way at the signal
     expect(requestsCounted(r.results)).toBe(3);
     const underWay = await readRunUnderWay(runDir);
@@ -81,6 +90,53 @@ describe('the counts line after an interrupt and its resume', () => {
     // CASE's and the baselines' Tokens line (their counts line prints no tokens) says it too
     expect(caseMetricsMarkdown(caseMetrics(r.results, new Map(), 13, underWay))).toContain(
       '; 1 request sent by 1 item under way at an interrupt (in no results.jsonl line, nor in LLM calls; its usage is in no total).',
+    );
+  });
+
+  it('a run interrupted before its first line: the resume says the requests of the items cut short (before: no resuming line at all)', async () => {
+    // every first-run request is held until the run is stopped: no item finishes, two are under way
+    let held = true;
+    let release!: () => void;
+    const opened = new Promise<void>((ok) => (release = ok));
+    srv = await startScriptedServer(async () => {
+      if (held) await opened;
+      return { content: 'C', usage: { prompt_tokens: 20, completion_tokens: 10 } };
+    });
+    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0 }));
+    const runDir = join(dir, 'run0');
+    const run = (signal?: AbortSignal) =>
+      runExperiment({
+        runDir,
+        system: answerOneLetter,
+        items: ONE_LETTER_ITEMS as OneLetterItem[],
+        gold: (q) => q.answer,
+        makeContext: contextFrom({ llm }),
+        config: { system: 'baseline' },
+        lexcaseSystem: 'baseline',
+        seed: 1,
+        concurrency: 2,
+        ...(signal ? { signal } : {}),
+      });
+    const stop = new AbortController();
+    const first = run(stop.signal);
+    while (srv.requests.length < 2) await new Promise((ok) => setTimeout(ok, 5));
+    const u = unrecordedRequests(runDir);
+    expect(u).toEqual({ items: 2, requests: 2 });
+    expect(recordInterrupt(runDir, 'SIGINT', u)).toBe(true);
+    stop.abort(new Error('interrupted'));
+    held = false;
+    release();
+    await first;
+
+    let stderr = '';
+    const said = vi.spyOn(process.stderr, 'write').mockImplementation((t: string | Uint8Array) => ((stderr += String(t)), true));
+    const level = getLogLevel();
+    setLogLevel('info');
+    const r = await run().finally(() => (said.mockRestore(), setLogLevel(level)));
+    // every request the server received is in the calls or the interrupt's count
+    expect(requestsCounted(r.results, await readRunUnderWay(runDir))).toBe(srv.requests.length);
+    expect(stderr).toContain(
+      `resuming ${runDir}: 0 of 3 items already done; 2 requests sent by 2 items under way at an interrupt (in no results.jsonl line; the counts line and report.md count them)\n`,
     );
   });
 });
