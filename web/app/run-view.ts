@@ -126,7 +126,8 @@ export async function renderRunView(root: HTMLElement, params: URLSearchParams):
   let table: HTMLElement | null = null;
   try {
     const r = await api<{ total: number; correct: number; questions: Row[] }>(`/api/run/questions?${qs({ run: runId, filter })}`);
-    const retrieval = page.summary.system === 'retrieval';
+    // the retrieval table for a run lexcase's retrieval evaluation wrote (its recorded writer), not any run named "retrieval"
+    const retrieval = page.summary.retrievalItems;
     table = retrieval ? retrievalItems(r.questions, runId, filter, item) : answerItems(r.questions, runId, filter, item);
     // under a filter the heading counts the rows it shows, of the run's items (not "Items (40)" over 10 rows)
     const filterName = retrieval ? (filter === 'correct' ? 'gold at rank 1' : 'gold not at rank 1') : filter;

@@ -51,6 +51,13 @@ export interface RunSummary {
   system: string | null;
   /** The registry's display name for it (eval/systems.ts). */
   systemName: string;
+  /**
+   * Its items are retrieval queries, shown by their first gold rank: a run lexcase's retrieval
+   * evaluation wrote, as config.json records its writer (`provenance.lexcaseSystem`, eval/systems.ts
+   * recordedSystemSpec), not a run whose `system` is merely named "retrieval" (a system of the user's
+   * own so named is judged and shown by its answers, as report.md and compare judge it).
+   */
+  retrievalItems: boolean;
   dataset: string | null;
   mode: string | null;
   model: string | null;

@@ -115,6 +115,8 @@ async function computeSummary(run: RunEntry): Promise<Omit<RunSummary, 'inProgre
     kind: run.kind,
     system,
     systemName: spec.name,
+    // the items view by the system that wrote the run (recordedSystemSpec), not by its name: one of the user's own named "retrieval" shows its answers
+    retrievalItems: spec.id === 'retrieval',
     dataset:
       [str(cfg.dataset) ?? str(cfg.task) ?? str(cfg.scenario) ?? (run.system === 'reproduce' ? (run.dataset ?? null) : null), str(cfg.split)]
         .filter(Boolean)
