@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import '../../agents/systems.js';
 import { contextFrom, runExperiment } from '../../eval/runner.js';
+import type { SystemOutcome } from '../../eval/types.js';
 import { runSummary } from './run-summary-api.js';
 import { findRun } from './runs.js';
 
@@ -24,7 +25,8 @@ async function summaryOf(name: string, lexcaseSystem?: string) {
   await runExperiment({
     runDir: join(root, name),
     // lexcase's retrieval evaluation records its ranking measures; a system of the user's own answers letters
-    system: async (q) => (lexcaseSystem ? { prediction: q.answer, metrics: { 'recall@5': 1, mrr: 1 }, trace: {} } : { prediction: 'A', confidence: 'high' }),
+    system: async (q): Promise<SystemOutcome> =>
+      lexcaseSystem ? { prediction: q.answer, metrics: { 'recall@5': 1, mrr: 1 }, trace: {} } : { prediction: 'A', confidence: 'high', trace: {} },
     items,
     gold: (q) => q.answer,
     makeContext: contextFrom(),
