@@ -17,14 +17,26 @@ import { readConfig, readResults, legacyTraceFileName, readTraceChecked, results
 import type { RunConfigFile } from '../run-config-file.js';
 import type { RunData } from './types.js';
 
+/**
+ * Why a config.json cannot be read as a run's (no numeric seed, no config object or no provenance: not
+ * written by `lexcase run`), or null: the one rule `lexcase compare` / `lexcase report` (readRun) and the
+ * explorer's comparison (web/server/compare-api.ts) apply, so neither compares a run the other refuses
+ * nor assumes a seed it does not record.
+ */
+export function runConfigProblem(config: { seed?: unknown; config?: unknown; provenance?: unknown }): string | null {
+  return typeof config.seed !== 'number' || typeof config.config !== 'object' || config.config === null || !config.provenance
+    ? 'config.json lacks seed/config/provenance (not written by lexcase run?)'
+    : null;
+}
+
 export async function readRun(dir: string, opts: { traces?: boolean } = {}): Promise<RunData> {
   if (!existsSync(dir)) throw errors.runInvalid(dir, 'no such directory');
   if (!existsSync(resultsPath(dir))) throw errors.runInvalid(dir, 'results.jsonl not found (is this a run directory?)');
   const raw = await readConfig(dir);
   if (!raw) throw errors.runInvalid(dir, 'config.json not found');
   const config = raw as unknown as RunConfigFile;
-  if (typeof config.seed !== 'number' || typeof config.config !== 'object' || !config.provenance)
-    throw errors.runInvalid(dir, 'config.json lacks seed/config/provenance (not written by lexcase run?)');
+  const problem = runConfigProblem(config);
+  if (problem) throw errors.runInvalid(dir, problem);
   const parsed = await readResults(dir);
   if (parsed.droppedTail) log.warn(`${dir}: ignoring a truncated last line in results.jsonl (resume the run to redo that item)`);
   // The runner keeps one line per item; a file from an older version (or edited by hand) may hold

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { compareRunData, itemJudge } from '../../eval/report/compare.js';
 import { pairRecords } from '../../eval/report/compare-pairs.js';
+import { runConfigProblem } from '../../eval/report/read-run.js';
 import { isFailed } from '../../eval/metrics/failures.js';
 import type { RunConfigFile } from '../../eval/runner.js';
 import { readConfig } from '../../eval/run-dir.js';
@@ -23,21 +24,30 @@ export const compareQuerySchema = z.object({ a: z.string().min(1).max(500), b: z
 /**
  * A run as the comparison reads it (eval/report/compare.ts): its config.json — with its resumes, whose
  * commits the comparison names beside the config differences as `lexcase compare` does — and its
- * results.jsonl (the last record per item); the run named by its explorer id.
+ * results.jsonl (the last record per item); the run named by its explorer id. The seed is the one
+ * config.json records, none invented (before: 13 where it recorded none, so the config differences
+ * showed "seed 7 vs 13" for a run `lexcase compare` refuses); `problem`: why `lexcase compare` would
+ * refuse the run (eval/report/read-run.ts runConfigProblem), null when it reads it.
  */
 export async function compareRunInput(run: RunEntry) {
   const file = ((await readConfig(run.dir).catch(() => undefined)) ?? {}) as Record<string, unknown>;
   const config = {
-    seed: typeof file.seed === 'number' ? file.seed : 13,
+    seed: file.seed,
     config: (file.config ?? {}) as Record<string, unknown>,
     provenance: file.provenance,
     ...(Array.isArray(file.resumes) ? { resumes: file.resumes } : {}),
   } as RunConfigFile;
-  return { dir: run.id, config, results: await latestResults(run), traces: new Map(), droppedTail: false };
+  return { dir: run.id, config, results: await latestResults(run), traces: new Map(), droppedTail: false, problem: runConfigProblem(file) };
 }
 
 export async function compareRunsView(A: RunEntry, B: RunEntry) {
   const [a, b] = await Promise.all([compareRunInput(A), compareRunInput(B)]);
+  // the runs `lexcase compare` reads, and no other: its paired intervals and config differences are the CLI's
+  for (const [r, side] of [
+    [a, 'A'],
+    [b, 'B'],
+  ] as const)
+    if (r.problem) throw badRequest(`run ${side} (${r.dir}): ${r.problem}`);
   let c;
   try {
     c = compareRunData(a, b, { runDirs: [A.dir, B.dir] });

@@ -135,6 +135,9 @@ export async function compareManyRuns(runs: RunEntry[]) {
     plots.push({ id: 'figures', title: 'Headline figures per run (95% CI)', spec: figuresSpec(points, 'Headline figures per run (95% CI)', colours) });
   const pairs = data.slice(1).map((d, i) => {
     try {
+      // a pair `lexcase compare` refuses (a config.json without seed/config/provenance) has no Δ here either
+      const refused = data[0].problem ? `run A (${data[0].dir}): ${data[0].problem}` : d.problem ? `run B (${d.dir}): ${d.problem}` : null;
+      if (refused) throw new Error(refused);
       const c = compareRunData(data[0], d, { runDirs: [runs[0].dir, runs[i + 1].dir] });
       const m = c.primary;
       return {
@@ -174,7 +177,8 @@ export async function compareManyRuns(runs: RunEntry[]) {
     // with the lexcase version and commits each run's items ran under (a resume's too), as `lexcase compare` names them
     configDiff: configDiff(
       data.map((d) => ({
-        ...(publicRunConfig({ seed: d.config.seed, ...d.config.config }) as Record<string, unknown>),
+        // the seed config.json records; none recorded is absent (before: 13 assumed)
+        ...(publicRunConfig({ ...(d.config.seed !== undefined ? { seed: d.config.seed } : {}), ...d.config.config }) as Record<string, unknown>),
         'lexcase version': d.config.provenance?.lexcaseVersion,
         'lexcase commit': commitsOf(d.config),
       })),
