@@ -87,6 +87,10 @@
  *   yesNoReading  how an ACAL run reads a Yes/No reply (agents/common/yes-no.ts): "yes", "No.", "(YES)"
  *                 are taken; an older lexcase took "Yes" and "No" exactly, retried any other and then
  *                 failed the item, so its failed items may differ (a resume runs them again by default)
+ *   optionLetterReading
+ *                 how a CASE, MCQ baseline, MAD or EMAR run reads an option letter (agents/common/option-letter.ts):
+ *                 "b", "(B)", "B. <text>" are taken; an older lexcase read a hedged reply ("A or D",
+ *                 "(A) or (D)") as its first letter, so its earlier items may differ (a resume warns)
  *   clashWinnerReading
  *                 how an ACAL run reads a clash's winner (agents/acal/clash-winner.ts): "a", "B.", "(A)",
  *                 "Argument B" are taken; an older lexcase took "A" and "B" exactly, retried any other and
@@ -282,6 +286,11 @@ const ADDED: {
   {
     path: ['yesNoReading'],
     what: 'how a Yes/No reply is read: an older lexcase took only "Yes" and "No" exactly, and failed an item whose judge or baseline answered "yes" or "No." (after a retry), so the items it failed may differ from what this lexcase would decide',
+    lacks: absent,
+  },
+  {
+    path: ['optionLetterReading'],
+    what: 'how an option letter is read: an older lexcase read a hedged reply ("A or D", "(A) or (D)", "B. Not B; the answer is C") as its first letter, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails)',
     lacks: absent,
   },
   {

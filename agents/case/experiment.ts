@@ -33,6 +33,7 @@ import { METHODS } from '../../retrieval/methods.js';
 import { PRINTED_RUN_RANKING, PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
 import { HYPOTHESIS_MAPPING } from './map-hypotheses.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS, casePromptLimitsConfig } from '../common/defaults.js';
+import { OPTION_LETTER_READING } from '../common/option-letter.js';
 
 export interface CaseExperimentOptions {
   system: 'case' | 'baseline';
@@ -216,6 +217,9 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       retrievers: Object.keys(idx.retrievers),
       model: offline ? null : (o.model ?? null),
       ...(prompts ? { prompts } : {}),
+      // how a juror's vote or a baseline's answer is read: "b", "(B)", "B. <text>" taken, "(A) or (D)" refused
+      // (an older lexcase read a hedged reply as its first letter; resume-unrecorded.ts warns)
+      ...(prompts ? { optionLetterReading: OPTION_LETTER_READING } : {}),
       ...(o.warnings?.length ? { warnings: o.warnings } : {}),
     };
     // CASE and the RAG baselines report gold-evidence figures: say which questions can only miss them

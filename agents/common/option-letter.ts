@@ -45,3 +45,14 @@ export function optionLetterOf(text: string, letters?: readonly string[]): strin
 export function optionLetterSchema(letters: string[], message?: string) {
   return replyEnumSchema((v) => optionLetterOf(v, letters), letters as [string, ...string[]], message);
 }
+
+/**
+ * How a run reads an option letter, recorded in its config.json (`optionLetterReading`) by every
+ * system that asks for one (CASE's jurors, the MCQ baselines, MAD's roles and baselines, EMAR): an
+ * older lexcase read "A or D" and "C is wrong; D" as their first letter (before 2026-11-30), then
+ * "(A) or (D)", "A. or D." and "B. Not B; the answer is C" too, so a run dir it started resumes
+ * with a warning naming the field (eval/resume-unrecorded.ts): its earlier items may hold votes and
+ * answers this lexcase refuses.
+ */
+export const OPTION_LETTER_READING =
+  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option ("(A) or (D)")';

@@ -19,6 +19,7 @@ import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
 import { createEmarSystem } from './system.js';
 import { requestFingerprint } from '../../eval/request-fingerprint.js';
 import { emarRequests } from './requests.js';
+import { OPTION_LETTER_READING } from '../common/option-letter.js';
 import type { ClaimEmbedder } from './types.js';
 
 /** A Bar Exam QA question or a LegalBench hearsay example. */
@@ -93,6 +94,9 @@ export async function runEmarExperiment(
       embedder: o.embedder.id,
       // what the roles send that decides the results: their prompts and reply schemas (requests.ts)
       prompts: requestFingerprint(emarRequests()),
+      // how a party's or the judge's answer is read: "b", "(B)", "B. <text>" taken, "(A) or (D)" refused
+      // (an older lexcase read a hedged reply as its first letter; resume-unrecorded.ts warns)
+      optionLetterReading: OPTION_LETTER_READING,
     },
     seed: o.seed,
     usage: o.usage,

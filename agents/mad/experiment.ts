@@ -34,6 +34,7 @@ import {
 } from './metrics.js';
 import type { MadSettings } from './types.js';
 import { warnGoldMissing, withGoldInIndex } from '../common/gold-in-index.js';
+import { OPTION_LETTER_READING } from '../common/option-letter.js';
 
 export interface MadExperimentOptions extends Partial<MadSettings> {
   system?: MadSystemName;
@@ -129,6 +130,9 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       // what the roles send that decides the results: their prompts, reply schemas and tools (requests.ts)
       prompts: requestFingerprint(madRequests(system, { passageChars: s.passageChars, tools })),
       requestSeeds: REQUEST_SEEDS,
+      // how a verdict, an answer or a cross-examined letter is read: "b", "(B)", "B. <text>" taken, "(A) or (D)" refused
+      // (an older lexcase read a hedged reply as its first letter; resume-unrecorded.ts warns)
+      optionLetterReading: OPTION_LETTER_READING,
       ...(warnings.length ? { warnings } : {}),
     };
     // this run's own meter (a fork reaches o.usage too): with --seeds each run reports its own tokens

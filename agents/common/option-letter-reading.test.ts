@@ -1,0 +1,110 @@
+/**
+ * How a run reads an option letter (agents/common/option-letter.ts) changed on 2026-11-30: a hedged
+ * reply ("A or D", then "(A) or (D)", "B. Not B; the answer is C") was read as its first letter, and
+ * is now refused (asked again once, then the step fails). The request schema did not change (the
+ * `prompts` fingerprint hashes the enum sent, not how a reply is read), so a run dir an older
+ * lexcase started resumed with no word: its earlier items' votes and answers read one way, the new
+ * ones another, in one accuracy. Every run that reads option letters — the MCQ baselines and CASE
+ * (runCaseExperiment), MAD and its baselines, EMAR — now records the reading (`optionLetterReading`),
+ * and a run dir without it resumes with a warning naming it (eval/resume-unrecorded.ts), as ACAL's
+ * `yesNoReading` does. The real client against a scripted server on 127.0.0.1.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
+import { loadQuestions } from '../../corpora/registry.js';
+import { closeSparseIndexes } from '../../retrieval/open-sparse.js';
+import { buildSmallBarexamIndex } from '../../tests/support/small-barexam-index.js';
+import { schemaFollowing, startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { runCaseExperiment } from '../case/experiment.js';
+import { runEmarExperiment } from '../emar/experiment.js';
+import { bowEmbedder } from '../emar/test-support/bow-embedder.js';
+import { runMadExperiment } from '../mad/experiment.js';
+import { OPTION_LETTER_READING } from './option-letter.js';
+
+let dir: string;
+let index: string;
+let srv: ScriptedServer;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'option-letter-reading-'));
+  index = join(dir, 'idx');
+  await buildSmallBarexamIndex(index, { items: 2 });
+  srv = await startScriptedServer(schemaFollowing());
+}, 120_000);
+afterEach(() => vi.restoreAllMocks());
+afterAll(async () => {
+  await srv.close();
+  await closeSparseIndexes();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const llm = () => createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'm', cacheDir: false, maxRetries: 0, timeoutMs: 10_000 }));
+const configFile = (runDir: string) => join(runDir, 'config.json');
+const recorded = (runDir: string) => JSON.parse(readFileSync(configFile(runDir), 'utf8'));
+
+describe('optionLetterReading', () => {
+  it('an MCQ baseline run records it; a run dir an older lexcase started (none recorded) resumes with a warning naming it, and records it from then on', async () => {
+    const runDir = join(dir, 'llm-only');
+    const run = (limit: number) =>
+      runCaseExperiment({ system: 'baseline', mode: 'llm-only', llm: llm(), dataset: 'barexam', split: 'val', index, limit, runDir });
+    await run(1);
+    const old = recorded(runDir);
+    expect(old.config.optionLetterReading).toBe(OPTION_LETTER_READING);
+    delete old.config.optionLetterReading; // what an older lexcase wrote
+    writeFileSync(configFile(runDir), JSON.stringify(old));
+    let stderr = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+    const r = await run(2);
+    expect(r).toMatchObject({ ran: 1, skipped: 1, failed: 0 });
+    expect(stderr).toMatch(
+      /does not record optionLetterReading \(how an option letter is read: an older lexcase read a hedged reply \("A or D", "\(A\) or \(D\)"/,
+    );
+    expect(recorded(runDir)).toMatchObject({ config: { optionLetterReading: OPTION_LETTER_READING }, resumes: [{ unchecked: ['optionLetterReading'] }] });
+  }, 120_000);
+
+  it('CASE, a MAD baseline and EMAR record it; the offline CASE, which reads no reply, does not', async () => {
+    const caseDir = join(dir, 'case');
+    await runCaseExperiment({
+      system: 'case',
+      llm: llm(),
+      dataset: 'barexam',
+      split: 'val',
+      index,
+      limit: 1,
+      runDir: caseDir,
+      jurors: 1,
+      maxSteps: 1,
+      k: 2,
+      tools: ['bm25'],
+    });
+    expect(recorded(caseDir).config.optionLetterReading).toBe(OPTION_LETTER_READING);
+
+    const madDir = join(dir, 'mad');
+    await runMadExperiment({ system: 'single-rag', llm: llm(), dataset: 'barexam', split: 'val', index, limit: 1, runDir: madDir });
+    expect(recorded(madDir).config.optionLetterReading).toBe(OPTION_LETTER_READING);
+
+    const emarDir = join(dir, 'emar');
+    const items = (await loadQuestions('barexam', 'val')).slice(0, 1).map((q) => ({ ...q, kind: 'question' as const }));
+    await runEmarExperiment({
+      runDir: emarDir,
+      dataset: 'barexam',
+      split: 'val',
+      items,
+      model: llm(),
+      embedder: bowEmbedder(),
+      epsilon: 0.9,
+      maxDepth: 1,
+      convergence: 'stance',
+      seed: 13,
+      llm: { model: 'm' },
+    });
+    expect(recorded(emarDir).config.optionLetterReading).toBe(OPTION_LETTER_READING);
+
+    const offlineDir = join(dir, 'offline');
+    await runCaseExperiment({ system: 'case', offline: true, evidence: 'plan', dataset: 'barexam', split: 'val', index, limit: 1, runDir: offlineDir });
+    expect(recorded(offlineDir).config).not.toHaveProperty('optionLetterReading');
+  }, 180_000);
+});
