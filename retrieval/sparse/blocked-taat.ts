@@ -71,6 +71,9 @@ export const PRUNE_MAX_K_BM25 = 1000;
  * `kernelCandidatesMin`: a pruned BM25 block with at least this many candidates adds its resident
  * dense rows to them in the kernel (walk.wat denseBm25Cands; the worst-case shape's top-1000 has
  * ~600 per block), fewer in JavaScript as before (the agent shape's 1–2: a call would not pay).
+ * `selectByMax`: a BM25 block whose walked lists are all kernel compact lists skips its selection
+ * (and a pruned one its scan) when the largest score the walk stored (+ the rest's bound) is below
+ * θ, clearing the block instead (docs/notes/2026-12-01-agent-10m.md); off only for the A/B.
  */
 export const blockedPruning = {
   enabled: true,
@@ -79,6 +82,7 @@ export const blockedPruning = {
   sparseGate: false,
   blockBounds: false,
   kernelCandidatesMin: 32,
+  selectByMax: true,
 };
 
 /** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
@@ -409,6 +413,12 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   blockedStats.kernelCandidateRuns = 0;
   blockedStats.boundedBlocks = 0;
   blockedStats.skippedBlocks = 0;
+  blockedStats.unselectedBlocks = 0;
+  blockedStats.unselectedPruned = 0;
+  // The leading lists the kernel's BM25 walk adds (bm25Lists), which records the largest score it
+  // stores (walk.wat storedMax): a block that walks only these knows a bound of every doc it touched.
+  let tracked = 0;
+  if (mode === Mode.Bm25 && !marked && blockedPruning.selectByMax) while (tracked < T && !w.dTfs[tracked] && w.inKernel[tracked]) tracked++;
 
   const top = new TopK(k);
   let thr = -Infinity;
@@ -451,7 +461,22 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
       J = blockedPruning.compactCandidates ? 0 : firstDense;
       while (J < T && offset + R[J] >= thr) J++;
     }
+    const byMax = J <= tracked && thr > 0;
+    if (byMax) kern.resetMax();
     walkTerms(w, b0, b1, 0, J, nOff);
+    if (byMax) {
+      // Every doc the walk touched scores at most m, the others 0: when m (+ the rest's bound R[J],
+      // a pruned block) falls short of θ no doc of the block can enter the top k. The block is
+      // cleared without a selection or a scan (the compact lists from J on moved past it).
+      const m = kern.storedMax();
+      if (m < thr && (J === T || m + R[J] < thr)) {
+        if (J < T) addToCandidates(w, b0, b1, J, 0, nOff);
+        kern.clearScores(sc.scoresOff, b1 - b0);
+        blockedStats.unselectedBlocks++;
+        if (J < T) blockedStats.unselectedPruned++;
+        continue;
+      }
+    }
     const pruned = J < T ? pruneBlock(w, b0, b1, J, R[J], thr, qld, nOff) : -1;
     // Dense selection over the block, clearing as we go: the kernel writes the docs at or above the
     // threshold the block started with; they are pushed in doc order against the running threshold,

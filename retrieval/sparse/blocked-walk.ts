@@ -27,6 +27,10 @@ export const blockedStats = {
   /** Blocks sparseCandidates took with the index's stored block bounds (blockBounds), and those skipped whole (summed bounds below θ). */
   boundedBlocks: 0,
   skippedBlocks: 0,
+  /** Blocks that skipped their selection or scan: the largest score the kernel's walk stored (+ the rest's bound) below θ (blocked-taat.ts). */
+  unselectedBlocks: 0,
+  /** ... of them, blocks pruned across blocks (their scan skipped, the rest's terms given to no doc). */
+  unselectedPruned: 0,
   /** sparseCandidates' gate (sparseGate) on the last query: its inputs, and 1 taken / 0 not / −1 not asked. */
   gate: { docs: 0, essential: 0, compactPostings: 0, lookupLists: 0, J: 0, eligible: 0, taken: -1 },
 };

@@ -309,3 +309,55 @@ it("BM25 blocked top-k pruned across blocks at k above the QLD limit (the worst-
   // Textbook QLD keeps PRUNE_MAX_K: no block pruned above it.
   expect(qldLargeK).toBe(0);
 }, 240_000);
+
+it('BM25 blocked top-k on agent-shaped queries (rare terms once each, a common one or two; k 1–10) skips the selection of blocks whose largest stored score falls short of θ, and equals exhaustive top-k bit for bit', async () => {
+  let unselected = 0;
+  let unselectedPruned = 0;
+  let requests = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      fc.integer({ min: 300, max: 1500 }),
+      fc.integer({ min: 100, max: 600 }),
+      fc.double({ min: 0.2, max: 2.5, noNaN: true }),
+      fc.double({ min: 0, max: 0.99, noNaN: true }),
+      async (seed, n, vocab, k1, b) => {
+        const rng = createRng(seed);
+        const ts = Array.from({ length: n }, () => zipfText(rng, vocab, rng.int(1, 80)));
+        const dir = `${tmp.dir}/a${run++}`;
+        await buildIndex(fromArray(texts(ts)), { out: dir, corpusName: 'agent-shape', workers: 0 });
+        const index = await openSparseIndex(dir);
+        const views = [index.view, scoringView(index, 0, n >> 1), scoringView(index, n >> 1, n)];
+        for (let qi = 0; qi < 6; qi++) {
+          // The agent shape: 3–10 distinct words, mostly rare (uniform over the vocabulary), and one
+          // or two of the commonest (lists in most docs: walked densely, left to candidates once pruned).
+          const words = Array.from({ length: rng.int(3, 10) }, () => `w${rng.int(0, vocab - 1).toString(36)}x`);
+          for (let c = rng.int(0, 2); c > 0; c--) words.push(`w${rng.int(0, 2).toString(36)}x`);
+          const { ids, counts } = queryTerms(index, words.join(' '));
+          if (ids.length === 0) continue;
+          for (const k of [1, 3, 10]) {
+            const reqs: ScoreRequest[] = [
+              { method: 'bm25', k1: 0.9, b: 0.4, ids, counts, k },
+              { method: 'bm25', k1, b, ids, counts, k },
+            ];
+            for (const view of views)
+              for (const req of reqs)
+                for (const blockDocs of [1 + (seed % 37), 64]) {
+                  const full = scoreTopK(view, req, 'exhaustive');
+                  const blocked = scoreTopK(view, req, 'blocked', blockDocs);
+                  requests++;
+                  if (blockedStats.unselectedBlocks > blockedStats.unselectedPruned) unselected++;
+                  if (blockedStats.unselectedPruned > 0) unselectedPruned++;
+                  expect(blocked.docs).toEqual(full.docs);
+                  expect(blocked.scores).toEqual(full.scores);
+                }
+          }
+        }
+      },
+    ),
+    { numRuns: 8, seed: 20261201 },
+  );
+  // Both skips happened on many requests: blocks walked whole (no selection) and pruned ones (no scan).
+  expect(unselected).toBeGreaterThan(requests / 10);
+  expect(unselectedPruned).toBeGreaterThan(requests / 20);
+}, 240_000);

@@ -15,6 +15,11 @@ import { WALK_WASM_BASE64 } from './walk-wasm.js';
 export interface WalkKernel {
   /** BM25 walk: returns the posting index where it stopped (see walk.wat). */
   bm25(lowOff: number, tfOff: number, p: number, end: number, lim: number, dOff: number, normOff: number, scoresOff: number, p1: number): number;
+  /** The largest score bm25 / bm25Lists stored since resetMax (0 at least): an upper bound of every score they touched. */
+  storedMax(): number;
+  resetMax(): void;
+  /** n f64 scores from scoresOff set to 0 (memory.fill). */
+  clearScores(scoresOff: number, n: number): void;
   /** Table walk (256 f64 weights by tf at tableOff): returns where it stopped. */
   table(lowOff: number, tfOff: number, p: number, end: number, lim: number, dOff: number, tableOff: number, scoresOff: number): number;
   /** Consecutive lists walked as by bm25, from 24-byte descriptors {lowOff, tfOff, p, end: i32; p1: f64} (p stored back): see walk.wat. */

@@ -12,12 +12,22 @@
   ;; scalar IEEE-754 operations; a list's two postings are two different docs, each gets its one
   ;; addition): one division instruction per pair, the divider being what bounds this loop. Then a
   ;; scalar step for a last posting.
+  ;; Every score it stores also goes into $mx (the largest score stored since resetMax; blocked-taat.ts
+  ;; skips a block's selection when even that is below the threshold). pmax keeps a NaN score out.
+  (global $mx (mut f64) (f64.const 0))
+  (func (export "resetMax") (global.set $mx (f64.const 0)))
+  (func (export "storedMax") (result f64) (global.get $mx))
+  ;; A block's n scores cleared (memory.fill): a block whose selection was skipped.
+  (func (export "clearScores") (param $scoresOff i32) (param $n i32)
+    (memory.fill (local.get $scoresOff) (i32.const 0) (i32.shl (local.get $n) (i32.const 3))))
   (func $bm25 (export "bm25") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
         (param $lim i32) (param $dOff i32) (param $normOff i32) (param $scoresOff i32) (param $p1 f64)
         (result i32)
     (local $l i32) (local $i8 i32) (local $tf f64) (local $a i32)
     (local $lp i32) (local $j8 i32) (local $t v128) (local $w v128) (local $pv v128)
+    (local $s v128) (local $m v128) (local $v f64)
     (local.set $pv (f64x2.splat (local.get $p1)))
+    (local.set $m (f64x2.splat (global.get $mx)))
     (block $pairsDone
       (loop $pairs
         (br_if $pairsDone (i32.gt_u (i32.add (local.get $p) (i32.const 2)) (local.get $end)))
@@ -33,10 +43,13 @@
           (f64x2.add (local.get $t)
             (v128.load64_lane 1 (i32.add (local.get $normOff) (local.get $j8))
               (v128.load64_zero (i32.add (local.get $normOff) (local.get $i8)))))))
+        ;; The two docs differ (one posting per doc in a list): lane by lane the scalar f64.add.
         (local.set $a (i32.add (local.get $scoresOff) (local.get $i8)))
-        (f64.store (local.get $a) (f64.add (f64.load (local.get $a)) (f64x2.extract_lane 0 (local.get $w))))
-        (local.set $a (i32.add (local.get $scoresOff) (local.get $j8)))
-        (f64.store (local.get $a) (f64.add (f64.load (local.get $a)) (f64x2.extract_lane 1 (local.get $w))))
+        (local.set $lp (i32.add (local.get $scoresOff) (local.get $j8)))
+        (local.set $s (f64x2.add (v128.load64_lane 1 (local.get $lp) (v128.load64_zero (local.get $a))) (local.get $w)))
+        (v128.store64_lane 0 (local.get $a) (local.get $s))
+        (v128.store64_lane 1 (local.get $lp) (local.get $s))
+        (local.set $m (f64x2.pmax (local.get $m) (local.get $s)))
         (local.set $p (i32.add (local.get $p) (i32.const 2)))
         (br $pairs)))
     (block $out
@@ -47,12 +60,15 @@
         (local.set $i8 (i32.shl (i32.add (local.get $l) (local.get $dOff)) (i32.const 3)))
         (local.set $tf (f64.convert_i32_u (i32.load8_u (i32.add (local.get $tfOff) (local.get $p)))))
         (local.set $a (i32.add (local.get $scoresOff) (local.get $i8)))
-        (f64.store (local.get $a)
+        (local.set $v
           (f64.add (f64.load (local.get $a))
             (f64.div (f64.mul (local.get $p1) (local.get $tf))
                      (f64.add (local.get $tf) (f64.load (i32.add (local.get $normOff) (local.get $i8)))))))
+        (f64.store (local.get $a) (local.get $v))
+        (local.set $m (f64x2.pmax (local.get $m) (f64x2.splat (local.get $v))))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $top)))
+    (global.set $mx (f64.max (f64x2.extract_lane 0 (local.get $m)) (f64x2.extract_lane 1 (local.get $m))))
     (local.get $p))
   ;; Table scorers (textbook QLD): scores[i] += table[tf] (256 f64 at tableOff)
   (func $table (export "table") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
