@@ -115,10 +115,14 @@ export function canonicalById<T extends { id: string }>(items: readonly T[]): T[
   return [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** Percentile CI of the mean of per-item values (e.g. 0/1 hits for Recall@k, reciprocal ranks for MRR); the order of the values does not matter. */
+/**
+ * Percentile CI of the mean of per-item values (e.g. 0/1 hits for Recall@k, reciprocal ranks for
+ * MRR); the order of the values does not matter — the mean too is summed in the canonical order, so
+ * the same values listed in another order give the same estimate to the last bit.
+ */
 export function bootstrapCi(values: readonly number[], opts: BootstrapOptions = {}): Ci {
   const sorted = canonicalValues(values, 'bootstrapCi');
-  return { ...bootstrapStatisticCi(sorted.length, (idx) => meanOf(sorted, idx), opts), estimate: meanOf(values) };
+  return bootstrapStatisticCi(sorted.length, (idx) => meanOf(sorted, idx), opts);
 }
 
 function pValue(samples: Float64Array): number {
@@ -136,12 +140,12 @@ export function pairedBootstrap(a: readonly number[], b: readonly number[], opts
   if (a.length !== b.length) throw new RangeError(`pairedBootstrap: the two systems have ${a.length} and ${b.length} items; paired needs the same items`);
   const o = resolve(opts);
   const n = a.length;
-  const estimate = meanOf(a.map((x, i) => x - b[i]));
-  // the items' differences in a canonical order: the interval and p do not depend on the order the items are listed in
+  // the items' differences in a canonical order: the estimate, the interval and p do not depend on the order the items are listed in
   const d = canonicalValues(
     a.map((x, i) => x - b[i]),
     'pairedBootstrap',
   );
+  const estimate = meanOf(d);
   const rng = createRng(o.seed);
   const samples = new Float64Array(o.iterations);
   const idx = new Int32Array(n);
@@ -155,9 +159,9 @@ export function pairedBootstrap(a: readonly number[], b: readonly number[], opts
 /** Unpaired bootstrap of mean(a) − mean(b) for two independent samples. */
 export function unpairedBootstrap(aValues: readonly number[], bValues: readonly number[], opts: BootstrapOptions = {}): DiffCi {
   const o = resolve(opts);
-  const estimate = meanOf(aValues) - meanOf(bValues);
   const a = canonicalValues(aValues, 'unpairedBootstrap');
   const b = canonicalValues(bValues, 'unpairedBootstrap');
+  const estimate = meanOf(a) - meanOf(b);
   const rng = createRng(o.seed);
   const samples = new Float64Array(o.iterations);
   const ia = new Int32Array(a.length);

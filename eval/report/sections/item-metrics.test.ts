@@ -31,3 +31,55 @@ describe('Per-item metrics: one interval rule with the reproduction tables', () 
     expect(s!.markdown).toMatch(/\| citationsSupportive \| 10 \| +0\.000 \[0\.000, 0\.278\] \| +95% Wilson \|/);
   });
 });
+
+describe('Per-item metrics: the same items in another results.jsonl order give the same figures', () => {
+  // ACAL's claimStrength of one hearsay run (8 items with a value, 4 failed), in the order the runner
+  // wrote them at --concurrency 1 and at --concurrency 4 (results.jsonl lists items as they finish)
+  const strengths: [string, number | null][] = [
+    ['hearsay-test-0', null],
+    ['hearsay-test-1', 0.5659804632695091],
+    ['hearsay-test-2', 0.9205470947348853],
+    ['hearsay-test-3', null],
+    ['hearsay-test-4', null],
+    ['hearsay-test-5', 0.9556908904927018],
+    ['hearsay-test-6', 0.09213937240768982],
+    ['hearsay-test-7', 0.4904021447827665],
+    ['hearsay-test-8', 0.5602853320674738],
+    ['hearsay-test-9', null],
+    ['hearsay-test-10', 0.6505824927268788],
+    ['hearsay-test-11', 0.8774228022413773],
+  ];
+  const concurrency4 = [0, 1, 3, 2, 4, 7, 6, 8, 5, 9, 10, 11];
+  const acal = (order: number[]) => ({
+    ...run(
+      order.map((i) => {
+        const [id, v] = strengths[i];
+        return { id, prediction: 'Yes', gold: 'Yes', correct: true, ms: 1, ...(v === null ? {} : { metrics: { claimStrength: v } }) };
+      }),
+    ),
+    config: { seed: 13, config: { system: 'acal/acal' }, provenance: {} } as unknown as RunConfigFile,
+  });
+  type Figure = { value: number; ci: { lo: number | null; hi: number | null } };
+
+  it('an ACAL run written at --concurrency 1 and at 4 reports one claimStrength mean to the last bit', async () => {
+    const a = (await itemMetricsSection(acal([...strengths.keys()]), { iterations: 2000, seed: 13 }))!;
+    const b = (await itemMetricsSection(acal(concurrency4), { iterations: 2000, seed: 13 }))!;
+    const fa = (a.json as Record<string, Figure>).claimStrength;
+    const fb = (b.json as Record<string, Figure>).claimStrength;
+    // before, the mean was summed in file order: 0.6391313240904104 beside 0.6391313240904103
+    expect(fb.value).toBe(fa.value);
+    expect(fb.ci).toEqual(fa.ci);
+    expect(b.markdown).toBe(a.markdown);
+  });
+
+  it('reciprocal ranks at a rounding edge print one figure whatever their order', async () => {
+    // 48 items, mean exactly 0.0125: summed 0.1 + 0.2 + 0.3 it is 0.0125000000000000017, summed the other way 0.0124999999999999990
+    const values = [0.1, 0.2, 0.3, ...Array(45).fill(0)];
+    const section = (vs: number[]) => itemMetricsSection(run(vs.map((v, i) => rec(i, { reciprocalRank: v }))), { iterations: 2000, seed: 13 });
+    const a = (await section(values))!;
+    const b = (await section([...values].reverse()))!;
+    expect((b.json as Record<string, Figure>).reciprocalRank.value).toBe((a.json as Record<string, Figure>).reciprocalRank.value);
+    // before: "0.013 [0.000, 0.029]" for one order, "0.012 [0.000, 0.029]" for the other
+    expect(b.markdown).toBe(a.markdown);
+  });
+});
