@@ -191,3 +191,31 @@ describe('run metrics', () => {
     expect(visibleOpponents('sparse', 0, 2)).toEqual(visibleOpponents('full', 0, 2));
   });
 });
+
+describe('MAD metrics: the same items in another results.jsonl order give the same figures', () => {
+  it('citation shares: a run at --concurrency 4 (items listed as they finished) reports the run at 1 to the last bit', () => {
+    // answer citations that exist: 0 of 2, 0 of 3, 1 of 3, 5 of 6, 3 of 4, 3 of 5, 5 of 6, 0 of 1
+    const shares = [0, 0, 1 / 3, 5 / 6, 3 / 4, 3 / 5, 5 / 6, 0];
+    const records = shares.map((s, i) => rec(`mbe_${100 + i}`, 'A', 'A', { citations: 1, citationsExist: s }));
+    const a = madMetrics(records);
+    const b = madMetrics([...records].reverse());
+    // before: 0.41875 in one order, 0.41875000000000007 in the other
+    expect(b.citations.exist.mean).toBe(a.citations.exist.mean);
+    expect(madMetricsMarkdown(b)).toBe(madMetricsMarkdown(a));
+  });
+
+  it('seed consistency: one pairwise agreement whatever order the first seed run listed its items in', () => {
+    // 3 seeds; per item the share of the 3 pairs that agree: mbe_855 1, mbe_137 1, mbe_581 0, mbe_222 1/3
+    const preds: Record<string, [string, string, string]> = {
+      mbe_855: ['B', 'B', 'B'],
+      mbe_137: ['C', 'C', 'C'],
+      mbe_581: ['A', 'C', 'D'],
+      mbe_222: ['A', 'A', 'D'],
+    };
+    const runsIn = (ids: string[]) => [0, 1, 2].map((s) => new Map<string, string | null>(ids.map((id) => [id, preds[id][s]])));
+    const asFinished = seedConsistency(runsIn(['mbe_855', 'mbe_137', 'mbe_581', 'mbe_222']));
+    const byId = seedConsistency(runsIn(['mbe_137', 'mbe_222', 'mbe_581', 'mbe_855']));
+    // before: 0.5833333333333334 beside 0.5833333333333333
+    expect(asFinished.pairwiseAgreement).toBe(byId.pairwiseAgreement);
+  });
+});

@@ -69,6 +69,10 @@ export function meanOfMetric(results: readonly ResultRecord[], key: string): Mea
     if (typeof v === 'number' && Number.isFinite(v)) vals.push(v);
     else if (typeof v === 'boolean') vals.push(v ? 1 : 0);
   }
+  // summed in a canonical (sorted) order: results.jsonl lists items as they finished, so a run at
+  // --concurrency 4, a resume or a retry lists them otherwise, and a float sum in another order can
+  // differ in its last bit (citation shares such as 1/3 and 5/6)
+  vals.sort((a, b) => a - b);
   return { mean: vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null, n: vals.length };
 }
 
@@ -154,7 +158,8 @@ export function checkSeeds(seeds: readonly number[], field = 'seeds', given: rea
 export function seedConsistency(runs: ReadonlyArray<ReadonlyMap<string, string | null>>): SeedConsistency {
   const total = new Set(runs.flatMap((r) => [...r.keys()])).size;
   if (runs.length < 2) return { runs: runs.length, items: 0, total, pairwiseAgreement: null, unanimous: null };
-  const ids = [...runs[0].keys()].filter((id) => runs.every((r) => typeof r.get(id) === 'string'));
+  // by id (code-unit order), not the first run's results.jsonl order: the sum of the per-item shares is then one figure
+  const ids = [...runs[0].keys()].filter((id) => runs.every((r) => typeof r.get(id) === 'string')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   let pairSum = 0;
   let unanimous = 0;
   const pairs = (runs.length * (runs.length - 1)) / 2;
