@@ -74,6 +74,7 @@ import { scopedLexcaseSystem } from './lexcase-system-scope.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { firstIssue, resultRecordSchema, traceSchemaFor } from './records.js';
 import { describeOperationalChanges, operationalChanges, resultConfig } from './resume-config.js';
+import { indexMovedText, movedIndex } from './resume-index.js';
 import { compareRecordedConfig } from './resume-compare.js';
 import { assertSameDataFiles, assertSameItems } from './resume-items.js';
 import { withCanonicalSystem } from './systems.js';
@@ -325,8 +326,12 @@ async function runLocked<Item extends { id: string }>(
     // lexcase system: as the run dir records its writer, else (a dir from before that record) as this resume's
     const writer = existing.provenance && 'lexcaseSystem' in existing.provenance ? existing.provenance.lexcaseSystem : prov.lexcaseSystem;
     const lexcaseFields = writer !== null && writer !== undefined;
+    // the same index at another path (moved, copied, rebuilt in a clone elsewhere): compared by what it holds (resume-index.ts)
+    const { recorded: atPath, move: indexMove } = lexcaseFields
+      ? movedIndex(existing.config ?? {}, config)
+      : { recorded: existing.config ?? {}, move: undefined };
     const { recorded, unrecorded, difference } = compareRecordedConfig(
-      existing.config ?? {},
+      atPath,
       config,
       (c) => withoutGrowKeys(resultConfig(withCanonicalSystem(c), { lexcaseFields })),
       undefined,
@@ -339,7 +344,8 @@ async function runLocked<Item extends { id: string }>(
       log.warn(
         `${runDir}/config.json was written by an older lexcase and does not record ${unrecorded.map((u) => `${u.key} (${u.what})`).join(', ')}: this resume cannot check that the run's earlier items were made with the same; config.json records them from now on (resumes[].unchecked)`,
       );
-      existing.config = recorded;
+      // the path the run started with stays recorded: the move is the resume's own (resumes[].changed.index)
+      existing.config = indexMove ? { ...recorded, index: indexMove.from } : recorded;
     }
     // A larger --limit (or a split that holds the recorded items): the run grows, only the new items run.
     const grown = growChanges(existing.config ?? {}, config);
@@ -363,6 +369,10 @@ async function runLocked<Item extends { id: string }>(
     if (existing.provenance && !('lexcaseSystem' in existing.provenance)) existing.provenance = { ...existing.provenance, lexcaseSystem: prov.lexcaseSystem };
     const changed = { ...operationalChanges(existing.config ?? {}, config), ...movedData };
     if (Object.keys(changed).length) log.info(`resuming ${runDir} with ${describeOperationalChanges(changed, existing.resumes)}`);
+    if (indexMove) {
+      log.info(indexMovedText(runDir, indexMove));
+      changed.index = indexMove;
+    }
     const query = changed['model.baseUrlQuery'];
     if (query && query.from !== null)
       log.warn(

@@ -3,12 +3,14 @@
  * the dense vectors' model and settings), not only its path: a resume over the same path rebuilt
  * from another corpus, or re-embedded with another word limit, is refused before any item runs, so
  * one run's figure never averages two corpora or two sets of vectors; the same corpus rebuilt, or
- * the same vector settings spelled out, resumes.
+ * the same vector settings spelled out, resumes. The same index at another path (moved, copied, rebuilt
+ * in a clone elsewhere) resumes, saying once that the index moved; before, it was refused
+ * (`field "index" differs`) and the run's finished items were lost to a new run dir.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadPassages } from '../../corpora/registry.js';
 import type { Passage } from '../../corpora/types.js';
 import { buildIndex } from '../../indexer/build.js';
@@ -114,6 +116,45 @@ describe('run case over a rebuilt index', () => {
       // the field that differs is named down to the word limit, with both values
       message: expect.stringMatching(
         /r-d: was started with a different config \(field "indexContent" differs: indexContent\.dense\.vectors\.maxWords 5 recorded, 256 now\); use a new run dir/,
+      ),
+    });
+    expect(readFileSync(join(runDir, 'results.jsonl'), 'utf8')).toBe(results);
+  }, 120_000);
+
+  it('a resume over the same index copied to another path runs the rest and says once "index moved: OLD → NEW (same checksums)"; another index at another path is refused', async () => {
+    const index = join(dir, 'idx-m');
+    const runDir = join(dir, 'r-m');
+    const run = (at: string, limit: number) =>
+      runCaseExperiment({ system: 'case', offline: true, evidence: 'plan', dataset: 'barexam', split: 'val', index: at, limit, runDir });
+    await buildSmallBarexamIndex(index, { items: 6 });
+    expect(await run(index, 2)).toMatchObject({ ran: 2, skipped: 0 });
+
+    // the index copied elsewhere (a project cloned into another folder): the run grows over it
+    const moved = join(dir, 'elsewhere', 'idx-m');
+    cpSync(index, moved, { recursive: true });
+    const stderr = vi.spyOn(process.stderr, 'write');
+    let said: string[];
+    try {
+      expect(await run(moved, 4)).toMatchObject({ ran: 2, skipped: 2 });
+      said = stderr.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('index moved'));
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(`index moved: ${index} → ${moved} (same checksums`);
+    const file = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
+    // the path the run started with stays recorded; the resume records the move
+    expect(file.config.index).toBe(index);
+    expect(file.resumes.at(-1).changed).toMatchObject({ index: { from: index, to: moved } });
+
+    // another corpus at yet another path: refused by what it holds, nothing run or written
+    const other = join(dir, 'other-idx');
+    await buildLegalCorpusIndex(other);
+    const results = readFileSync(join(runDir, 'results.jsonl'), 'utf8');
+    await expect(run(other, 6)).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(
+        /r-m: was started with a different config \(field "indexContent" differs: indexContent\.corpus "test" recorded, "legal_corpus" now/,
       ),
     });
     expect(readFileSync(join(runDir, 'results.jsonl'), 'utf8')).toBe(results);
