@@ -5,7 +5,7 @@
  * figure on the small bundled corpus is never mistaken for one on the paper's 856,835-passage pool.
  */
 import { shareOptions } from '../retrieval/method-options.js';
-import { openIndex, type OpenedIndex } from '../retrieval/open-index.js';
+import { indexContent, openIndex, type OpenedIndex } from '../retrieval/open-index.js';
 import { datasetChecksum, loadQuestions } from '../corpora/registry.js';
 import { datasetsWithGold } from '../corpora/catalog.js';
 import { log } from '../core/log.js';
@@ -56,6 +56,12 @@ export interface RetrievalReport {
   createdAt: string;
   index: string;
   corpus: { name: string; passages: number; checksum: string };
+  /**
+   * What the index holds, as run dirs record it (indexer/manifest.ts indexContent): its analyzer and,
+   * with dense vectors, their model, settings and source (the embedding endpoint, redacted: no key,
+   * no digest of one), so a dense figure says which server's vectors it was computed over.
+   */
+  indexContent: Record<string, unknown>;
   dataset: { name: string; split: Split; n: number; splitSeed: number; checksum: string; file?: string };
   /** Questions (with gold ids) none of whose gold passages is in the index: they can only score 0. */
   goldMissing: { questions: number; examples: string[]; hint?: string };
@@ -150,6 +156,7 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
     createdAt: new Date().toISOString(),
     index: opts.index,
     corpus: { name: manifest.corpus.name, passages: manifest.corpus.passages, checksum: manifest.corpus.checksum },
+    indexContent: indexContent(manifest),
     dataset: { name: dataset, split, n: questions.length, splitSeed, checksum, ...(opts.datasetFile ? { file: opts.datasetFile } : {}) },
     goldMissing,
     query: 'prompt + "\\n" + question (answer choices not included)',
