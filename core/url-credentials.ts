@@ -8,7 +8,10 @@
  * Every query value is treated as a credential, whatever its name (a list of names missed `pwd`
  * and `jwt`), and so are the user name and password of the userinfo part (a token is often given
  * as the user name). Parameter names are kept, so a reader still sees which parameters the
- * endpoint took; the fragment (never sent to a server: an explorer route) is kept as it is.
+ * endpoint took (`?api-key=***&api-version=***`); a bare parameter (no `=`) that reads as a flag's
+ * name (letters, `-`, `_`, `.`: `?api-key&deployment`, the form an index's vector source names its
+ * parameters in) is kept as it is, any other bare part (`?sk-abc123`, which may be a token given
+ * alone) is masked whole; the fragment (never sent to a server: an explorer route) is kept as it is.
  */
 import { registerSecret, registerSecretPattern, SECRET_MASK } from './secrets.js';
 import { escapeRegExp } from './regexp-escape.js';
@@ -42,7 +45,10 @@ function queryParts(u: URL): { name: string; value?: string }[] {
     });
 }
 
-/** The credential values inside `url` (userinfo, every query value), raw and decoded. */
+/** A bare query part (no `=`) that reads as a flag's name, not as a value given alone: letters, `-`, `_`, `.`. */
+const bareFlag = (name: string): boolean => /^[A-Za-z][A-Za-z_.-]*$/.test(name);
+
+/** The credential values inside `url` (userinfo, every query value, a bare part but a flag's name), raw and decoded. */
 export function urlSecrets(url: string | undefined): string[] {
   const u = url ? parse(url) : undefined;
   if (!u) return [];
@@ -54,7 +60,7 @@ export function urlSecrets(url: string | undefined): string[] {
   };
   add(u.username);
   add(u.password);
-  for (const p of queryParts(u)) add(p.value ?? p.name);
+  for (const p of queryParts(u)) add(p.value ?? (bareFlag(p.name) ? undefined : p.name));
   return [...out];
 }
 
@@ -73,7 +79,7 @@ export function registerUrlSecrets(url: string | undefined): void {
   for (const s of urlSecrets(url)) registerSecret(s);
   for (const p of queryParts(u)) {
     const values = new Set([p.value ?? '', decoded(p.value ?? ''), encodeURIComponent(decoded(p.value ?? ''))].filter(Boolean));
-    if (p.value === undefined) registerSecretPattern(new RegExp(`(?<=[?&;])${escapeRegExp(p.name)}${VALUE_END}`), SECRET_MASK);
+    if (p.value === undefined && !bareFlag(p.name)) registerSecretPattern(new RegExp(`(?<=[?&;])${escapeRegExp(p.name)}${VALUE_END}`), SECRET_MASK);
     for (const v of values) registerSecretPattern(new RegExp(`(?<=[?&;])(${escapeRegExp(p.name)})=${escapeRegExp(v)}${VALUE_END}`), `$1=${SECRET_MASK}`);
   }
   if (u.username || u.password) {
@@ -82,14 +88,14 @@ export function registerUrlSecrets(url: string | undefined): void {
   }
 }
 
-/** `url` with its userinfo and every query value replaced by `***` (unparseable or credential-free input comes back unchanged). */
+/** `url` with its userinfo and every query value replaced by `***`, a bare flag's name kept (unparseable or credential-free input comes back unchanged). */
 export function redactUrl(url: string): string {
   const u = parse(url);
   if (!u) return url;
   const parts = queryParts(u);
   const hadUser = !!u.username || !!u.password;
   if (!hadUser && parts.length === 0) return url;
-  const search = parts.map((p) => (p.value === undefined ? SECRET_MASK : `${p.name}=${SECRET_MASK}`)).join('&');
+  const search = parts.map((p) => (p.value !== undefined ? `${p.name}=${SECRET_MASK}` : bareFlag(p.name) ? p.name : SECRET_MASK)).join('&');
   const hash = u.hash;
   u.username = '';
   u.password = '';
