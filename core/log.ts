@@ -8,6 +8,7 @@ import { envChoice } from './env-number.js';
 import { maskSecrets } from './secrets.js';
 import { terminalText } from './terminal-text.js';
 import { redactUrlsInText } from './url-credentials.js';
+import { withoutKeyedQueryDigests } from './older-query-digest.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -38,11 +39,12 @@ const patterns: RegExp[] = [/\bsk-[A-Za-z0-9_\-]{8,}/g, /(Bearer\s+)[A-Za-z0-9._
 /**
  * Mask secrets in free text (log lines, error messages): registered secrets (core/secrets.ts, as
  * whole tokens), key-like patterns (sk-..., Bearer tokens, apikey=...) and the credentials of
- * every URL in the text (userinfo, query values: url-credentials.ts). For JSON values use
+ * every URL in the text (userinfo, query values: url-credentials.ts), and an older index's query
+ * digest over a key's value (older-query-digest.ts). For JSON values use
  * `redactValue`, which never rewrites serialised JSON.
  */
 export function redact(text: string): string {
-  let out = redactUrlsInText(maskSecrets(text));
+  let out = redactUrlsInText(maskSecrets(withoutKeyedQueryDigests(text)));
   out = out.replace(patterns[0], 'sk-***').replace(patterns[1], '$1***').replace(patterns[2], '$1***');
   return out;
 }

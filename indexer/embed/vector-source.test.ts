@@ -95,6 +95,18 @@ describe('the source of an index dense vectors', () => {
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
     expect(() => checkResumeSource({ source: older }, d1, { where: 'w', embedderId: 'openai:e5', stateFile: 's' }, olderVectorSources(spec))).not.toThrow();
+    // `index info` shows it masked, says so and how to rewrite it; --json's manifest holds it masked
+    const built = await indexEmbeddedBy('gw', spec.baseURL);
+    const info = manifestSummary('idx', { ...built, dense: { ...built.dense!, source: older } }, { total: 0, parts: {} });
+    expect(info).not.toContain(keyed);
+    expect(info).toContain(
+      "\n  vectors   from endpoint https://gw.example.org/openai/v1?api-key&deployment (query values sha256 withheld: an older lexcase's digest, which covered the value of api-key too)\n",
+    );
+    expect(info).toContain(
+      "\n  note      manifest.json holds an older lexcase's unsalted sha256 over the embedding endpoint's query values, the key's value included",
+    );
+    expect(info).toContain('Rewrite it: lexcase index dense idx --embedder openai, with the endpoint it was built with (LEXCASE_EMBED_BASE_URL)');
+    expect(manifestSummary('idx', built, { total: 0, parts: {} })).not.toContain('note      ');
     // a URL without a credential parameter records what it always did
     expect(olderVectorSources({ provider: 'openai', baseURL: 'http://gpu-b.lab:8080/v1?deployment=x' })).toEqual([]);
   });

@@ -52,6 +52,16 @@ describe('explorer reply scrubbing', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("masks an older lexcase's digest over an embedding endpoint's key in a run config's vector source (config.json before 2026-12-01)", () => {
+    const older = 'endpoint http://127.0.0.1:47941/v1?api-key&deployment (query values sha256 f9f2c879815b4f33acce87e9cea42c19)';
+    const cfg = { system: 'case', indexContent: { corpus: 'barexam', dense: { embedder: 'openai', model: 'm', vectors: { source: older } } } };
+    const masked =
+      "endpoint http://127.0.0.1:47941/v1?api-key&deployment (query values sha256 withheld: an older lexcase's digest, which covered the value of api-key too)";
+    // before: both served the source as recorded, the key's digest in it
+    for (const out of [publicRunConfig(cfg), scrub(cfg)]) expect((out as typeof cfg).indexContent.dense.vectors.source).toBe(masked);
+    expect(scrub.text(`field indexContent differs: ${older}`)).not.toContain('f9f2c879');
+  });
+
   it('a run config shows absolute paths by their last name', () => {
     expect(
       publicRunConfig({

@@ -3,11 +3,14 @@
  * reply (and error message) has the absolute directories it knows — the runs root, the index, the
  * working and home directories — replaced by short names ("runs", "index", ".", "~"), and keys that
  * carry endpoint or cache settings (baseUrl, baseUrlQuery, cacheDir, apiKey, …) dropped at any depth. A run's
- * config.json is further reduced to relative names (publicRunConfig).
+ * config.json is further reduced to relative names (publicRunConfig). An older lexcase's digest of an
+ * embedding endpoint's query values that covered a key's value (a run dir's or index's vector source
+ * recorded before 2026-12-01: core/older-query-digest.ts) is masked in every string sent.
  */
 import { homedir } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { realpathSync } from 'node:fs';
+import { withoutKeyedQueryDigests } from '../../core/older-query-digest.js';
 
 /** Keys never sent to the browser, at any depth (compared case-insensitively); baseUrlQuery: the digest of the endpoint's query values (core/config.ts publicLlmConfig). */
 const PRIVATE_KEYS = new Set(['baseurl', 'baseurlquery', 'cachedir', 'apikey', 'api_key']);
@@ -47,7 +50,7 @@ export function createScrubber(dirs: [string | undefined, string][]): Scrubber {
   // whole path names only: "/home/al" is not replaced inside "/home/alice" or "x.com/home/al"
   const patterns = pairs.map(([abs, name]) => [abs, new RegExp(`(?<![\\w.-])${abs.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g'), name] as const);
   const scrubString = (s: string): string => {
-    let out = s;
+    let out = withoutKeyedQueryDigests(s);
     for (const [abs, re, name] of patterns) if (out.includes(abs)) out = out.replace(re, () => name);
     return out;
   };
@@ -64,7 +67,7 @@ export function createScrubber(dirs: [string | undefined, string][]): Scrubber {
 
 /** A run's config.json for the browser: private keys dropped, absolute paths reduced to their last name. */
 export function publicRunConfig(cfg: unknown): unknown {
-  if (typeof cfg === 'string') return isAbsolute(cfg) ? basename(cfg) : cfg;
+  if (typeof cfg === 'string') return isAbsolute(cfg) ? basename(cfg) : withoutKeyedQueryDigests(cfg);
   if (Array.isArray(cfg)) return cfg.map(publicRunConfig);
   if (cfg && typeof cfg === 'object') return publicEntries(cfg, publicRunConfig);
   return cfg;

@@ -13,6 +13,7 @@ import { modelMaxTokens } from '../../../indexer/embed/model-token-limit.js';
 import type { BuildOptions } from '../../../indexer/build.js';
 import { corpusNames } from '../../../corpora/catalog.js';
 import { log } from '../../../core/log.js';
+import { hasKeyedQueryDigest, withoutKeyedQueryDigests } from '../../../core/older-query-digest.js';
 import { verifyIndexDir, verifySummary } from './index-verify.js';
 import { action, output, parseIntOpt, parseListOpt, parseUniqueListOpt, type GlobalOpts } from '../action.js';
 import { byteSize } from '../byte-size.js';
@@ -173,6 +174,25 @@ function embeddedTextNote(d: NonNullable<Manifest['dense']>): string {
   return `ids, titles and texts sha256 ${c ? `${c.slice(0, 12)}…` : 'not recorded (dense vectors from before it, or older prebuilt ones)'}`;
 }
 
+/**
+ * Where the manifest's vector source holds an older lexcase's digest over the endpoint's query values,
+ * a key's value included (core/older-query-digest.ts; shown masked): that it does and how to rewrite it.
+ */
+export function olderDigestNote(dir: string, m: Manifest): string | undefined {
+  const source = m.dense?.source;
+  if (typeof source !== 'string' || !hasKeyedQueryDigest(source)) return undefined;
+  return (
+    `manifest.json holds an older lexcase's unsalted sha256 over the embedding endpoint's query values, the key's value included (a copy of the index lets anyone test guessed keys against it; not shown). ` +
+    `Rewrite it: lexcase index dense ${dir} --embedder openai, with the endpoint it was built with (LEXCASE_EMBED_BASE_URL): the vectors are kept, none is embedded again`
+  );
+}
+
+/** The manifest as `index info --json` shows it: an older lexcase's query digest over a key's value masked. */
+export function shownManifest(m: Manifest): Manifest {
+  const source = m.dense?.source;
+  return typeof source === 'string' && m.dense ? { ...m, dense: { ...m.dense, source: withoutKeyedQueryDigests(source) } } : m;
+}
+
 export function manifestSummary(dir: string, m: Manifest, sizes: { total: number; parts: Record<string, number> }): string {
   const a = m.analyzer;
   return [
@@ -193,7 +213,8 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
           `  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension}), ${describeVectorSettings(denseVectorSettings(m.dense))}${tokenLimitNote(m.dense)}`,
           `  embedded  ${embeddedTextNote(m.dense)}`,
           // where the vectors came from beyond the model id (an endpoint, a model folder's digest): what a search's "another source" warning points here for
-          ...(typeof m.dense.source === 'string' ? [`  vectors   from ${m.dense.source}`] : []),
+          ...(typeof m.dense.source === 'string' ? [`  vectors   from ${withoutKeyedQueryDigests(m.dense.source)}`] : []),
+          ...(olderDigestNote(dir, m) ? [`  note      ${olderDigestNote(dir, m)}`] : []),
         ]
       : []),
     `  size      ${byteSize(sizes.total)} (${Object.entries(sizes.parts)
@@ -274,7 +295,8 @@ export function register(program: Command): void {
           g,
           {
             dir: relative(process.cwd(), dir) || '.',
-            manifest: m,
+            manifest: shownManifest(m),
+            ...(olderDigestNote(dir, m) ? { notes: [olderDigestNote(dir, m)] } : {}),
             bytes: sizes.total,
             parts: sizes.parts,
             integrity: { ok: true, files: integrity.files, ms: Math.round(integrity.ms) },
