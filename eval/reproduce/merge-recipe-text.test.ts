@@ -43,6 +43,8 @@ describe('merge and the recipe the shards ran', () => {
       await runGrid({
         recipe: copy.recipe,
         recipeText: copy.text,
+        // the shards ran the copy from where it was on their host
+        recipeArg: '/srv/shared/my-case-table2.json',
         dir: d,
         limit: LIMIT,
         shard: { index: i + 1, count: 2 },
@@ -60,9 +62,16 @@ describe('merge and the recipe the shards ran', () => {
     expect(paperOf(chosen)).toBe(65.32);
     expect(chosen.warnings?.join('\n')).toMatch(/is not the one the shards ran.*the table is built from it as --recipe asks/);
     // --recipe with the shards' own file: their paper figure, no warning
-    const own = await mergeShards(join(dir, 'm-own'), [s1, s2], copy.recipe, { ...copy, explicit: true });
+    const own = await mergeShards(join(dir, 'm-own'), [s1, s2], copy.recipe, { ...copy, explicit: true, arg: 'my-case-table2.json' });
     expect(paperOf(own)).toBe(50);
     expect(own.warnings).toBeUndefined();
+    // the rerun command names the recipe file --recipe gave (before: the shards' /srv/shared/my-case-table2.json)
+    const repro = JSON.parse(readFileSync(join(dir, 'm-own', 'reproduction.json'), 'utf8')) as { argv: string[] };
+    expect(repro.argv.slice(0, 2)).toEqual(['reproduce', 'my-case-table2.json']);
+    expect(repro.argv).toContain(join(dir, 'm-own'));
+    // --recipe given as a file (no arg recorded): that file
+    const byName = JSON.parse(readFileSync(join(dir, 'm-chosen', 'reproduction.json'), 'utf8')) as { argv: string[] };
+    expect(byName.argv[1]).toBe(bundled.file);
     expect(readFileSync(join(dir, 'm-own', 'table.md'), 'utf8')).toContain('paper 50.00');
   }, 60_000);
 });

@@ -194,8 +194,17 @@ function compareShards(there: Record<string, unknown>, here: Record<string, unkn
  * (`lexcase reproduce … --run-dir OUT`, `lexcase run … --run-dir OUT/runs/<id>`). Before: shard 1's
  * own command, which resumed shard 1's run dir with every other shard's items.
  */
-function mergedArgv(argv: readonly string[], out: string, runId: string): string[] {
-  return gridArgvFor([...argv], argv[0] === 'reproduce' ? out : runDirOf(out, runId));
+function mergedArgv(argv: readonly string[], out: string, runId: string, recipeArg?: string): string[] {
+  return gridArgvFor(withRecipe(argv, recipeArg), argv[0] === 'reproduce' ? out : runDirOf(out, runId));
+}
+
+/**
+ * A `reproduce` command with the recipe merge built the table from, where --recipe named it: the file
+ * (or name) the user gave, not the one the shards' command named (a path on another host, or the
+ * bundled recipe of that name). Other commands (`lexcase run …`) name no recipe.
+ */
+function withRecipe(argv: readonly string[], recipeArg: string | undefined): string[] {
+  return argv[0] === 'reproduce' && recipeArg !== undefined && argv.length > 1 ? ['reproduce', recipeArg, ...argv.slice(2)] : [...argv];
 }
 
 /** Read and check one run across the shards (nothing is written). */
@@ -364,8 +373,10 @@ export async function mergeShards(
   out: string,
   dirs: string[],
   recipe: Recipe,
-  source?: { file: string; text: string; explicit: boolean },
+  source?: { file: string; text: string; explicit: boolean; arg?: string },
 ): Promise<MergeResult> {
+  // the recipe the rerun commands name: the one --recipe gave, as given
+  const recipeArg = source?.explicit ? (source.arg ?? source.file) : undefined;
   checkOutputDir(out, { what: 'the merged reproduction', hint: 'merge into a new or empty directory' }, dirs, [INDEX_DIR, RUN_DIR]);
   const repros = await checkShardSet(dirs, new Set(recipe.runs.map((r) => r.id)));
   if (repros[0].recipe !== recipe.id) throw errors.usage(`merge: the shards are from recipe ${repros[0].recipe}, not ${recipe.id}`);
@@ -416,11 +427,11 @@ export async function mergeShards(
       }
       const { items } = written;
       const argv = states.find((x) => x?.argv)?.argv;
-      runs.push({ id: run.id, system: run.system, status: 'done', ...(argv ? { argv: mergedArgv(argv, out, run.id) } : {}) });
+      runs.push({ id: run.id, system: run.system, status: 'done', ...(argv ? { argv: mergedArgv(argv, out, run.id, recipeArg) } : {}) });
       summary.push({ id: run.id, status: 'done', items });
     }
     const now = new Date().toISOString();
-    const argv = repros[0].argv ? { argv: gridArgvFor(repros[0].argv, out) } : {};
+    const argv = repros[0].argv ? { argv: gridArgvFor(withRecipe(repros[0].argv, recipeArg), out) } : {};
     const repro: ReproductionFile = { ...repros[0], shard: null, ...argv, createdAt: now, updatedAt: now, runs };
     await writeJsonAtomic(reproductionPath(out), { ...repro, mergedFrom: dirs });
     await writeChecksums(

@@ -26,7 +26,7 @@ export function register(program: Command): void {
         const first = await readReproduction(shards[0]);
         if (!first) throw errors.runInvalid(shards[0], 'has no reproduction.json (not a `lexcase reproduce` run dir)');
         const { recipe, file, text } = loadRecipe(flags.recipe ?? first.recipe);
-        const r = await mergeShards(out, shards, recipe, { file, text, explicit: flags.recipe !== undefined });
+        const r = await mergeShards(out, shards, recipe, { file, text, explicit: flags.recipe !== undefined, arg: flags.recipe });
         output(
           g,
           { out: r.out, shards: r.shards, runs: r.runs, table: r.table, ...(r.warnings ? { warnings: r.warnings } : {}) },
