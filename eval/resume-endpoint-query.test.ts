@@ -7,7 +7,8 @@
  * changes it warns and records the change (`resumes[].changed`); a rotated key in the URL still
  * resumes.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -68,12 +69,55 @@ describe('an endpoint query value a resume changes', () => {
     const second = await run(runDir, 'deployment=gpt-large-1106', 2);
     // before: the resume went on without a word ("resuming …: 1 of 2 items already done")
     expect(second.stderr).toMatch(/\[warn\] resuming .* against the endpoint with other query values than it was started with/);
-    expect(second.stderr).toContain(`model.baseUrlQuery "${model.baseUrlQuery}" recorded`);
+    // what is true: which field differs and that it can change replies (a rotated key changes no digest), said once
+    expect(second.stderr).toContain(
+      `model.baseUrlQuery, the digest of the values of deployment, is "${second.config.resumes.at(-1).changed['model.baseUrlQuery'].to}" now, "${model.baseUrlQuery}" as it was started with`,
+    );
+    expect(second.stderr).toContain('Another value of deployment (a deployment, API version or model chosen by the query) can change the replies');
+    expect(second.stderr).not.toContain('rotated key');
+    expect(second.stderr.match(/baseUrlQuery/g)).toHaveLength(1);
     const resume = second.config.resumes.at(-1);
     expect(resume.changed['model.baseUrlQuery'].from).toBe(model.baseUrlQuery);
     expect(resume.changed['model.baseUrlQuery'].to).toMatch(/^[0-9a-f]{32}$/);
     expect(resume.changed['model.baseUrlQuery'].to).not.toBe(model.baseUrlQuery);
+    // the next resume against the same deployment: nothing differs from the last attempt, nothing is warned (before: the same warning again)
+    const third = await run(runDir, 'deployment=gpt-large-1106', 3);
+    expect(third.stderr).not.toContain('[warn]');
+    // back to the first deployment: differs from the last resume, warned once, and not on the resume after
+    const fourth = await run(runDir, 'deployment=gpt-small-0613', 4);
+    expect(fourth.stderr).toContain('against the endpoint with other query values than its last resume ran with');
+    expect((await run(runDir, 'deployment=gpt-small-0613', 5)).stderr).not.toContain('[warn]');
     const written = readFileSync(join(runDir, 'config.json'), 'utf8') + readFileSync(join(runDir, 'report.md'), 'utf8') + second.stderr + first.stderr;
     expect(written).not.toMatch(/gpt-small-0613|gpt-large-1106/);
+  }, 60_000);
+
+  it("a run an older lexcase started, whose digest covered the key's value too: says which of the two cannot be told, never prints that digest, and once", async () => {
+    const runDir = join(dir, 'older');
+    await run(runDir, 'deployment=gpt-small-0613&api-key=K-1111111111', 1);
+    // what config.json held before 2026-12-01T08:43:54Z: a sha256 over every query value, the key's too
+    const file = join(runDir, 'config.json');
+    const cfg = JSON.parse(readFileSync(file, 'utf8'));
+    const keyed = createHash('sha256')
+      .update(
+        JSON.stringify([
+          ['api-key', ['K-1111111111']],
+          ['deployment', ['gpt-small-0613']],
+        ]),
+      )
+      .digest('hex')
+      .slice(0, 32);
+    cfg.config.model.baseUrlQuery = keyed;
+    cfg.provenance.createdAt = '2026-11-30T10:00:00.000Z';
+    writeFileSync(file, JSON.stringify(cfg, null, 2));
+    // the same deployment and key: before, "a rotated key in the URL changes no reply, but another deployment … does"
+    const second = await run(runDir, 'deployment=gpt-small-0613&api-key=K-1111111111', 2);
+    expect(second.stderr).toContain(
+      'whose digest covered the value of api-key too: a rotated key changed it as another deployment does, and which of the two it is cannot be told',
+    );
+    expect(second.stderr).not.toContain(keyed);
+    expect(second.stderr.match(/baseUrlQuery/g)).toHaveLength(1);
+    const third = await run(runDir, 'deployment=gpt-small-0613&api-key=K-2222222222', 3);
+    expect(third.stderr).not.toContain('[warn] resuming');
+    expect(third.stderr).not.toContain(keyed);
   }, 60_000);
 });

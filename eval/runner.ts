@@ -75,6 +75,7 @@ import type { RunConfigFile } from './run-config-file.js';
 import { firstIssue, resultRecordSchema, traceSchemaFor } from './records.js';
 import { describeOperationalChanges, operationalChanges, resultConfig } from './resume-config.js';
 import { indexMovedText, movedIndex } from './resume-index.js';
+import { endpointQueryWarning, keyedDigest, WITHHELD_DIGEST } from './resume-endpoint-query.js';
 import { compareRecordedConfig } from './resume-compare.js';
 import { assertSameDataFiles, assertSameItems } from './resume-items.js';
 import { withCanonicalSystem } from './systems.js';
@@ -368,16 +369,29 @@ async function runLocked<Item extends { id: string }>(
     // a run dir written before the field: who runs it now (its config is the same), so its report knows its system
     if (existing.provenance && !('lexcaseSystem' in existing.provenance)) existing.provenance = { ...existing.provenance, lexcaseSystem: prov.lexcaseSystem };
     const changed = { ...operationalChanges(existing.config ?? {}, config), ...movedData };
-    if (Object.keys(changed).length) log.info(`resuming ${runDir} with ${describeOperationalChanges(changed, existing.resumes)}`);
+    // another endpoint query than the latest attempt's: one warning, said once (resume-endpoint-query.ts)
+    const endpointOf = (c: Record<string, unknown> | undefined) =>
+      c?.model && typeof c.model === 'object' ? (c.model as { baseUrl?: unknown; baseUrlQuery?: unknown }) : {};
+    const queryWarning = endpointQueryWarning(
+      runDir,
+      existing.resumes ?? [],
+      { ...endpointOf(existing.config), createdAt: existing.provenance?.createdAt },
+      endpointOf(config),
+    );
+    // the value this resume ran with, also where it is the start's again (back from another one), so the next resume compares with it
+    if (queryWarning && !changed['model.baseUrlQuery'])
+      changed['model.baseUrlQuery'] = { from: endpointOf(existing.config).baseUrlQuery ?? null, to: endpointOf(config).baseUrlQuery ?? null };
+    const told = queryWarning ? Object.fromEntries(Object.entries(changed).filter(([k]) => k !== 'model.baseUrlQuery')) : { ...changed };
+    // the start's digest, where an older lexcase's covered the key's value too, is not printed
+    const startQuery = told['model.baseUrlQuery'];
+    if (startQuery && keyedDigest(existing.provenance?.createdAt, endpointOf(existing.config).baseUrl))
+      told['model.baseUrlQuery'] = { ...startQuery, from: WITHHELD_DIGEST };
+    if (Object.keys(told).length) log.info(`resuming ${runDir} with ${describeOperationalChanges(told, existing.resumes)}`);
+    if (queryWarning) log.warn(queryWarning);
     if (indexMove) {
       log.info(indexMovedText(runDir, indexMove));
       changed.index = indexMove;
     }
-    const query = changed['model.baseUrlQuery'];
-    if (query && query.from !== null)
-      log.warn(
-        `resuming ${runDir} against the endpoint with other query values than it was started with (model.baseUrlQuery ${JSON.stringify(query.from)} recorded, ${JSON.stringify(query.to)} now; the values are masked in model.baseUrl): a rotated key in the URL changes no reply, but another deployment or model chosen by the query (?deployment=…) does, and its items would be counted with the earlier ones; use a new run dir if it is another model`,
-      );
     existing.resumes = [
       ...(existing.resumes ?? []),
       {

@@ -60,6 +60,14 @@ describe('explorer reply scrubbing', () => {
     // before: both served the source as recorded, the key's digest in it
     for (const out of [publicRunConfig(cfg), scrub(cfg)]) expect((out as typeof cfg).indexContent.dense.vectors.source).toBe(masked);
     expect(scrub.text(`field indexContent differs: ${older}`)).not.toContain('f9f2c879');
+    // a resume's record of the LLM endpoint's query digest (an older one covered the key too) is dropped as baseUrlQuery is
+    const resumes = [
+      {
+        at: '2026-12-01T09:00:00Z',
+        changed: { 'model.baseUrlQuery': { from: '0a40d7390239735c191fcccbf8bb6dec', to: null }, 'model.maxRetries': { from: 2, to: 4 } },
+      },
+    ];
+    expect(scrub({ resumes })).toEqual({ resumes: [{ at: '2026-12-01T09:00:00Z', changed: { 'model.maxRetries': { from: 2, to: 4 } } }] });
   });
 
   it('a run config shows absolute paths by their last name', () => {

@@ -14,8 +14,9 @@ import { withoutKeyedQueryDigests } from '../../core/older-query-digest.js';
 
 /** Keys never sent to the browser, at any depth (compared case-insensitively); baseUrlQuery: the digest of the endpoint's query values (core/config.ts publicLlmConfig). */
 const PRIVATE_KEYS = new Set(['baseurl', 'baseurlquery', 'cachedir', 'apikey', 'api_key']);
-const publicEntries = (o: object, f: (v: unknown) => unknown) =>
-  Object.fromEntries(Object.entries(o).flatMap(([k, x]) => (PRIVATE_KEYS.has(k.toLowerCase()) ? [] : [[k, f(x)]])));
+// a dotted path's last name counts too: config.json `resumes[].changed["model.baseUrlQuery"]`
+const privateKey = (k: string): boolean => PRIVATE_KEYS.has(k.toLowerCase()) || PRIVATE_KEYS.has(k.toLowerCase().split('.').pop()!);
+const publicEntries = (o: object, f: (v: unknown) => unknown) => Object.fromEntries(Object.entries(o).flatMap(([k, x]) => (privateKey(k) ? [] : [[k, f(x)]])));
 
 export interface Scrubber {
   /** The value with directories replaced and private keys dropped (as it would go on the wire). */
