@@ -3,7 +3,9 @@
  * (runGitSha: lexcase's own checkout, or the commit its dist/ was built from; 'unknown' when neither
  * is known — never fails), a checksum of the items run (ids and gold labels, so two runs can
  * be told apart when the split changed; with each item's content checksum where the system records
- * one: `itemChecksum`), Node version and timestamps.
+ * one: `itemChecksum`), a checksum of what a model is shown of them (`contentChecksum`: question,
+ * options, text as loaded, so a copy edited under the same ids and labels is told apart), Node
+ * version and timestamps.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -70,6 +72,46 @@ export function itemChecksum(content: unknown): string {
   return `sha256:${createHash('sha256').update(JSON.stringify(content)).digest('hex')}`;
 }
 
+/**
+ * What a model is shown of an item, as loaded: a question's stem, question and options; a task
+ * example's text; any other item (3-ply's triples, retrieval topics) whole but for its id, `meta`
+ * (never shown) and `kind` (EMAR's tag of the item's source). The same question run by two systems
+ * (CASE's `Question`, EMAR's tagged one) is the same content.
+ */
+export function shownContent(item: object): unknown {
+  const o = item as Record<string, unknown>;
+  if (typeof o.question === 'string' && Array.isArray(o.choices)) return { prompt: o.prompt ?? '', question: o.question, choices: o.choices };
+  if (typeof o.text === 'string' && 'label' in o) return { text: o.text };
+  const { id: _id, meta: _meta, kind: _kind, ...rest } = o;
+  return rest;
+}
+
+/**
+ * The checksum of what the model is shown of one item (`shownContent`), recorded with each result
+ * (`contentChecksum`): a resume or a comparison tells an item whose text was edited under the same
+ * id and gold label from the one recorded.
+ */
+export function contentChecksum(item: object): string {
+  return itemChecksum(shownContent(item));
+}
+
+/**
+ * sha256 over the items' ids and the checksums of what a model is shown of each (`contentChecksum`),
+ * in order: config.json's `provenance.contentChecksum`, beside `datasetChecksum` (ids and gold labels only).
+ */
+export function datasetContentChecksum(
+  items: { id: string; contentChecksum?: string }[],
+  sum: (item: never) => string | undefined = (it) => (it as { contentChecksum?: string }).contentChecksum,
+): string | undefined {
+  const h = createHash('sha256');
+  for (const it of items) {
+    const c = sum(it as never);
+    if (c === undefined) return undefined;
+    h.update(`${it.id}\t${c}\n`);
+  }
+  return `sha256:${h.digest('hex')}`;
+}
+
 /** sha256 over the items' ids and gold labels (and content checksums, where given), in order. */
 export function datasetChecksum(items: { id: string }[], gold?: (item: never) => string, content?: (item: never) => string | undefined): string {
   const h = createHash('sha256');
@@ -96,7 +138,14 @@ export interface Provenance {
   /** The checkout's commit where it differs from the build's the run recorded as `gitSha` (runGitSha: dist/ built at another commit). */
   checkoutGitSha?: string;
   node: string;
+  /** sha256 over the items' ids and gold labels (3-ply's: and each triple's `itemChecksum`). */
   datasetChecksum: string;
+  /**
+   * sha256 over the items' ids and what a model is shown of each (`datasetContentChecksum`: question,
+   * options, text as loaded): tells a dataset whose texts were edited under the same ids and labels.
+   * Absent in a run dir written before 2026-12-01.
+   */
+  contentChecksum?: string;
   items: number;
   createdAt: string;
   /**
@@ -108,11 +157,13 @@ export interface Provenance {
 }
 
 export function provenance(items: { id: string }[], gold?: (item: never) => string, content?: (item: never) => string | undefined): Provenance {
+  const shown = datasetContentChecksum(items, (it: { id: string }) => contentChecksum(it));
   return {
     lexcaseVersion: VERSION,
     ...runGitSha(),
     node: process.version,
     datasetChecksum: datasetChecksum(items, gold, content),
+    ...(shown ? { contentChecksum: shown } : {}),
     items: items.length,
     createdAt: new Date().toISOString(),
   };

@@ -48,6 +48,8 @@ export const resultRecordSchema = z.object({
   gold: z.string(),
   /** The item's content checksum, where its id does not name its content (3-ply's triples). */
   itemChecksum: z.string().optional(),
+  /** The checksum of what a model is shown of the item (question, options, text as loaded; eval/provenance.ts `contentChecksum`). Absent in records written before 2026-12-01. */
+  contentChecksum: z.string().optional(),
   correct: z.boolean(),
   confidence: z.string().optional(),
   metrics: z.record(z.string(), z.union([z.number(), z.boolean(), z.null()])).optional(),

@@ -8,8 +8,11 @@
  * refused with one RUN_INVALID naming a few items (eval/runner.ts). A grow (eval/run-grow.ts) keeps
  * every recorded item and its gold, so it passes.
  *
- * The items check sees only the items already recorded: a copy whose texts differ under the same ids
- * and labels, or whose rows not yet run differ, passes it. A run that records the data files it read
+ * Each result records the checksum of what a model is shown of its item (`contentChecksum`: question,
+ * options, text as loaded; eval/provenance.ts): a copy whose texts differ under the same ids and labels
+ * is refused too. Records written before it (an older lexcase) are checked by id and gold only, and the
+ * resume says so in one line. Rows not yet run may differ: they run as they are now, and config.json's
+ * `provenance.contentChecksum` then describes the items as they are now. A run that records the data files it read
  * (config.json `dataFiles`: LegalBench, corpora/legalbench.ts) is checked by their checksums first
  * (`assertSameDataFiles`): a resume reading other bytes is refused naming both files — where each
  * was found (bundled, --data, $LEXCASE_LEGALBENCH_DIR), its path and sha256 —; the same bytes read
@@ -20,22 +23,28 @@ import { errors } from '../core/errors.js';
 const items = (n: number) => `${n} recorded item${n === 1 ? '' : 's'}`;
 const HOW = 'the items (dataset, --data, split or limit) are not those the run recorded; resume with the same data, or use a new run dir';
 
-type ItemKey = { gold: string; itemChecksum?: string };
+type ItemKey = { gold: string; itemChecksum?: string; contentChecksum?: string };
 const have = (n: number) => (n === 1 ? 'has' : 'have');
 
 /**
  * Refuses a resume whose items are not those recorded: `recorded` are results.jsonl's records,
- * `current` the current selection's gold label (and content checksum, where the system records one) by item id.
+ * `current` the current selection's gold label (and content checksum, where the system records one;
+ * and the checksum of the text a model is shown, `contentChecksum`) by item id. Returns how many
+ * recorded items record no `contentChecksum` (written by an older lexcase), whose text is not checked.
  */
-export function assertSameItems(runDir: string, recorded: Iterable<{ id: string } & ItemKey>, current: ReadonlyMap<string, ItemKey>): void {
+export function assertSameItems(runDir: string, recorded: Iterable<{ id: string } & ItemKey>, current: ReadonlyMap<string, ItemKey>): number {
   const outside: string[] = [];
   const relabelled: string[] = [];
   const changed: string[] = [];
+  const edited: string[] = [];
+  let unchecked = 0;
   for (const r of recorded) {
     const now = current.get(r.id);
     if (now === undefined) outside.push(r.id);
     else if (now.gold !== r.gold) relabelled.push(`${r.id}: "${r.gold}" recorded, "${now.gold}" now`);
     else if (r.itemChecksum && now.itemChecksum && r.itemChecksum !== now.itemChecksum) changed.push(r.id);
+    else if (r.contentChecksum && now.contentChecksum && r.contentChecksum !== now.contentChecksum) edited.push(r.id);
+    else if (!r.contentChecksum && now.contentChecksum) unchecked++;
   }
   if (outside.length)
     throw errors.runInvalid(runDir, `holds ${items(outside.length)} the command does not select (e.g. ${outside.slice(0, 3).join(', ')}): ${HOW}`);
@@ -49,6 +58,12 @@ export function assertSameItems(runDir: string, recorded: Iterable<{ id: string 
       runDir,
       `${items(changed.length)} ${have(changed.length)} other content now under the same id (e.g. ${changed.slice(0, 3).join(', ')}; ${changed.length === 1 ? 'its' : 'their'} itemChecksum differs): ${HOW}`,
     );
+  if (edited.length)
+    throw errors.runInvalid(
+      runDir,
+      `${items(edited.length)} ${have(edited.length)} other text now under the same id and gold label (e.g. ${edited.slice(0, 3).join(', ')}; the question, options or text a model is shown was edited: ${edited.length === 1 ? 'its' : 'their'} contentChecksum differs): ${HOW}`,
+    );
+  return unchecked;
 }
 
 type DataFile = { task?: string; dataset?: string; split?: string; source?: string; file?: string; sha256?: string };

@@ -10,6 +10,8 @@ export interface RunConfigFile {
     at: string;
     gitSha: string;
     datasetChecksum: string;
+    /** The items' content checksum this resume read (provenance.contentChecksum's); absent before 2026-12-01. */
+    contentChecksum?: string;
     items: number;
     skipped: number;
     retried?: number;

@@ -68,7 +68,7 @@ import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
 import { deriveSeed, SEED_DERIVATION } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
-import { itemChecksum, provenance, type Provenance } from './provenance.js';
+import { contentChecksum, itemChecksum, provenance, type Provenance } from './provenance.js';
 import { resumeCodeNote } from './resume-code.js';
 import { scopedLexcaseSystem } from './lexcase-system-scope.js';
 import type { RunConfigFile } from './run-config-file.js';
@@ -352,7 +352,18 @@ async function runLocked<Item extends { id: string }>(
     const grown = growChanges(existing.config ?? {}, config);
     if (Object.keys(grown).length) assertGrows(runDir, grown, byId.keys(), seen);
     // the same config over other items (another data copy, reordered or relabelled rows): refused
-    assertSameItems(runDir, byId.values(), new Map(items.map((it) => [it.id, { gold: opts.gold(it), itemChecksum: checksumOf?.(it) }])));
+    // (and, where results.jsonl records it, the text a model is shown: a dataset edited under the same ids and labels)
+    const uncheckedText = assertSameItems(
+      runDir,
+      byId.values(),
+      new Map(items.map((it) => [it.id, { gold: opts.gold(it), itemChecksum: checksumOf?.(it), contentChecksum: contentChecksum(it) }])),
+    );
+    if (uncheckedText)
+      log.warn(
+        `${runDir}: ${uncheckedText} recorded item${uncheckedText === 1 ? '' : 's'} (written by an older lexcase) record${uncheckedText === 1 ? 's' : ''} no content checksum: this resume cannot check that ${uncheckedText === 1 ? 'its' : 'their'} question text is the one the command reads now (only ids and gold labels are checked)`,
+      );
+    // every recorded item's text checked (or none recorded): the provenance describes the items as they are now
+    if (existing.provenance?.contentChecksum && prov.contentChecksum) existing.provenance = { ...existing.provenance, contentChecksum: prov.contentChecksum };
     let provenanceBefore: { items: number; datasetChecksum: string } | undefined;
     if (Object.keys(grown).length) {
       existing.config = { ...existing.config, ...Object.fromEntries(Object.keys(grown).map((k) => [k, config[k] ?? null])) };
@@ -398,6 +409,7 @@ async function runLocked<Item extends { id: string }>(
         at: prov.createdAt,
         gitSha: prov.gitSha,
         datasetChecksum: prov.datasetChecksum,
+        ...(prov.contentChecksum ? { contentChecksum: prov.contentChecksum } : {}),
         items: items.length,
         skipped,
         ...(retried ? { retried } : {}),
@@ -664,6 +676,7 @@ async function runLocked<Item extends { id: string }>(
     const replacedAttempts = replay ? replay.recorded.get(item.id)?.replacedAttempts : replacedBy(item.id);
     if (repairs) for (const [field, n] of Object.entries(repairs)) repairedTotal.set(field, (repairedTotal.get(field) ?? 0) + n);
     const checksum = checksumOf?.(item);
+    const shown = contentChecksum(item);
     const answeredBy = replyModels(cut.exchanges);
     if (answeredBy) for (const [m, n] of Object.entries(answeredBy)) replyModelTotal.set(m, (replyModelTotal.get(m) ?? 0) + n);
     const fingerprints = replyFingerprints(cut.exchanges);
@@ -673,6 +686,7 @@ async function runLocked<Item extends { id: string }>(
       prediction,
       gold,
       ...(checksum ? { itemChecksum: checksum } : {}),
+      contentChecksum: shown,
       correct: !outcome.error && prediction !== null && prediction === gold, // the one rule (eval/metrics/failures.ts): failed = wrong
       ...(outcome.confidence !== undefined ? { confidence: outcome.confidence } : {}),
       ...(outcome.metrics ? { metrics: outcome.metrics } : {}),

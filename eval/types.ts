@@ -54,6 +54,8 @@ export interface ResultRecord {
   gold: string;
   /** The item's content checksum, for items whose id does not name their content (3-ply's triples; eval/provenance.ts `itemChecksum`). */
   itemChecksum?: string;
+  /** The checksum of what a model is shown of the item (question, options, text as loaded; eval/provenance.ts `contentChecksum`). Absent in records written before 2026-12-01. */
+  contentChecksum?: string;
   correct: boolean;
   confidence?: string;
   metrics?: Record<string, number | boolean | null>;

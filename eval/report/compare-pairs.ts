@@ -8,6 +8,10 @@
  * them. Where items need a checksum (a record of either run has one, or the system's ids do not
  * name content: `SystemSpec.itemChecksum`) and a record lacks it (a run an older lexcase wrote),
  * the pair is compared by id and gold only, with a warning line.
+ * Every item also records the checksum of what a model is shown of it (`contentChecksum`: question,
+ * options, text as loaded): an id whose text differs between the runs (a dataset edited under the same
+ * ids and labels) is left out likewise. Pairs where one run records it and the other does not (written
+ * before 2026-12-01) are compared by id and gold, with a one-line note; two such older runs get no line.
  */
 import type { ResultRecord } from '../types.js';
 
@@ -36,19 +40,24 @@ export function pairRecords(a: readonly ResultRecord[], b: readonly ResultRecord
   const shared: Pair[] = a.filter((r) => bById.has(r.id)).map((r) => [r, bById.get(r.id)!] as const);
   const relabelled: string[] = [];
   const changed: string[] = [];
+  const edited: string[] = [];
   const pairs: Pair[] = [];
   for (const [x, y] of shared) {
     if (x.gold !== y.gold) relabelled.push(`${x.id} gold A "${x.gold}", B "${y.gold}"`);
     else if (x.itemChecksum && y.itemChecksum && x.itemChecksum !== y.itemChecksum) changed.push(x.id);
+    else if (x.contentChecksum && y.contentChecksum && x.contentChecksum !== y.contentChecksum) edited.push(x.id);
     else pairs.push([x, y]);
   }
+  // pairs whose text one run checks and the other (an older lexcase's) cannot
+  const textUnchecked = pairs.filter(([x, y]) => !x.contentChecksum !== !y.contentChecksum);
   const checked = needsChecksum || [...a, ...b].some((r) => r.itemChecksum !== undefined);
   const lacking = (side: 0 | 1) => pairs.filter((p) => !p[side].itemChecksum).length;
   const unchecked = checked ? pairs.filter(([x, y]) => !x.itemChecksum || !y.itemChecksum).length : 0;
-  const different = relabelled.length + changed.length;
+  const different = relabelled.length + changed.length + edited.length;
   const why = [
     relabelled.length ? `another gold label: ${relabelled.length}${eg(relabelled)}` : '',
     changed.length ? `other content (itemChecksum): ${changed.length}${eg(changed)}` : '',
+    edited.length ? `other question text (contentChecksum): ${edited.length}${eg(edited)}` : '',
   ].filter(Boolean);
   const differentText = different
     ? `${count(different)} both runs hold under one id ${different === 1 ? 'is a different item' : 'are different items'} in each (${why.join('; ')})`
@@ -59,6 +68,14 @@ export function pairRecords(a: readonly ResultRecord[], b: readonly ResultRecord
     const who = [lacking(0) ? 'A' : '', lacking(1) ? 'B' : ''].filter(Boolean).join(' and ');
     lines.push(
       `warning: the content of ${count(unchecked)} compared is not checked: ${who} (written by an older lexcase) record${who.includes(' and ') ? '' : 's'} no item checksum, so those items are paired by id and gold label only`,
+    );
+  }
+  if (textUnchecked.length) {
+    const older = [textUnchecked.some(([x]) => !x.contentChecksum) ? 'A' : '', textUnchecked.some(([, y]) => !y.contentChecksum) ? 'B' : '']
+      .filter(Boolean)
+      .join(' and ');
+    lines.push(
+      `note: the text of ${count(textUnchecked.length)} compared is not checked: ${older} (written by an older lexcase) record${older.includes(' and ') ? '' : 's'} no content checksum, so those items are paired by id and gold label only`,
     );
   }
   return { pairs, sharedIds: shared.length, different, unchecked, differentText, lines };

@@ -19,7 +19,7 @@ import { jsonLine } from '../../core/jsonl.js';
 import { checkOutputDir } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
-import { datasetChecksum } from '../provenance.js';
+import { datasetChecksum, datasetContentChecksum } from '../provenance.js';
 import { log } from '../../core/log.js';
 import { compareRecordedConfig, type RecordedComparison } from '../resume-compare.js';
 import { describeDifference, stableJson } from '../resume-config.js';
@@ -304,13 +304,16 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   const warnings = [...p.unchecked.map((u) => `run ${p.runId}: ${u}`), ...(mixed ? [mixed] : [])];
   // shards that ran different code: the provenance names every sha with its shards and items (gitSha stays shard 1's, a string)
   const gitShas = mergedGitShas(mergedFrom);
+  // the items' text checksum over the merged items, where every record has one (shards of an older lexcase: none)
+  const { contentChecksum: _shard1Content, ...provRest } = prov ?? {};
+  const content = datasetContentChecksum(merged);
   await writeJsonAtomic(join(to, RUN_FILES.config), {
     ...ref.config,
     config,
     ...(prov
       ? {
           provenance: {
-            ...prov,
+            ...provRest,
             ...(gitShas.length > 1 ? { gitShas } : {}),
             items: merged.length,
             datasetChecksum: datasetChecksum(
@@ -318,6 +321,7 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
               (r: ResultRecord) => r.gold,
               (r: ResultRecord) => r.itemChecksum,
             ),
+            ...(content ? { contentChecksum: content } : {}),
           },
         }
       : {}),

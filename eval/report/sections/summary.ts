@@ -83,6 +83,8 @@ export const summarySection: SectionBuilder = (run) => {
     ['items in results', run.results.length],
     ['items planned', p.items],
     ['dataset checksum', p.datasetChecksum],
+    // what the model is shown of the items (absent in a run dir written before 2026-12-01)
+    ...(p.contentChecksum ? [['content checksum', p.contentChecksum] as [string, unknown]] : []),
     ...dataFileFields(c.dataFiles),
     ['git sha', gitShaText(p)],
     ['lexcase version', p.lexcaseVersion],

@@ -194,7 +194,12 @@ describe('lexcase reproduce case-table3 (offline)', () => {
     const cfgOf = (d: string) => JSON.parse(readFileSync(join(d, 'runs', 'bm25', 'config.json'), 'utf8'));
     const mc = cfgOf(merged);
     expect(mc.mergedItems).toBe(LIMIT);
-    if (cfgOf(full).provenance) expect(mc.provenance).toMatchObject({ items: LIMIT, datasetChecksum: cfgOf(full).provenance.datasetChecksum });
+    expect(cfgOf(full).provenance.contentChecksum).toMatch(/^sha256:/);
+    expect(mc.provenance).toMatchObject({
+      items: LIMIT,
+      datasetChecksum: cfgOf(full).provenance.datasetChecksum,
+      contentChecksum: cfgOf(full).provenance.contentChecksum,
+    });
     expect(mc.mergedFrom.map((x: { items: number }) => x.items).sort()).toEqual([3, 4]);
     for (const x of mc.mergedFrom) {
       const shardDir = x.shard.index === 1 ? s1 : s2;
