@@ -42,7 +42,8 @@ export interface CaseExperimentOptions {
   dataset: string;
   split: Split;
   splitSeed?: number;
-  index: string;
+  /** The index searched; not read (nor needed) by the llm-only baseline, which retrieves nothing. */
+  index?: string;
   /** CASE: the offline heuristic (no LLM). */
   offline?: boolean;
   llm?: BaseChatModel;
@@ -113,18 +114,24 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       `datasets with gold passages: ${datasetsWithGold().join(', ')}; without gold passages, run --mode llm-only`,
     );
   }
-  const idx = await openCaseIndex(o.index);
+  // llm-only retrieves nothing and shows no passage: no index is opened (nor the default one built), and
+  // config.json records none (before, it opened the index and recorded it as if the run had searched it)
+  const llmOnly = o.system === 'baseline' && o.mode === 'llm-only';
+  if (!llmOnly && o.index === undefined)
+    throw errors.invalidInput('index', `${o.system === 'case' ? 'CASE' : `the ${o.mode} baseline`} searches an index: give one`);
+  const idx = llmOnly ? undefined : await openCaseIndex(o.index!);
+  const retrievers = idx?.retrievers ?? {};
   try {
     // The LLM pipeline, its tools and the baselines (LangChain) are loaded only by the runs that use them:
     // `run case --offline` starts without them (tests/cli/run-offline-modules.test.ts).
     const baselines = o.system === 'baseline' ? await import('./baselines/baseline-system.js') : undefined;
     const llmCase = !offline && o.system === 'case' ? await import('./llm-case.js') : undefined;
     const rag = baselines?.ragMethod(o.mode!);
-    if (rag && !idx.retrievers[rag]) throw errors.methodUnavailable(rag, o.index, Object.keys(idx.retrievers));
+    if (rag && !retrievers[rag]) throw errors.methodUnavailable(rag, o.index!, Object.keys(retrievers));
     const tools = llmCase
       ? llmCase.createRetrievalTools({
-          retrievers: idx.retrievers,
-          docs: idx.docs,
+          retrievers,
+          docs: idx!.docs,
           llm: o.llm,
           defaultK: k,
           snippetChars: CASE_PROMPT_LIMITS.searchSnippetChars,
@@ -134,13 +141,13 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     if (offline && o.hypotheses === 'exploratory')
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses');
     // the learned selector on its own training questions (another split seed, --split train|all): refused
-    await assertSelectorHeldOut({ ...o, offline, retrievers: idx.retrievers, questions });
+    await assertSelectorHeldOut({ ...o, offline, retrievers, questions });
     // the methods CASE's searches use: the offline advocates' (the learned selector's bm25 and qld are among them), else
     // those of its search tools (after --tools), by the registry's tool name of each method (retrieval/methods.ts)
     const toolNames = llmCase && !offline ? new Set(llmCase.selectTools(tools, o.tools).map((t) => t.name)) : undefined;
     const searched = offline
       ? offlineMethods(
-          idx.retrievers,
+          retrievers,
           o.tools?.filter((t) => t !== 'rewrite'),
         )
       : METHODS.filter((m) => m.agents && toolNames?.has(m.agents.tool)).map((m) => m.name);
@@ -181,10 +188,10 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
             // and, where the learned selector runs, which fit (features, training split, weights digest): another fit
             // refuses the resume, a run dir an older lexcase wrote (none recorded) resumes with a warning (resume-unrecorded.ts)
             ...(offline
-              ? learnedApplies({ evidence: o.evidence }, o.tools, idx.retrievers)
+              ? learnedApplies({ evidence: o.evidence }, o.tools, retrievers)
                 ? {
                     evidence: 'learned',
-                    selector: selectorRecord(chooseSelector(undefined, idx.retrievers, idx.getPassage).model),
+                    selector: selectorRecord(chooseSelector(undefined, retrievers, idx!.getPassage).model),
                     componentRanking: PRINTED_RUN_RANKING,
                   }
                 : { evidence: 'plan', componentRanking: PRINTED_RUN_RANKING }
@@ -202,7 +209,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       ...(o.system === 'case' || rag
         ? {
             searchRanking: PRINTED_SEARCH_RANKING,
-            ...searchScoreDigits(rag ? { [rag]: idx.retrievers[rag] } : Object.fromEntries(searched.map((m) => [m, idx.retrievers[m]]))),
+            ...searchScoreDigits(rag ? { [rag]: retrievers[rag] } : Object.fromEntries(searched.map((m) => [m, retrievers[m]]))),
           }
         : {}),
       k: o.system === 'baseline' && o.mode === 'llm-only' ? 0 : k,
@@ -212,9 +219,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       limit: o.limit ?? null,
       // the questions' file and its sha256, as LegalBench runs record theirs (eval/resume-items.ts checks it on resume)
       dataFiles: { [o.split]: await datasetFileRecord(o.dataset, o.split) },
-      index: resolve(o.index),
-      indexContent: indexContent(idx.manifest),
-      retrievers: Object.keys(idx.retrievers),
+      // the index searched, where one is (llm-only: none)
+      ...(idx ? { index: resolve(o.index!), indexContent: indexContent(idx.manifest), retrievers: Object.keys(retrievers) } : {}),
       model: offline ? null : (o.model ?? null),
       ...(prompts ? { prompts } : {}),
       // how a juror's vote or a baseline's answer is read: "b", "(B)", "B. <text>" taken, "(A) or (D)" refused
@@ -224,14 +230,14 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     };
     // CASE and the RAG baselines report gold-evidence figures: say which questions can only miss them
     const goldFigures = o.system === 'case' || !!rag;
-    if (goldFigures) warnGoldMissing(idx.docs, questions, o.index, idx.manifest.corpus.name);
+    if (goldFigures && idx) warnGoldMissing(idx.docs, questions, o.index!, idx.manifest.corpus.name);
     let reported: Awaited<ReturnType<typeof caseMetricsOfRun>> | undefined;
     const r = await runExperiment({
       runDir,
-      system: goldFigures ? withGoldInIndex(system, idx.docs) : system,
+      system: goldFigures && idx ? withGoldInIndex(system, idx.docs) : system,
       items: questions,
       gold: (q) => q.answer,
-      makeContext: contextFrom({ tools, retrievers: idx.retrievers, llm: offline ? undefined : o.llm, getPassage: idx.getPassage }),
+      makeContext: contextFrom({ tools, retrievers, llm: offline ? undefined : o.llm, ...(idx ? { getPassage: idx.getPassage } : {}) }),
       config,
       lexcaseSystem: o.system === 'case' ? 'case' : 'baseline',
       seed,
@@ -249,7 +255,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     const { metrics, markdown } = reported!;
     return { runDir, ran: r.ran, skipped: r.skipped, retried: r.retried, keptFailed: r.keptFailed, failed: r.failed, metrics, markdown };
   } finally {
-    await idx.docs.close?.();
+    await idx?.docs.close?.();
   }
 }
 

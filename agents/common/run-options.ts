@@ -25,12 +25,20 @@ export interface RunOptionFlags {
 
 /** The experiment options the shared flags and the resolved LLM give; without --index the bundled default index (built if absent). */
 export async function runOptions(flags: RunOptionFlags, llm: ResolvedLlm) {
-  const [{ ensureDefaultIndex }, { parseSplit }] = await Promise.all([import('../../retrieval/default-index.js'), import('../../corpora/splits.js')]);
+  const { ensureDefaultIndex } = await import('../../retrieval/default-index.js');
+  return { ...(await runOptionsWithoutIndex(flags, llm)), index: flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l))) };
+}
+
+/**
+ * The same for a run that searches no index (`run baseline --mode llm-only`): none is built, opened
+ * or recorded, and a given --index is not read.
+ */
+export async function runOptionsWithoutIndex(flags: RunOptionFlags, llm: ResolvedLlm) {
+  const { parseSplit } = await import('../../corpora/splits.js');
   return {
     dataset: flags.dataset,
     split: parseSplit(flags.split),
     splitSeed: flags.splitSeed,
-    index: flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l))),
     llm: llm.model,
     model: runModelConfig(llm),
     usage: llm.usage,

@@ -193,8 +193,8 @@ const indexText = (index: IndexRecord) => `index of corpus "${index.corpus}" (${
  * Per retrieval run that finished: the index it searched (corpus, passages — from its config.json, not the
  * recipe's text) and how many of its questions have no gold passage there (items with
  * `goldInIndex: false`, retrieval-run.ts): they can only count as misses. Per index the finished
- * agent runs (CASE, its baselines, …) were given (config.json `indexContent`; a baseline without
- * retrieval is given one too and does not read it): that index and the runs, so a recipe's text
+ * agent runs (CASE, its baselines, …) searched (config.json `indexContent`; the llm-only baseline
+ * records none, a run dir of it from before 2026-12-01 the one it was given and did not read): that index and the runs, so a recipe's text
  * never has to state a passage count.
  */
 async function indexNotes(dir: string, recipe: Recipe, results: ReadonlyMap<string, ResultRecord[]>, runs: readonly RunState[]): Promise<string[]> {

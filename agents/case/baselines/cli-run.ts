@@ -6,7 +6,7 @@
 import type { CliRunContext, CliRunResult } from '../../../eval/cli-schema.js';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
-import { runOptions, type RunOptionFlags } from '../../common/run-options.js';
+import { runOptions, runOptionsWithoutIndex, type RunOptionFlags } from '../../common/run-options.js';
 import { formatRun, runSummary } from '../cli-run.js';
 import { BASELINE_MODES, type BaselineMode } from './baseline-modes.js';
 
@@ -21,8 +21,15 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   if (flags.offline) throw errors.usage('baselines need an LLM; --offline is only for `lexcase run case`');
   // llm-only retrieves nothing: `-k 7` was dropped without a word (config.json k 0); said as eval retrieval says an ignored --fusion
   if (flags.mode === 'llm-only' && ctx.given('k')) log.warn(`-k ${flags.k} is ignored: --mode llm-only retrieves no passage (config.json records k 0)`);
+  // nor does it read an index: none is built or opened, and config.json records none (a reproduction gives every run its --index)
+  if (flags.mode === 'llm-only' && flags.index !== undefined)
+    log.info(`--index ${flags.index} is not read: --mode llm-only retrieves no passage (config.json records no index)`);
   const llm = await ctx.resolveLlm({ paper: 'baseline' });
   const { runCaseExperiment } = await import('../experiment.js');
-  const r = await runCaseExperiment({ ...(await runOptions(flags, llm)), system: 'baseline', mode: flags.mode as BaselineMode });
+  const r = await runCaseExperiment({
+    ...(flags.mode === 'llm-only' ? await runOptionsWithoutIndex(flags, llm) : await runOptions(flags, llm)),
+    system: 'baseline',
+    mode: flags.mode as BaselineMode,
+  });
   return { json: runSummary(r), human: () => formatRun(r, `baseline ${flags.mode}`), runDirs: [r.runDir] };
 }

@@ -417,6 +417,36 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
     }
   }, 60_000);
 
+  it('run baseline --mode llm-only without --index builds no default index (it searches none) and resumes a run dir that recorded one', async () => {
+    const srv = await startScriptedServer(() => ({ content: '{"reasoning":"r","answer":"B"}' }));
+    const cwd = process.cwd();
+    const work = mkdtempSync(join(dir, 'llm-only-cwd-'));
+    try {
+      useScriptedLlm(srv.url);
+      process.chdir(work);
+      const runDir = join(work, 'run');
+      const r = await cli('run', 'baseline', '--mode', 'llm-only', '--limit', '2', '--run-dir', runDir, '--no-cache');
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toMatch(/default index/);
+      expect(existsSync(join(work, '.lexcase'))).toBe(false);
+      expect(srv.requests).toHaveLength(2);
+      // a run dir an older lexcase wrote records the index it opened: a resume (here a grow) takes it, the index not being read
+      const file = join(runDir, 'config.json');
+      const cfg = JSON.parse(readFileSync(file, 'utf8'));
+      cfg.config = { ...cfg.config, index: resolve(index), indexContent: { corpus: 'test', passages: 306 }, retrievers: ['bm25', 'qld'] };
+      writeFileSync(file, JSON.stringify(cfg, null, 2));
+      const g = await cli('run', 'baseline', '--mode', 'llm-only', '--limit', '3', '--index', index, '--run-dir', runDir, '--no-cache');
+      expect(g.stderr).not.toMatch(/different config/);
+      expect(g.stderr).toContain(`--index ${index} is not read: --mode llm-only retrieves no passage (config.json records no index)`);
+      expect(g.code).toBe(0);
+      expect(srv.requests).toHaveLength(3);
+      expect(existsSync(join(work, '.lexcase'))).toBe(false);
+    } finally {
+      process.chdir(cwd);
+      await srv.close();
+    }
+  }, 60_000);
+
   it('run baseline: RAG prompts carry only retrieved passages; only the oracle prompt carries the gold passage', async () => {
     const srv = await startScriptedServer(() => ({ content: '{"reasoning":"r","answer":"B"}' }));
     try {
@@ -440,6 +470,10 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
         expect(cfg.config?.model?.temperature ?? cfg.model?.temperature).toBe(0.3);
         // one naming scheme: a baseline is a variant (`baseline/<mode>`), its mode kept; its report gets CASE's section
         expect(cfg.config).toMatchObject({ system: `baseline/${mode}`, mode });
+        // llm-only searches no index: none recorded as if it had; the others record theirs
+        if (mode === 'llm-only') {
+          expect(Object.keys(cfg.config).filter((k) => /^(index|indexContent|retrievers)$/.test(k))).toEqual([]);
+        } else expect(cfg.config).toMatchObject({ index: resolve(index), retrievers: ['bm25', 'qld'] });
         expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/CASE metrics/);
         const trace = JSON.parse(readFileSync(join(runDir, 'traces', `${q.id}.json`), 'utf8'));
         if (mode.endsWith('-rag')) {
