@@ -22,6 +22,10 @@ export const OPERATIONAL_KEYS: ReadonlySet<string> = new Set([
   'baseUrlQuery',
   // the bootstrap of the run's own report (run acal --iterations): recorded for the other surfaces, no result depends on it (eval/report/recorded-bootstrap.ts)
   'bootstrap',
+  // `indexContent.analyzerUnicode`: the Unicode version the index's analyzer read its characters with (indexer/analyzer-unicode.ts).
+  // An index rebuilt under another Node: the same corpus and analyzer settings, terms that differ only for characters
+  // assigned between the two versions; a resume over it warns (eval/runner.ts) rather than refuses, and records it in `changed`
+  'analyzerUnicode',
 ]);
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -13,6 +13,11 @@
  *                 where those vectors came from (the embedding endpoint, redacted, or a digest of a
  *                 local model folder's files; indexer/embed/vector-source.ts); not recorded before,
  *                 and not by an index built before it (then the new config has none either)
+ *   indexContent.analyzerUnicode
+ *                 the Unicode version the index's analyzer read its characters with (manifest
+ *                 `analyzerUnicode`, indexer/analyzer-unicode.ts); not recorded before, and not by an
+ *                 index built before the manifest recorded it. A resume where both record it and it
+ *                 differs warns (eval/runner.ts), as the key is operational (resume-config.ts)
  *   indexContent.dense.embeddedTextChecksum
  *                 the checksum of the ids and title + text the dense vectors were embedded from
  *                 (indexer/dense/embedded-text.ts; the corpus checksum covers no titles); not recorded
@@ -180,6 +185,12 @@ const ADDED: {
   {
     path: ['indexContent', 'dense', 'vectors', 'source'],
     what: "the embedding endpoint or model files the index's dense vectors came from",
+    lacks: absent,
+  },
+  {
+    // the Unicode version of the index's analyzer (indexer/analyzer-unicode.ts); an index built before the manifest recorded it has none (then the new config has none either)
+    path: ['indexContent', 'analyzerUnicode'],
+    what: "the Unicode version the index's analyzer read its characters with",
     lacks: absent,
   },
   {

@@ -398,6 +398,11 @@ async function runLocked<Item extends { id: string }>(
     if (startQuery && keyedDigest(existing.provenance?.createdAt, endpointOf(existing.config).baseUrl))
       told['model.baseUrlQuery'] = { ...startQuery, from: WITHHELD_DIGEST };
     if (Object.keys(told).length) log.info(`resuming ${runDir} with ${describeOperationalChanges(told, existing.resumes)}`);
+    const unicode = changed['indexContent.analyzerUnicode'];
+    if (unicode && unicode.from !== null && unicode.to !== null)
+      log.warn(
+        `resuming ${runDir} over an index analysed under Unicode ${unicode.to}, the run's earlier items searched one analysed under Unicode ${unicode.from} (indexContent.analyzerUnicode; the index was rebuilt under another Node): a word with a character assigned between the two versions is split into other terms, so an item may find other passages than the earlier ones did; use a new run dir, or the index the run was started with, to keep them alike`,
+      );
     if (queryWarning) log.warn(queryWarning);
     if (indexMove) {
       log.info(indexMovedText(runDir, indexMove));

@@ -100,6 +100,8 @@ export function indexContent(m: Manifest): Record<string, unknown> {
     checksum: m.corpus.checksum,
     passages: m.corpus.passages,
     analyzer: m.analyzer,
+    // the Unicode version its analyzer's character data came from (indexer/analyzer-unicode.ts), where the manifest records it
+    ...(m.analyzerUnicode !== undefined ? { analyzerUnicode: m.analyzerUnicode } : {}),
     ...(d ? { dense: { embedder: d.embedder, model: d.model, dimension: d.dimension, vectors: denseVectors(d), ...embeddedText(d) } } : {}),
   };
 }

@@ -7,7 +7,7 @@
  * in a clone elsewhere) resumes, saying once that the index moved; before, it was refused
  * (`field "index" differs`) and the run's finished items were lost to a new run dir.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -52,6 +52,41 @@ async function buildLegalCorpusIndex(out: string): Promise<void> {
 }
 
 describe('run case over a rebuilt index', () => {
+  it('a resume over an index analysed under another Unicode version warns naming both, goes on and records it; a run dir that records none says it cannot check it', async () => {
+    const index = join(dir, 'idx-u');
+    const runDir = join(dir, 'r-u');
+    const run = (limit: number) =>
+      runCaseExperiment({ system: 'case', offline: true, evidence: 'plan', dataset: 'barexam', split: 'val', index, limit, runDir });
+    await buildSmallBarexamIndex(index, { items: 6 });
+    await run(2);
+    const file = join(runDir, 'config.json');
+    const now = process.versions.unicode;
+    // the run as started over the same index built under a Node of Unicode 14.0
+    const cfg = JSON.parse(readFileSync(file, 'utf8'));
+    cfg.config.indexContent.analyzerUnicode = '14.0';
+    writeFileSync(file, JSON.stringify(cfg, null, 2));
+    let stderr = '';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((c: string | Uint8Array) => ((stderr += String(c)), true));
+    try {
+      expect(await run(3)).toMatchObject({ ran: 1, skipped: 2 });
+      expect(stderr).toContain(
+        `over an index analysed under Unicode ${now}, the run's earlier items searched one analysed under Unicode 14.0 (indexContent.analyzerUnicode;`,
+      );
+      const after = JSON.parse(readFileSync(file, 'utf8'));
+      expect(after.resumes.at(-1).changed).toEqual({ 'indexContent.analyzerUnicode': { from: '14.0', to: now } });
+      // a run dir an older lexcase wrote (no analyzerUnicode recorded): one line that it is not checked, recorded from then on
+      delete after.config.indexContent.analyzerUnicode;
+      writeFileSync(file, JSON.stringify(after, null, 2));
+      stderr = '';
+      expect(await run(4)).toMatchObject({ ran: 1, skipped: 3 });
+      expect(stderr).toContain("does not record indexContent.analyzerUnicode (the Unicode version the index's analyzer read its characters with)");
+      expect(stderr).not.toContain('analysed under Unicode');
+      expect(JSON.parse(readFileSync(file, 'utf8')).config.indexContent.analyzerUnicode).toBe(now);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 120_000);
+
   it('a resume over an index rebuilt from another corpus is refused (field "indexContent" differs); the same corpus rebuilt resumes', async () => {
     const index = join(dir, 'idx');
     const runDir = join(dir, 'r1');
@@ -65,7 +100,10 @@ describe('run case over a rebuilt index', () => {
       checksum: manifest.corpus.checksum,
       passages: manifest.corpus.passages,
       analyzer: manifest.analyzer,
+      // and the Unicode version its analyzer read characters with, as the manifest records it
+      analyzerUnicode: process.versions.unicode,
     });
+    expect(manifest.analyzerUnicode).toBe(process.versions.unicode);
 
     // the same passages rebuilt (a new build time): the same index, the run grows
     await rebuild(index, () => buildSmallBarexamIndex(index, { items: 6 }));
