@@ -3,7 +3,7 @@
  * as every figure is (eval/metrics/failures.ts: a failed item — an error or no prediction — counts as wrong).
  * Numeric confidences (numbers, or numeric strings, in [0, 1]) fall into `bins` equal-width bins with their
  * mean confidence; labels ("high", "low", "judge") are one bin each, ordered low → high where the
- * label is known. Items without a confidence are in `unlabelled`, as report.md's "Accuracy by confidence"
+ * label is known (LABEL_ORDER; any other label after them, alphabetically). Items without a confidence are in `unlabelled`, as report.md's "Accuracy by confidence"
  * has them: failed ones ("failed (no confidence)") and any others ("no confidence"), so the bins and
  * those rows add up to the run's items. A bin's interval is Wilson's (a proportion: honest for the
  * few items a bin often holds).
@@ -13,7 +13,12 @@ import { proportionInterval } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { ConfidenceBin } from './specs.js';
 
-const LABEL_ORDER = ['very low', 'low', 'medium', 'judge', 'high', 'very high'];
+/**
+ * The known labels, low → high. CASE's jury (agents/case/majority-vote.ts) says "none" when no juror
+ * gave a valid vote (no answer: the item fails) and "tie" when the top letters tied and a tie-break
+ * decided: both are weaker than "low" (a strict plurality), "none" the weakest, so they come first.
+ */
+const LABEL_ORDER = ['none', 'tie', 'very low', 'low', 'medium', 'judge', 'high', 'very high'];
 
 /** The rows of items without a confidence label (the report's table and the plots): failed ones, and any others. */
 export const FAILED_NO_CONFIDENCE = 'failed (no confidence)';

@@ -109,6 +109,18 @@ describe('reliability bins', () => {
     expect([bins[0].lo, bins[0].hi].map((x) => Number(x.toFixed(3)))).toEqual([0.095, 0.905]);
   });
 
+  it("CASE's tie and none bins come before low and high (no answer, then a tie-break, then a plurality, then unanimity)", () => {
+    const conf = ['high', 'tie', 'low', 'none', 'high', 'tie'];
+    const rs = conf.map((confidence, i) => ({ confidence, prediction: confidence === 'none' ? null : i % 2 ? 'B' : 'C', gold: 'B' }));
+    // before: low, high, none, tie (the last two unknown, after every known label)
+    expect(confidenceBins(rs, { iterations: 200 }).bins.map((b) => [b.bin, b.n, b.order])).toEqual([
+      ['none', 1, 0],
+      ['tie', 2, 1],
+      ['low', 1, 2],
+      ['high', 2, 3],
+    ]);
+  });
+
   it('a failed item counts as wrong (a prediction left on it is not scored) and items without a label have their rows, as in the report', () => {
     const records = [
       { confidence: 'high', prediction: 'B', gold: 'B', correct: true },
