@@ -24,7 +24,8 @@ const SAMPLING_KEYS = ['temperature', 'topP', 'maxTokens'];
 
 interface EmarFlags {
   dataset: string;
-  split: string;
+  /** Undefined unless given: then the dataset's default split (DEFAULT_SPLIT). */
+  split?: string;
   /** Bar Exam QA's split seed (hearsay: LegalBench's fixed split, none). */
   splitSeed: number;
   limit?: number;
@@ -43,6 +44,13 @@ interface EmarFlags {
   offline?: boolean;
 }
 
+/**
+ * The split a dataset runs on when --split is not given: Bar Exam QA's val (drawn with --split-seed,
+ * as `run case`), hearsay's test, as `run acal` — LegalBench ships hearsay as train and test only, so
+ * a shared "val" default made `run emar --dataset hearsay` fail on a split the user never asked for.
+ */
+export const DEFAULT_SPLIT: Record<(typeof EMAR_DATASETS)[number], Split> = { barexam: 'val', hearsay: 'test' };
+
 /** The items of the split (`dev` / `validation` read as val, as everywhere: corpora/split-spec.ts); Bar Exam QA's split is drawn with --split-seed, hearsay's is LegalBench's own. */
 async function loadItems(o: EmarFlags, split: Split): Promise<{ items: EmarItem[]; dataFiles?: Record<string, LegalBenchFileRecord | DatasetFileRecord> }> {
   let items: EmarItem[];
@@ -54,7 +62,8 @@ async function loadItems(o: EmarFlags, split: Split): Promise<{ items: EmarItem[
     items = (await loadQuestions('barexam', split, { seed: o.splitSeed })).map((q) => ({ ...q, kind: 'question' as const }));
   } else if (o.dataset === 'hearsay') {
     // LegalBench ships hearsay as train (5) and test (94); there is no val split.
-    if (split !== 'train' && split !== 'test') throw errors.usage(`--split for hearsay must be train or test (LegalBench has no val split), got "${o.split}"`);
+    if (split !== 'train' && split !== 'test')
+      throw errors.usage(`--split for hearsay must be train or test (LegalBench has no val split), got "${o.split ?? split}"`);
     const { legalBenchFileRecord, loadLegalBenchTask } = await import('../../corpora/legalbench.js');
     // which copy was read ($LEXCASE_LEGALBENCH_DIR before the bundled one) and its sha256, for config.json
     dataFiles = { [split]: await legalBenchFileRecord('hearsay', { split }) };
@@ -69,7 +78,8 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   if (o.limit !== undefined && o.limit < 1) throw errors.usage(`--limit must be a positive integer, got ${o.limit}`);
   if (!(o.epsilon > -1 && o.epsilon <= 1)) throw errors.usage(`--epsilon must be a cosine similarity in (-1, 1], got ${o.epsilon}`);
   if (!(o.maxDepth >= 1)) throw errors.usage(`--max-depth must be at least 1, got ${o.maxDepth}`);
-  const split = parseSplit(o.split);
+  const split =
+    o.split !== undefined ? parseSplit(o.split) : Object.hasOwn(DEFAULT_SPLIT, o.dataset) ? DEFAULT_SPLIT[o.dataset as keyof typeof DEFAULT_SPLIT] : 'val';
   if (o.dataset === 'hearsay' && ctx.given('split-seed'))
     throw errors.usage('--split-seed applies to barexam only: LegalBench hearsay has its own fixed train/test split', 'drop --split-seed');
   const { items, dataFiles } = await loadItems(o, split);

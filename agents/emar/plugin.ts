@@ -26,7 +26,12 @@ export const emarPlugin: SystemPlugin = {
     llm: true,
     flags: [
       { name: 'dataset', arg: 'name', description: EMAR_DATASETS.join(' | '), type: 'string', default: 'barexam' },
-      { name: 'split', arg: 'split', description: 'barexam: train | val | test | all; hearsay: train | test', type: 'string', default: 'val' },
+      {
+        name: 'split',
+        arg: 'split',
+        description: 'barexam: train | val | test | all (default val); hearsay: train | test (default test: LegalBench has no val split)',
+        type: 'string',
+      },
       { name: 'split-seed', arg: 'n', description: 'seed of the Bar Exam QA split (hearsay has its own fixed split)', type: 'int', default: 13 },
       { name: 'limit', arg: 'n', description: 'first N items of the split', type: 'int', min: 1 },
       { name: 'seed', arg: 'n', description: 'run seed', type: 'int', default: 13 },

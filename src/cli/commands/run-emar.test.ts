@@ -270,6 +270,26 @@ describe('lexcase run emar', () => {
     expect(await line('line-paper')).toBe("emar: temperature 0.1, topP 0.9, maxTokens 2048 (the paper's; set --temperature or llm.temperature to override)");
   });
 
+  it('without --split, hearsay runs on its test split (LegalBench has no val) and Bar Exam QA on val; --help says so (before: hearsay refused a "val" nobody typed)', async () => {
+    const out = join(dir, 'hearsay-default-split');
+    const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--limit', '2', '--run-dir', out, '--no-cache');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ ran: 2, n: 2 });
+    const config = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
+    expect(config).toMatchObject({ dataset: 'hearsay', split: 'test' });
+    const gold = (await loadLegalBenchTask('hearsay', { split: 'test' })).slice(0, 2).map((t) => t.id);
+    const ids = readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id);
+    expect(ids.sort()).toEqual([...gold].sort());
+    const bar = join(dir, 'bar-default-split');
+    const b = await cli('--json', 'run', 'emar', '--limit', '1', '--run-dir', bar, '--no-cache');
+    expect(b.code, b.err).toBe(0);
+    expect(JSON.parse(readFileSync(join(bar, 'config.json'), 'utf8')).config).toMatchObject({ dataset: 'barexam', split: 'val' });
+    expect((await cli('run', 'emar', '--help')).out.replace(/\s+/g, ' ')).toContain('hearsay: train | test (default test');
+  });
+
   it('runs Bar Exam QA val with --limit: parties that never converge stop at depth 3', async () => {
     const r = await cli('--json', 'run', 'emar', '--dataset', 'barexam', '--split', 'val', '--limit', '1', '--run-dir', join(dir, 'bar'), '--no-cache');
     expect(r.code, r.err).toBe(0);
