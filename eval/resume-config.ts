@@ -76,6 +76,9 @@ export function resultConfig(config: Record<string, unknown>, o: { lexcaseFields
     }
     // EMAR's record of which sampling keys were the paper's and which were given (its values: `temperature`, `topP`, `maxTokens`)
     if (k === 'sampling' && config.system === 'emar' && lexcase) continue;
+    // EMAR's macro-F1 label set (agents/emar/cases.ts itemLabels): read from the items, which `dataFiles` and the
+    // item checksums already check; it changes no item's result, and a run an older lexcase wrote records none
+    if (k === 'labels' && config.system === 'emar' && lexcase) continue;
     out[k] = isObject(v) ? withoutSamplingProvenance(k, Object.fromEntries(Object.entries(v).filter(([kk]) => !OPERATIONAL_KEYS.has(kk)))) : v;
   }
   return out;

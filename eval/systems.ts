@@ -56,7 +56,7 @@ export interface SystemSpec {
   headline: readonly HeadlineMetric[];
   /**
    * The task's label set a run's macro figures average over (eval/metrics/macro.ts), from its
-   * config: EMAR's dataset (hearsay Yes/No, Bar Exam A–D), ACAL's Yes/No. Absent or undefined: the
+   * config: EMAR's recorded `labels` (its items' options; hearsay Yes/No, Bar Exam A–D), ACAL's Yes/No. Absent or undefined: the
    * labels seen in the run's gold answers and predictions.
    */
   labels?(config: Record<string, unknown>): readonly string[] | undefined;

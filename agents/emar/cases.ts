@@ -29,15 +29,28 @@ export const TASK_FRAMINGS: Record<string, TaskFraming> = {
   },
 };
 
-/** Bar Exam QA's questions have four options (corpora/barexam.ts): their letters are the labels. */
+/** Bar Exam QA's questions have four options (corpora/barexam.ts): their letters are the labels of a run that recorded none. */
 const BAREXAM_LABELS = LETTERS.slice(0, 4);
 
 /**
- * The label set of an EMAR dataset, which its macro-F1 averages over on every surface
- * (eval/metrics/macro.ts): Bar Exam the option letters A–D, a LegalBench task its framing's labels
- * (hearsay Yes/No); undefined for another dataset (then the labels of the whole sample).
+ * The label set of a run's items, recorded in its config.json as `labels`: for questions the letters
+ * of every option any item has (the union: a file whose questions have five options adds E; the
+ * bundled Bar Exam QA, four each, A–D), for a LegalBench task its framing's labels (hearsay Yes/No).
  */
-export function emarLabels(dataset: unknown): readonly string[] | undefined {
+export function itemLabels(items: readonly ({ kind: 'question'; choices: readonly string[] } | { kind: 'task' })[], framing: TaskFraming): string[] {
+  const most = Math.max(0, ...items.map((it) => (it.kind === 'question' ? it.choices.length : 0)));
+  return [...LETTERS.slice(0, most), ...(items.some((it) => it.kind === 'task') ? framing.labels : [])];
+}
+
+/**
+ * The label set of an EMAR run, which its macro-F1 averages over on every surface
+ * (eval/metrics/macro.ts): the `labels` its config.json records (itemLabels: the options its items
+ * have); for a run that records none (an older lexcase) its dataset's — Bar Exam the option letters
+ * A–D, a LegalBench task its framing's labels (hearsay Yes/No); undefined for another dataset (then
+ * the labels of the whole sample).
+ */
+export function emarLabels(dataset: unknown, recorded?: unknown): readonly string[] | undefined {
+  if (Array.isArray(recorded) && recorded.length && recorded.every((l) => typeof l === 'string')) return recorded as string[];
   if (dataset === 'barexam') return BAREXAM_LABELS;
   return typeof dataset === 'string' && Object.hasOwn(TASK_FRAMINGS, dataset) ? TASK_FRAMINGS[dataset].labels : undefined;
 }

@@ -13,7 +13,7 @@ import { RESAMPLES, SEED } from '../../eval/stats/index.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../../eval/runner.js';
 import type { AgentSystem } from '../../eval/types.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
-import { emarLabels, letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleToCase } from './cases.js';
+import { itemLabels, letterToLabel, questionToCase, TASK_FRAMINGS, taskExampleToCase } from './cases.js';
 import type { ConvergenceRule } from './convergence.js';
 import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
 import { createEmarSystem } from './system.js';
@@ -68,6 +68,8 @@ export async function runEmarExperiment(
     toCase: (it) => (it.kind === 'question' ? questionToCase(it) : taskExampleToCase(it, framing)),
     toPrediction: (letter, it) => (it.kind === 'question' ? letter : letterToLabel(letter, framing)),
   }) as AgentSystem<EmarItem>;
+  // macro-F1's label set: the options the items have (a question file with five options adds E), recorded so report.md, `lexcase report` and the explorer average over it
+  const labels = itemLabels(o.items, framing);
   const run = await runExperiment({
     lexcaseSystem: 'emar',
     runDir: o.runDir,
@@ -81,6 +83,7 @@ export async function runEmarExperiment(
       split: o.split,
       ...(o.splitSeed !== undefined ? { splitSeed: o.splitSeed } : {}),
       limit: o.limit ?? null,
+      labels,
       ...(o.dataFiles ? { dataFiles: o.dataFiles } : {}),
       model: o.modelConfig ?? o.llm.model,
       temperature: o.llm.temperature,
@@ -110,6 +113,6 @@ export async function runEmarExperiment(
   });
   // the statistics module's bootstrap seed and resamples, not the run's seed: the macro-F1 interval this
   // summary prints is the one report.md, `lexcase report`, the explorer and /v1 compute (eval/stats/settings.ts)
-  const summary = summarizeEmarRun(run.results, { labels: emarLabels(o.dataset), seed: SEED, iterations: RESAMPLES });
+  const summary = summarizeEmarRun(run.results, { labels, seed: SEED, iterations: RESAMPLES });
   return { run, summary, markdown: emarSummaryMarkdown(`${o.dataset}/${o.split}`, summary) };
 }

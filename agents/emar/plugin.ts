@@ -17,7 +17,7 @@ export const emarPlugin: SystemPlugin = {
   reportSection: 'emar',
   method: (c) => str(c.convergence) ?? str(c.embedder),
   k: () => null,
-  labels: (c) => emarLabels(c.dataset),
+  labels: (c) => emarLabels(c.dataset, c.labels),
   headline: [macroF1, accuracy, rate('convergence', 'convergence', 'converged', (r) => !isFailed(r))],
   paper: { emar: EMAR_PAPER },
   cli: {

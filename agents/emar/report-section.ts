@@ -9,7 +9,7 @@ import { emarSummaryMarkdown, summarizeEmarRun } from './metrics.js';
 export const emarSection: SectionBuilder = (run, o) => {
   if (!run.results.length) return null;
   const dataset = String(run.config.config.dataset ?? '');
-  const s = summarizeEmarRun(run.results, { labels: emarLabels(dataset), seed: o.seed, iterations: o.iterations });
+  const s = summarizeEmarRun(run.results, { labels: emarLabels(dataset, run.config.config.labels), seed: o.seed, iterations: o.iterations });
   return {
     id: 'emar',
     title: 'EMAR: accuracy, F1 and recursion',

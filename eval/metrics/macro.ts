@@ -3,8 +3,8 @@
  * surface that prints them (the headline figure in report.md, the explorer and the /v1 API; EMAR's
  * and ACAL's run tables and report sections; the reproduction tables):
  *
- * - Labels: the task's label set (a system's `labels`, eval/systems.ts: hearsay Yes/No, Bar Exam
- *   the option letters A–D, ACAL's tasks Yes/No); where the task's set is not known, the labels seen
+ * - Labels: the task's label set (a system's `labels`, eval/systems.ts: hearsay Yes/No, EMAR's questions
+ *   the letters of their options (A–D for Bar Exam QA), ACAL's tasks Yes/No); where the task's set is not known, the labels seen
  *   in the gold answers and scored predictions of the whole sample. Either way the set is fixed
  *   before resampling: a resample that lacks a label still averages over it.
  * - Per label: scikit-learn's scores (`f1_score(average='macro', labels=…, zero_division=0)`): a
