@@ -58,7 +58,18 @@ export function intervalTestDisagreement(d: Pick<PairedDifference, 'lo' | 'hi' |
     : `the exact test rejects (p ${p} < ${+alpha.toFixed(3)}; ${items}) but the ${pct} interval holds 0`;
 }
 
-const meanOf = (v: readonly number[]) => (v.length ? v.reduce((s, x) => s + x, 0) / v.length : 0);
+/**
+ * The mean summed in a canonical (ascending) order, as meanInterval and the bootstrap sum it: the items
+ * come in a run's results.jsonl order (as they finished: another at --concurrency 4, after a resume
+ * or a retry), and a float sum in another order differs in its last bit, so `lexcase compare` printed
+ * another A, B and Δ for the same items (and at a rounding edge another figure) than in the report.
+ */
+const meanOf = (v: readonly number[]) => {
+  if (!v.length) return 0;
+  let s = 0;
+  for (const x of Float64Array.from(v).sort()) s += x;
+  return s / v.length;
+};
 
 /** B − A over paired values a[i], b[i] of item i. */
 export function pairedDifference(a: readonly number[], b: readonly number[], o: { iterations?: number; seed?: number } = {}): PairedDifference {

@@ -121,6 +121,20 @@ describe('paired differences', () => {
     // graded values: the sign-flip test
     expect(pairedDifference([0.2, 0.5, 1], [0.25, 1, 1])).toMatchObject({ outcome: 'graded', test: 'sign-flip-exact', p: 0.5 });
   });
+
+  it("give one A, B and Δ whatever order the items are listed in, A and B the report's own means (lexcase compare of two retrieval runs at --concurrency 1 and 4)", () => {
+    // reciprocal ranks of 20 queries: run A's results.jsonl in one order, then the same items as another run lists them
+    const a = [1, 0.5, 1 / 3, 0.25, 0.2, 1 / 6, 1 / 7, 0.125, 1 / 9, 0.1, 0, 1, 0.5, 1 / 3, 0, 0.2, 1 / 7, 1, 0, 1 / 9];
+    const b = [0.5, 1, 1, 1 / 3, 0, 0.25, 1, 0.2, 1 / 6, 1 / 7, 0.5, 0.125, 1, 0, 1 / 9, 0.1, 1 / 3, 0.5, 1, 0];
+    const listed = pairedDifference(a, b);
+    const reversed = pairedDifference([...a].reverse(), [...b].reverse());
+    // before: B 0.4131150793650794 vs 0.4131150793650793, Δ 0.10230158730158734 vs 0.10230158730158723
+    expect(reversed).toMatchObject({ a: listed.a, b: listed.b, estimate: listed.estimate, lo: listed.lo, hi: listed.hi, p: listed.p });
+    // each run's figure is the one its report gives (meanInterval: summed in the canonical order)
+    expect(listed.a).toBe(meanInterval(a).estimate);
+    expect(listed.b).toBe(meanInterval([...b].reverse()).estimate);
+    expect(listed.estimate).toBe(listed.b - listed.a);
+  });
 });
 
 describe('a figure that rounds to zero', () => {
