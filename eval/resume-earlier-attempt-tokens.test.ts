@@ -53,6 +53,8 @@ const run = (runDir: string, cache: string, server: ScriptedServer = srv, askTwi
     makeContext: contextFrom(),
     config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit: 3 },
     seed: 13,
+    // it stands in for `run baseline`: config.json records that writer, as the baseline's experiment does
+    lexcaseSystem: 'baseline',
   });
 };
 
