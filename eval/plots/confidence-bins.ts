@@ -49,7 +49,16 @@ const bin = (label: string, order: number, v: number[], c?: number[]): Confidenc
     accuracy: ci.estimate,
     lo: ci.lo ?? 0,
     hi: ci.hi ?? 1,
-    ...(c ? { meanConfidence: c.reduce((s, x) => s + x, 0) / c.length } : {}),
+    // summed in a canonical (ascending) order: results.jsonl lists items as they finished (another order at
+    // --concurrency 4, after a resume), and a float sum in another order differs in its last bit
+    ...(c
+      ? {
+          meanConfidence:
+            Float64Array.from(c)
+              .sort()
+              .reduce((s, x) => s + x, 0) / c.length,
+        }
+      : {}),
   };
 };
 

@@ -145,6 +145,15 @@ describe('reliability bins', () => {
     expect((reliabilitySpec(numeric.bins, 't', numeric.unlabelled) as { layer: { data: { values: unknown[] } }[] }).layer[1].data.values).toHaveLength(1);
   });
 
+  it("a bin's mean confidence is one figure whatever order results.jsonl lists its items in (as they finished)", () => {
+    const cs = [0.61, 0.7, 0.65, 0.79, 0.62, 0.73, 0.67, 0.71, 0.77, 0.69];
+    const rs = cs.map((c, i) => ({ id: `q${i}`, confidence: String(c), prediction: i % 3 ? 'A' : 'D', gold: 'A' }));
+    const listed = confidenceBins(rs, { iterations: 200 }).bins;
+    const reversed = confidenceBins([...rs].reverse(), { iterations: 200 }).bins;
+    // before: 0.694 listed, 0.6940000000000001 reversed
+    expect(reversed.map((b) => b.meanConfidence)).toEqual(listed.map((b) => b.meanConfidence));
+  });
+
   it('numeric confidences fall into equal-width bins with their mean confidence, and the diagram shows the counts', async () => {
     const rs = [0.1, 0.15, 0.55, 0.9, 0.95, 1].map((c, i) => ({ confidence: String(c), prediction: i >= 3 ? 'A' : 'D', gold: 'A' }));
     const { bins, numeric } = confidenceBins(rs, { iterations: 200 });
