@@ -71,7 +71,7 @@ describe('failed items: one count, and a row in the confidence table', () => {
     expect(Object.fromEntries(bars.map((b) => [b.bin, { n: b.n, accuracy: b.accuracy }]))).toEqual(
       Object.fromEntries(Object.entries(table).map(([k, v]) => [k, { n: v.n, accuracy: v.accuracy }])),
     );
-    expect(bars.map((b) => b.bin)).toEqual(['low', 'high', 'tie', 'failed (no confidence)']);
+    expect(bars.map((b) => b.bin)).toEqual(['tie', 'low', 'high', 'failed (no confidence)']);
     expect(rel.title).toBe('Accuracy by confidence (reliability; 7 items, 2 failed (no confidence, counted as wrong))');
   });
 });
