@@ -12,6 +12,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIndex, resolveWorkers } from '../indexer/build.js';
+import type { BuildPhase } from '../indexer/build-phases.js';
 import { openRetriever, openSparseIndex } from '../retrieval/open.js';
 import { queryTerms } from '../retrieval/sparse/query-terms.js';
 import type { Retriever } from '../retrieval/types.js';
@@ -96,6 +97,8 @@ export interface ScaleBuildResult {
   tokensPerS?: number;
   /** tokens ÷ build CPU seconds (all threads): tokens per second per busy core. */
   tokensPerCpuS?: number;
+  /** The build's phase timeline (indexer/build-phases.ts; absent in result files from before 2026-12-01). */
+  phases?: BuildPhase[];
 }
 
 /** The corpus written to a file before the build, so the build's time is its own (generator off its critical path). */
@@ -216,7 +219,11 @@ async function scaleBuildFrom(
     }
   }
   const workers = resolveWorkers(spec.workers);
+  let phases: BuildPhase[] | undefined;
   const manifest = await buildIndex(counted(), {
+    onPhases: (p) => {
+      phases = p;
+    },
     out: spec.indexDir,
     corpusName: 'synthetic',
     methods: ['bm25', 'qld'],
@@ -244,6 +251,7 @@ async function scaleBuildFrom(
     tokensPerS: Math.round(tokens / Math.max(buildS, 1e-3)),
     // ÷ the build process's CPU (main thread and workers): tokens per second of one busy core
     tokensPerCpuS: Math.round(tokens / Math.max(buildCpuS, 1e-3)),
+    ...(phases ? { phases } : {}),
   };
 }
 

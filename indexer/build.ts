@@ -8,7 +8,7 @@
  * spills it to disk every `segmentPostings` postings; at the end the segments are merged.
  */
 import { RUNTIME_UNICODE } from './analyzer-unicode.js';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -27,11 +27,12 @@ import { mergeSegments, type MergeResult } from './sparse/merge-segments.js';
 import { joinRanges, planSplit, type RangeOutput } from './sparse/merge-ranges.js';
 import { SegmentSpiller, type SegmentInfo } from './sparse/segment-spiller.js';
 import { HashingFile } from './sparse/hashing-file.js';
-import { writeBlockBounds, type BlockBoundsOptions } from './sparse/block-bounds.js';
+import { blockBoundsSpec, type BlockBoundsOptions, type BlockBoundsSpec } from './sparse/block-bounds.js';
 import { BLOCKS_FILE, writeBlockChecksums } from './block-checksums.js';
 import type { AddDenseOptions } from './dense/add-dense.js';
 import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, type PassagesInput } from './passage-input.js';
 import { checkOutDir } from './out-dir.js';
+import { PhaseClock, type BuildPhase } from './build-phases.js';
 import { CorpusNotes } from './corpus-notes.js';
 import { acquireLock } from '../core/dir-lock.js';
 import { clearOwnTempName, createMarkedDir, removeStaleBuildDirs, removeTempDir, swapIntoPlace } from './build-dirs.js';
@@ -72,6 +73,8 @@ export interface BuildOptions {
   inputs?: string[];
   /** Per-term block bounds (sparse/block-bounds.ts): block size and the shortest list that gets them, or false for none (as indexes built before them). */
   blockBounds?: BlockBoundsOptions | false;
+  /** Called once the build is done with its phase timeline (build-phases.ts): wall, CPU, main-thread CPU and GC per phase. */
+  onPhases?: (phases: BuildPhase[]) => void;
 }
 
 const SPARSE_METHODS = new Set(['bm25', 'qld']);
@@ -90,8 +93,8 @@ export const defaultSegmentPostings = (workers: number): number => (workers <= 2
 interface Sink {
   add(base: number, texts: string[]): Promise<void>;
   finish(): Promise<SegmentInfo[]>;
-  /** Merge the segments into the sparse files of `outDir`. */
-  merge(segments: SegmentInfo[], outDir: string, segDir: string): Promise<MergeResult>;
+  /** Merge the segments into the sparse files of `outDir` (and the block bounds, with `bounds`). */
+  merge(segments: SegmentInfo[], outDir: string, segDir: string, bounds: BlockBoundsSpec | undefined, mark?: (phase: string) => void): Promise<MergeResult>;
   close(): Promise<void>;
 }
 
@@ -119,10 +122,12 @@ function inProcessSink(analyzer: Partial<AnalyzerConfig>, segDir: string, thresh
     async finish() {
       return sp.finish();
     },
-    async merge(segments, outDir) {
+    async merge(segments, outDir, _segDir, bounds) {
       return mergeSegments(
         segments.map((s) => s.path),
         outDir,
+        true,
+        bounds,
       );
     },
     async close() {},
@@ -198,7 +203,7 @@ function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: st
       const lists = await until(() => (ws.every((w) => w.segments) ? ws.map((w) => w.segments!) : undefined));
       return lists.flat();
     },
-    async merge(segments, outDir, segDir) {
+    async merge(segments, outDir, segDir, bounds, mark) {
       // Two workers merge half of the terms each; one segment, or one worker, merges here.
       const plan =
         ws.length >= 2 && segments.length >= 2
@@ -211,11 +216,21 @@ function workerSink(count: number, analyzer: Partial<AnalyzerConfig>, segDir: st
         return mergeSegments(
           segments.map((s) => s.path),
           outDir,
+          true,
+          bounds,
         );
       const prefixes = plan.map((_, i) => join(segDir, `range-${i}`));
-      plan.forEach((job, i) => ws[i].worker.postMessage({ type: 'merge', job, prefix: prefixes[i] }));
+      // Each worker derives its range's block bounds as it merges; the doc lengths are shared, not copied.
+      let shared: BlockBoundsSpec | undefined;
+      if (bounds) {
+        const doclen = new Uint32Array(new SharedArrayBuffer(bounds.doclen.byteLength));
+        doclen.set(bounds.doclen);
+        shared = { ...bounds, doclen };
+      }
+      plan.forEach((job, i) => ws[i].worker.postMessage({ type: 'merge', job: shared ? { ...job, bounds: shared } : job, prefix: prefixes[i] }));
       const outputs = await until(() => (plan.every((_, i) => ws[i].merged) ? plan.map((_, i) => ws[i].merged!) : undefined));
-      return joinRanges(prefixes, outputs, outDir);
+      mark?.('merge-ranges');
+      return joinRanges(prefixes, outputs, outDir, bounds);
     },
     async close() {
       closing = true;
@@ -355,6 +370,8 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
   let sink: Sink | undefined;
   let manifest: Manifest;
   const checksums: Record<string, string> = {};
+  const clock = opts.onPhases ? new PhaseClock() : undefined;
+  const mark = (name: string) => clock?.mark(name);
   try {
     token = createMarkedDir(tmp, 'index-build').token;
     const segDir = join(tmp, 'segments');
@@ -423,13 +440,16 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       if (batch.length >= batchPassages || batchChars >= 4_000_000) await flush();
     }
     await flush();
+    mark('ingest');
     seen.clear();
     twins.clear();
     origins.clear();
     if (n === 0) throw errors.corpusEmpty(corpusName);
     const segments = await sinkNow.finish();
+    mark('last-segments');
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
     const sources = await docs.close(checksums);
+    mark('docstore-close');
 
     // Doc lengths, their sum, and doc order by (length, index) via a counting sort.
     const dl = lengths.a.subarray(0, n);
@@ -456,17 +476,16 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       checksums[name] = f.close();
     }
 
-    const merged = await sinkNow.merge(segments, tmp, segDir);
+    mark('doc-lengths');
+    // Per term and block the largest tf and smallest doc length (block-bounds.ts), derived in the merge from the postings it writes.
+    const bounds = opts.blockBounds !== false ? blockBoundsSpec(dl, opts.blockBounds) : undefined;
+    const merged = await sinkNow.merge(segments, tmp, segDir, bounds, mark);
+    mark('merge-join');
     Object.assign(checksums, merged.checksums);
     removeTempDir(segDir, tmp, token);
-    // Per term and block the largest tf and smallest doc length (block-bounds.ts), from the merged postings.
-    let blockBounds: ReturnType<typeof writeBlockBounds> | undefined;
-    if (opts.blockBounds !== false) {
-      const df = new Uint32Array(new Uint8Array(readFileSync(join(tmp, SPARSE_FILES.df))).buffer);
-      const offsets = new Float64Array(new Uint8Array(readFileSync(join(tmp, SPARSE_FILES.offsets))).buffer);
-      blockBounds = writeBlockBounds(tmp, SPARSE_FILES.postings, df, offsets, dl, opts.blockBounds);
-      checksums[blockBounds.section.file] = blockBounds.sha256;
-    }
+    mark('remove-segments');
+    const blockBounds = merged.blockBounds;
+    if (blockBounds) checksums[blockBounds.section.file] = blockBounds.sha256;
 
     const corpusHash = createHash('sha256');
     // Over the uncompressed texts, so the corpus checksum does not depend on the doc store layout.
@@ -489,6 +508,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     // Block checksums of every data file, which readers check as queries read them (block-checksums.ts).
     const blocks = writeBlockChecksums(tmp, Object.keys(checksums));
     checksums[BLOCKS_FILE] = blocks.sha256;
+    mark('block-checksums');
     const sizes: Record<string, number> = {};
     for (const f of Object.keys(checksums).sort()) sizes[f] = (await stat(join(tmp, f))).size;
     manifest = {
@@ -512,6 +532,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     await writeManifest(tmp, manifest);
     await sinkNow.close();
     sink = undefined;
+    mark('manifest');
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('build aborted');
     opts.onSparseBuilt?.(manifest);
     // Every requested method is built in the temp dir too: the new index is swapped in only when all
@@ -523,6 +544,7 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     checkOutDir(opts.out, opts.inputs);
     await swapIntoPlace(tmp, out);
   } catch (e) {
+    clock?.done();
     await sink?.close().catch(() => undefined);
     if (token) removeTempDir(tmp, tmp, token);
     // a full disk or file-size limit: say which index, and that the one already there was not touched
@@ -533,6 +555,10 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
   }
   // The checksums were just computed from the bytes written: the next opens need not hash them again.
   await recordVerified(out, manifest);
+  if (clock) {
+    mark('swap-record');
+    opts.onPhases?.(clock.done());
+  }
   return manifest;
 }
 

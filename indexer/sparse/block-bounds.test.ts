@@ -5,7 +5,7 @@
  * with a newer section version opens and ranks exactly as one with them; a flipped byte in the
  * file is INDEX_CORRUPT naming it, as for every data file (blocks.crc32).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { buildIndex } from '../build.js';
@@ -16,7 +16,7 @@ import { queryTerms } from '../../retrieval/sparse/query-terms.js';
 import { blockedPruning, blockedStats } from '../../retrieval/sparse/blocked-taat.js';
 import { scoreTopK, type ScoreRequest } from '../../retrieval/sparse/score-core.js';
 import { loadSparseIndex } from './sparse-index.js';
-import { BLOCK_BOUNDS_FILE } from './block-bounds.js';
+import { BLOCK_BOUNDS_FILE, writeBlockBounds } from './block-bounds.js';
 import { forgetCheckedBlocks } from '../block-checksums.js';
 
 const tmp = tempDir('lexcase-blockbounds-');
@@ -132,4 +132,28 @@ it('a flipped byte in sparse/blockmax.bin is INDEX_CORRUPT naming the file', asy
   writeFileSync(file, bytes);
   forgetCheckedBlocks();
   await expect(loadSparseIndex(dir)).rejects.toMatchObject({ code: 'INDEX_CORRUPT', message: expect.stringContaining('blockmax.bin') });
+});
+
+it('the bounds the merge derives (two workers, one term range each, many segments) are the bytes derived from the finished postings file', async () => {
+  // The build derives them in the merge (issue 38: off the main thread, no second pass over the postings).
+  const opts = { blockDocs: 16, minPostings: 40 };
+  for (const [name, workers] of [
+    ['two', 2],
+    ['one', 0],
+  ] as const) {
+    const dir = join(tmp.dir, `merge-${name}`);
+    const m = await buildIndex(fromArray(passages), { out: dir, corpusName: 'bb', workers, segmentPostings: 500, batchPassages: 37, blockBounds: opts });
+    expect(m.sparse?.segments).toBeGreaterThan(6);
+    const u8 = (f: string) => new Uint8Array(readFileSync(join(dir, f)));
+    const again = join(tmp.dir, `again-${name}`);
+    mkdirSync(join(again, 'sparse'), { recursive: true });
+    const doclen = new Uint32Array(u8('sparse/doclen.u32').buffer);
+    // From the index's postings (read through a relative path), into another dir.
+    const postings = join('..', `merge-${name}`, 'sparse/postings.bin');
+    const r = writeBlockBounds(again, postings, new Uint32Array(u8('sparse/df.u32').buffer), new Float64Array(u8('sparse/offsets.f64').buffer), doclen, opts);
+    expect(Buffer.compare(readFileSync(join(again, BLOCK_BOUNDS_FILE)), readFileSync(join(dir, BLOCK_BOUNDS_FILE)))).toBe(0);
+    expect(m.sparse?.blockBounds).toEqual(r.section);
+    expect(m.checksums[BLOCK_BOUNDS_FILE]).toBe(r.sha256);
+    expect(r.section.terms).toBeGreaterThan(5);
+  }
 });

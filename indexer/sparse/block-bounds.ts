@@ -58,9 +58,106 @@ export interface BlockBoundsOptions {
   minPostings?: number;
 }
 
+/** What the merge needs to derive the bounds as it writes the postings (BlockRows). */
+export interface BlockBoundsSpec {
+  /** Per doc its length (the build's doclen; a SharedArrayBuffer view when sent to workers). */
+  doclen: Uint32Array;
+  blockDocs: number;
+  minPostings: number;
+}
+
+/** Rows of bounds for some of the terms, each term by its index (in a range: from the range's start). */
+export interface BlockRowsPart {
+  ids: Uint32Array;
+  minDl: Uint16Array;
+  maxTf: Uint8Array;
+}
+
+/** The spec for an index of `doclen.length` docs and `opts` (defaults BLOCK_BOUNDS_DOCS, BLOCK_BOUNDS_MIN_POSTINGS). */
+export function blockBoundsSpec(doclen: Uint32Array, opts: BlockBoundsOptions = {}): BlockBoundsSpec {
+  return { doclen, blockDocs: opts.blockDocs ?? BLOCK_BOUNDS_DOCS, minPostings: opts.minPostings ?? BLOCK_BOUNDS_MIN_POSTINGS };
+}
+
+/** Collects the bounds rows of the terms with ≥ minPostings postings, from their decoded postings, in term order. */
+export class BlockRows {
+  readonly blocks: number;
+  private ids = new Uint32Array(64);
+  private minDl: Uint16Array;
+  private maxTf: Uint8Array;
+  private rows = 0;
+
+  constructor(readonly spec: BlockBoundsSpec) {
+    this.blocks = Math.ceil(spec.doclen.length / spec.blockDocs);
+    this.minDl = new Uint16Array(64 * this.blocks);
+    this.maxTf = new Uint8Array(64 * this.blocks);
+  }
+
+  /** Term `id`'s row from its `n` postings (docs ascending); terms with fewer than minPostings get none. */
+  add(id: number, docs: Uint32Array, tfs: Uint32Array, n: number): void {
+    const { doclen, blockDocs, minPostings } = this.spec;
+    if (n < minPostings) return;
+    const B = this.blocks;
+    if (this.rows === this.ids.length) {
+      const ids = new Uint32Array(this.ids.length * 2);
+      ids.set(this.ids);
+      this.ids = ids;
+      const minDl = new Uint16Array(ids.length * B);
+      minDl.set(this.minDl);
+      this.minDl = minDl;
+      const maxTf = new Uint8Array(ids.length * B);
+      maxTf.set(this.maxTf);
+      this.maxTf = maxTf;
+    }
+    const at = this.rows * B;
+    const minDl = this.minDl;
+    const maxTf = this.maxTf;
+    minDl.fill(0xffff, at, at + B);
+    maxTf.fill(0, at, at + B);
+    for (let i = 0; i < n; i++) {
+      const d = docs[i];
+      const e = at + Math.floor(d / blockDocs);
+      const tf = Math.min(255, tfs[i]);
+      if (tf > maxTf[e]) maxTf[e] = tf;
+      const l = Math.min(0xffff, doclen[d]);
+      if (l < minDl[e]) minDl[e] = l;
+    }
+    this.ids[this.rows++] = id;
+  }
+
+  /** The rows collected (copies trimmed to size, transferable). */
+  part(): BlockRowsPart {
+    const B = this.blocks;
+    return { ids: this.ids.slice(0, this.rows), minDl: this.minDl.slice(0, this.rows * B), maxTf: this.maxTf.slice(0, this.rows * B) };
+  }
+}
+
 /**
- * Derive and write the bounds from the index's postings (just written by the merge), returning the
- * manifest section and the file's sha256. Reads each long list once, by offset.
+ * Write `sparse/blockmax.bin` from the rows of consecutive term ranges (`parts[i]`'s ids counted from
+ * `firsts[i]`), returning the manifest section and the file's sha256.
+ */
+export function writeBlockRows(dir: string, spec: BlockBoundsSpec, parts: BlockRowsPart[], firsts: number[]): { section: BlockBoundsSection; sha256: string } {
+  const B = Math.ceil(spec.doclen.length / spec.blockDocs);
+  const M = parts.reduce((a, p) => a + p.ids.length, 0);
+  const ids = new Uint32Array(M);
+  let r = 0;
+  parts.forEach((p, i) => {
+    for (let k = 0; k < p.ids.length; k++) ids[r++] = firsts[i] + p.ids[k];
+  });
+  const f = new HashingFile(join(dir, BLOCK_BOUNDS_FILE), 1 << 22);
+  f.writeTyped(ids);
+  for (const p of parts) f.writeTyped(p.minDl);
+  for (const p of parts) f.writeTyped(p.maxTf);
+  const sha256 = f.close();
+  return {
+    section: { version: BLOCK_BOUNDS_VERSION, file: BLOCK_BOUNDS_FILE, blockDocs: spec.blockDocs, minPostings: spec.minPostings, terms: M, blocks: B },
+    sha256,
+  };
+}
+
+/**
+ * Derive and write the bounds from an index's postings on disk, returning the manifest section and
+ * the file's sha256. Reads each long list once, by offset. (A build derives them in the merge,
+ * from the postings it has decoded anyway: merge-segments.ts; this is the same rows from the file.)
  */
 export function writeBlockBounds(
   dir: string,
@@ -70,23 +167,16 @@ export function writeBlockBounds(
   doclen: Uint32Array,
   opts: BlockBoundsOptions = {},
 ): { section: BlockBoundsSection; sha256: string } {
-  const blockDocs = opts.blockDocs ?? BLOCK_BOUNDS_DOCS;
-  const minPostings = opts.minPostings ?? BLOCK_BOUNDS_MIN_POSTINGS;
-  const N = doclen.length;
-  const B = Math.ceil(N / blockDocs);
-  const ids: number[] = [];
-  for (let t = 0; t < df.length; t++) if (df[t] >= minPostings) ids.push(t);
-  const M = ids.length;
-  const minDl = new Uint16Array(M * B).fill(0xffff);
-  const maxTf = new Uint8Array(M * B);
+  const spec = blockBoundsSpec(doclen, opts);
+  const rows = new BlockRows(spec);
   let docs = new Uint32Array(0);
   let tfs = new Uint32Array(0);
   let buf = new Uint8Array(0);
   const fd = openSync(join(dir, postingsRel), 'r');
   try {
-    for (let r = 0; r < M; r++) {
-      const t = ids[r];
+    for (let t = 0; t < df.length; t++) {
       const n = df[t];
+      if (n < spec.minPostings) continue;
       const bytes = offsets[t + 1] - offsets[t];
       if (buf.length < bytes) buf = new Uint8Array(Math.max(bytes, buf.length * 2));
       for (let got = 0; got < bytes; ) {
@@ -99,25 +189,12 @@ export function writeBlockBounds(
         tfs = new Uint32Array(docs.length);
       }
       decodePostings(buf, 0, n, docs, tfs);
-      const at = r * B;
-      for (let i = 0; i < n; i++) {
-        const d = docs[i];
-        const e = at + Math.floor(d / blockDocs);
-        const tf = Math.min(255, tfs[i]);
-        if (tf > maxTf[e]) maxTf[e] = tf;
-        const l = Math.min(0xffff, doclen[d]);
-        if (l < minDl[e]) minDl[e] = l;
-      }
+      rows.add(t, docs, tfs, n);
     }
   } finally {
     closeSync(fd);
   }
-  const f = new HashingFile(join(dir, BLOCK_BOUNDS_FILE));
-  f.writeTyped(Uint32Array.from(ids));
-  f.writeTyped(minDl);
-  f.writeTyped(maxTf);
-  const sha256 = f.close();
-  return { section: { version: BLOCK_BOUNDS_VERSION, file: BLOCK_BOUNDS_FILE, blockDocs, minPostings, terms: M, blocks: B }, sha256 };
+  return writeBlockRows(dir, spec, [rows.part()], [0]);
 }
 
 /** The file's expected size for a section. */

@@ -26,10 +26,12 @@ parentPort!.on('message', (m: { type: string } & Record<string, unknown>) => {
       parentPort!.postMessage({ type: 'finished', segments: spiller!.finish() });
     } else if (m.type === 'merge') {
       const output = mergeRangeToParts(m.job as RangeJob, m.prefix as string);
+      const b = output.bounds;
       parentPort!.postMessage({ type: 'merged', output }, [
         output.df.buffer as ArrayBuffer,
         output.cf.buffer as ArrayBuffer,
         output.ends.buffer as ArrayBuffer,
+        ...(b ? [b.ids.buffer as ArrayBuffer, b.minDl.buffer as ArrayBuffer, b.maxTf.buffer as ArrayBuffer] : []),
       ]);
     }
   } catch (e) {

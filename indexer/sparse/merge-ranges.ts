@@ -16,12 +16,15 @@ import { HashingFile } from './hashing-file.js';
 import { SPARSE_FILES } from './format.js';
 import { mergeTermRange, writeStatFiles, type MergeResult, type MergeSource } from './merge-segments.js';
 import type { SegmentInfo } from './segment-spiller.js';
+import { BlockRows, writeBlockRows, type BlockBoundsSpec, type BlockRowsPart } from './block-bounds.js';
 
 /** One range's work: the sources (from where to read) and its bounds. */
 export interface RangeJob {
   sources: MergeSource[];
   lo?: string;
   hi?: string;
+  /** Derive the range's block bounds rows too (doclen in a SharedArrayBuffer: not copied per worker). */
+  bounds?: BlockBoundsSpec;
 }
 
 /** What a worker sends back for its range. */
@@ -31,6 +34,8 @@ export interface RangeOutput {
   /** End of each term's postings in `<prefix>.postings`. */
   ends: Float64Array;
   postings: number;
+  /** The range's block bounds rows (ids from the range's first term), when the job asked for them. */
+  bounds?: BlockRowsPart;
 }
 
 /** First sample of `s` whose term is ≥ `t` (its offset; the file's end bytes when none). */
@@ -78,10 +83,17 @@ export function planSplit(segments: SegmentInfo[], sizes: number[]): [RangeJob, 
 export function mergeRangeToParts(job: RangeJob, prefix: string): RangeOutput {
   const termsFile = new HashingFile(`${prefix}.terms`);
   const postingsFile = new HashingFile(`${prefix}.postings`, 1 << 22);
-  const r = mergeTermRange(job.sources, job.lo, job.hi, termsFile, postingsFile);
+  const rows = job.bounds ? new BlockRows(job.bounds) : undefined;
+  const r = mergeTermRange(job.sources, job.lo, job.hi, termsFile, postingsFile, rows);
   termsFile.close();
   postingsFile.close();
-  return { df: Uint32Array.from(r.df), cf: Float64Array.from(r.cf), ends: Float64Array.from(r.ends), postings: r.postings };
+  return {
+    df: Uint32Array.from(r.df),
+    cf: Float64Array.from(r.cf),
+    ends: Float64Array.from(r.ends),
+    postings: r.postings,
+    ...(rows ? { bounds: rows.part() } : {}),
+  };
 }
 
 /** Append the whole of file `path` to `out`. */
@@ -98,8 +110,8 @@ function appendFile(out: HashingFile, path: string, chunk: Uint8Array): void {
   }
 }
 
-/** Concatenate the ranges (in term order) written under `prefixes` into the final sparse files of `outDir`. */
-export function joinRanges(prefixes: string[], outputs: RangeOutput[], outDir: string): MergeResult {
+/** Concatenate the ranges (in term order) written under `prefixes` into the final sparse files of `outDir` (and their block bounds rows, with `bounds`). */
+export function joinRanges(prefixes: string[], outputs: RangeOutput[], outDir: string, bounds?: BlockBoundsSpec): MergeResult {
   const termsFile = new HashingFile(join(outDir, SPARSE_FILES.terms));
   const postingsFile = new HashingFile(join(outDir, SPARSE_FILES.postings), 1 << 22);
   const chunk = new Uint8Array(1 << 22);
@@ -128,5 +140,16 @@ export function joinRanges(prefixes: string[], outputs: RangeOutput[], outDir: s
   const bytes = postingsFile.bytesWritten;
   checksums[SPARSE_FILES.postings] = postingsFile.close();
   writeStatFiles(outDir, df, cf, offsets, checksums);
-  return { terms, postings, bytes, checksums };
+  let blockBounds: MergeResult['blockBounds'];
+  if (bounds) {
+    const firsts: number[] = [];
+    outputs.reduce((first, o) => (firsts.push(first), first + o.df.length), 0);
+    blockBounds = writeBlockRows(
+      outDir,
+      bounds,
+      outputs.map((o) => o.bounds ?? { ids: new Uint32Array(0), minDl: new Uint16Array(0), maxTf: new Uint8Array(0) }),
+      firsts,
+    );
+  }
+  return { terms, postings, bytes, checksums, ...(blockBounds ? { blockBounds } : {}) };
 }

@@ -8,17 +8,22 @@ import { HashingFile } from './hashing-file.js';
 import { SegmentReader } from './segment-file.js';
 import { SPARSE_FILES } from './format.js';
 import { ByteSink, decodePostings, writePosting } from './varint.js';
+import { BlockRows, writeBlockRows, type BlockBoundsSection, type BlockBoundsSpec } from './block-bounds.js';
 
 export interface MergeResult {
   terms: number;
   postings: number;
   bytes: number;
   checksums: Record<string, string>;
+  /** The block bounds written (block-bounds.ts), when the merge was asked for them. */
+  blockBounds?: { section: BlockBoundsSection; sha256: string };
 }
 
 const enc = new TextEncoder();
 
-export function mergeSegments(segmentPaths: string[], outDir: string, removeSegments = true): MergeResult {
+/** Merge `segmentPaths` into the sparse files of `outDir`; with `bounds`, the block bounds too (from the postings as they are merged). */
+export function mergeSegments(segmentPaths: string[], outDir: string, removeSegments = true, bounds?: BlockBoundsSpec): MergeResult {
+  const rows = bounds ? new BlockRows(bounds) : undefined;
   const termsFile = new HashingFile(join(outDir, SPARSE_FILES.terms));
   const postingsFile = new HashingFile(join(outDir, SPARSE_FILES.postings), 1 << 22);
   const merged = mergeTermRange(
@@ -27,6 +32,7 @@ export function mergeSegments(segmentPaths: string[], outDir: string, removeSegm
     undefined,
     termsFile,
     postingsFile,
+    rows,
   );
   const checksums: Record<string, string> = {};
   checksums[SPARSE_FILES.terms] = termsFile.close();
@@ -36,7 +42,8 @@ export function mergeSegments(segmentPaths: string[], outDir: string, removeSegm
   offsets.set(merged.ends, 1);
   writeStatFiles(outDir, Uint32Array.from(merged.df), Float64Array.from(merged.cf), offsets, checksums);
   if (removeSegments) for (const p of segmentPaths) rmSync(p, { force: true });
-  return { terms: merged.df.length, postings: merged.postings, bytes, checksums };
+  const blockBounds = bounds && rows ? writeBlockRows(outDir, bounds, [rows.part()], [0]) : undefined;
+  return { terms: merged.df.length, postings: merged.postings, bytes, checksums, ...(blockBounds ? { blockBounds } : {}) };
 }
 
 /** Write df.u32, cf.f64 and offsets.f64; their checksums land in `checksums`. */
@@ -60,7 +67,8 @@ export interface MergeSource {
 /**
  * Merge the terms t with lo ≤ t < hi (a missing bound: no limit) of the sources: terms joined by
  * "\n" into `termsFile`, postings into `postingsFile`. Returns per term df, cf and the end of its
- * postings in `postingsFile` (bytes from where this call started).
+ * postings in `postingsFile` (bytes from where this call started). With `rows`, each long term's
+ * block bounds row (by its index among this call's terms) from its merged postings.
  */
 export function mergeTermRange(
   sources: MergeSource[],
@@ -68,7 +76,9 @@ export function mergeTermRange(
   hi: string | undefined,
   termsFile: HashingFile,
   postingsFile: HashingFile,
+  rows?: BlockRows,
 ): { df: number[]; cf: number[]; ends: number[]; postings: number } {
+  const minRow = rows ? rows.spec.minPostings : Infinity;
   const readers = sources.map((s) => new SegmentReader(s.path, 1 << 22, s.from));
   for (const r of readers) {
     r.next();
@@ -99,28 +109,36 @@ export function mergeTermRange(
         tcf += r.cf;
       }
     }
-    if (parts.length === 1) postingsFile.write(parts[0].postings);
-    else {
+    if (parts.length === 1) {
+      postingsFile.write(parts[0].postings);
+      if (tdf >= minRow) {
+        if (tdf > docsA.length) {
+          docsA = new Uint32Array(tdf * 2);
+          tfsA = new Uint32Array(tdf * 2);
+        }
+        decodePostings(parts[0].postings, 0, tdf, docsA, tfsA);
+        rows!.add(df.length, docsA, tfsA, tdf);
+      }
+    } else {
       if (tdf > docsA.length) {
         docsA = new Uint32Array(tdf * 2);
         tfsA = new Uint32Array(tdf * 2);
       }
       // Decode every part after the previous ones, then order by doc (parts interleave across workers).
+      // A part that starts above where the previous one ends continues its run: one worker's
+      // segments follow each other in doc order, so there are as many runs as workers, not segments
+      // (the merge's cost per switch between runs grows with the runs, and segments with the corpus).
       let n = 0;
-      let sorted = true;
+      const runs: number[] = [];
       for (const p of parts) {
         decodePostings(p.postings, 0, p.df, docsA.subarray(n), tfsA.subarray(n));
-        if (n > 0 && docsA[n] < docsA[n - 1]) sorted = false;
+        if (n > 0 && docsA[n] > docsA[n - 1]) runs[runs.length - 1] += p.df;
+        else runs.push(p.df);
         n += p.df;
       }
       let docs: Uint32Array = docsA.subarray(0, n);
       let tfs: Uint32Array = tfsA.subarray(0, n);
-      if (!sorted)
-        [docs, tfs] = mergeRuns(
-          parts.map((p) => p.df),
-          docs,
-          tfs,
-        );
+      if (runs.length > 1) [docs, tfs] = mergeRuns(runs, docs, tfs);
       sink.len = 0;
       let prev = -1;
       for (let i = 0; i < n; i++) {
@@ -128,6 +146,7 @@ export function mergeTermRange(
         prev = docs[i];
       }
       postingsFile.write(sink.view());
+      if (tdf >= minRow) rows!.add(df.length, docs, tfs, n);
     }
     if (!first) termsFile.write(nl);
     termsFile.write(enc.encode(term));
