@@ -32,49 +32,60 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * A one-letter baseline run stopped while `held(n)` requests (n: the request's index) wait on the
+ * server, with the interrupt recorded as the signal's handler does (src/cli/run-interrupt.ts
+ * reportRunInterrupt), then resumed with stderr caught at info level.
+ */
+async function interruptThenResume(o: { held: (n: number) => boolean; concurrency?: number; runName: string; underWay: { items: number; requests: number } }) {
+  let held = true;
+  let release!: () => void;
+  const opened = new Promise<void>((ok) => (release = ok));
+  let n = 0;
+  const server = await startScriptedServer(async () => {
+    if (o.held(n++) && held) await opened;
+    return { content: 'C', usage: { prompt_tokens: 20, completion_tokens: 10 } };
+  });
+  srv = server;
+  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: server.url, model: 'scripted', cacheDir: false, maxRetries: 0 }));
+  const runDir = join(dir, o.runName);
+  const run = (signal?: AbortSignal) =>
+    runExperiment({
+      runDir,
+      system: answerOneLetter,
+      items: ONE_LETTER_ITEMS as OneLetterItem[],
+      gold: (q) => q.answer,
+      makeContext: contextFrom({ llm }),
+      config: { system: 'baseline' },
+      lexcaseSystem: 'baseline',
+      seed: 1,
+      ...(o.concurrency ? { concurrency: o.concurrency } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  const stop = new AbortController();
+  const first = run(stop.signal);
+  while (server.requests.length < 2) await new Promise((ok) => setTimeout(ok, 5));
+  const u = unrecordedRequests(runDir);
+  expect(u).toEqual(o.underWay);
+  expect(recordInterrupt(runDir, 'SIGINT', u)).toBe(true);
+  stop.abort(new Error('interrupted'));
+  held = false;
+  release();
+  await first;
+
+  let stderr = '';
+  const said = vi.spyOn(process.stderr, 'write').mockImplementation((t: string | Uint8Array) => ((stderr += String(t)), true));
+  const level = getLogLevel();
+  setLogLevel('info');
+  const r = await run().finally(() => (said.mockRestore(), setLogLevel(level)));
+  return { r, stderr, runDir, server };
+}
+
 describe('the counts line after an interrupt and its resume', () => {
   it('says the requests of the items under way at the interrupt: calls + those = the requests the server received (before: 3 of 4 in the line)', async () => {
     // the first request is answered, the second held until the run is stopped (as a Ctrl-C finds it); the resume's are answered
-    let held = true;
-    let release!: () => void;
-    const opened = new Promise<void>((ok) => (release = ok));
-    let n = 0;
-    srv = await startScriptedServer(async () => {
-      if (n++ === 1 && held) await opened;
-      return { content: 'C', usage: { prompt_tokens: 20, completion_tokens: 10 } };
-    });
-    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0 }));
-    const runDir = join(dir, 'run');
-    const run = (signal?: AbortSignal) =>
-      runExperiment({
-        runDir,
-        system: answerOneLetter,
-        items: ONE_LETTER_ITEMS as OneLetterItem[],
-        gold: (q) => q.answer,
-        makeContext: contextFrom({ llm }),
-        config: { system: 'baseline' },
-        lexcaseSystem: 'baseline',
-        seed: 1,
-        ...(signal ? { signal } : {}),
-      });
-    const stop = new AbortController();
-    const first = run(stop.signal);
-    while (srv.requests.length < 2) await new Promise((ok) => setTimeout(ok, 5));
-    // what the signal's handler does (src/cli/run-interrupt.ts reportRunInterrupt): count the items under way, record them
-    const u = unrecordedRequests(runDir);
-    expect(u).toEqual({ items: 1, requests: 1 });
-    expect(recordInterrupt(runDir, 'SIGINT', u)).toBe(true);
-    stop.abort(new Error('interrupted'));
-    held = false;
-    release();
-    await first;
-
-    let stderr = '';
-    const said = vi.spyOn(process.stderr, 'write').mockImplementation((t: string | Uint8Array) => ((stderr += String(t)), true));
-    const level = getLogLevel();
-    setLogLevel('info');
-    const r = await run().finally(() => (said.mockRestore(), setLogLevel(level)));
-    expect(srv.requests).toHaveLength(4);
+    const { r, stderr, runDir, server } = await interruptThenResume({ held: (n) => n === 1, runName: 'run', underWay: { items: 1, requests: 1 } });
+    expect(server.requests).toHaveLength(4);
     // the resume's own line says them too (before: "resuming …: 1 of 3 items already done", nothing of the request)
     expect(stderr).toContain(
       `resuming ${runDir}: 1 of 3 items already done; 1 request sent by 1 item under way at an interrupt (in no results.jsonl line; the counts line and report.md count it)\n`,
@@ -82,7 +93,7 @@ describe('the counts line after an interrupt and its resume', () => {
     // the 3 recorded lines' calls, and the request under way at the signal
     expect(requestsCounted(r.results)).toBe(3);
     const underWay = await readRunUnderWay(runDir);
-    expect(requestsCounted(r.results, underWay)).toBe(srv.requests.length);
+    expect(requestsCounted(r.results, underWay)).toBe(server.requests.length);
     // before: 'tokens 90 (whole run; this call 60)', nothing of the fourth request
     expect(runTokensText(r.results, 60, underWay)).toBe(
       'tokens 90 (whole run; this call 60); 1 request sent by 1 item under way at an interrupt (in no results.jsonl line, nor in LLM calls; its usage is in no total)',
@@ -95,46 +106,9 @@ describe('the counts line after an interrupt and its resume', () => {
 
   it('a run interrupted before its first line: the resume says the requests of the items cut short (before: no resuming line at all)', async () => {
     // every first-run request is held until the run is stopped: no item finishes, two are under way
-    let held = true;
-    let release!: () => void;
-    const opened = new Promise<void>((ok) => (release = ok));
-    srv = await startScriptedServer(async () => {
-      if (held) await opened;
-      return { content: 'C', usage: { prompt_tokens: 20, completion_tokens: 10 } };
-    });
-    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0 }));
-    const runDir = join(dir, 'run0');
-    const run = (signal?: AbortSignal) =>
-      runExperiment({
-        runDir,
-        system: answerOneLetter,
-        items: ONE_LETTER_ITEMS as OneLetterItem[],
-        gold: (q) => q.answer,
-        makeContext: contextFrom({ llm }),
-        config: { system: 'baseline' },
-        lexcaseSystem: 'baseline',
-        seed: 1,
-        concurrency: 2,
-        ...(signal ? { signal } : {}),
-      });
-    const stop = new AbortController();
-    const first = run(stop.signal);
-    while (srv.requests.length < 2) await new Promise((ok) => setTimeout(ok, 5));
-    const u = unrecordedRequests(runDir);
-    expect(u).toEqual({ items: 2, requests: 2 });
-    expect(recordInterrupt(runDir, 'SIGINT', u)).toBe(true);
-    stop.abort(new Error('interrupted'));
-    held = false;
-    release();
-    await first;
-
-    let stderr = '';
-    const said = vi.spyOn(process.stderr, 'write').mockImplementation((t: string | Uint8Array) => ((stderr += String(t)), true));
-    const level = getLogLevel();
-    setLogLevel('info');
-    const r = await run().finally(() => (said.mockRestore(), setLogLevel(level)));
+    const { r, stderr, runDir, server } = await interruptThenResume({ held: () => true, concurrency: 2, runName: 'run0', underWay: { items: 2, requests: 2 } });
     // every request the server received is in the calls or the interrupt's count
-    expect(requestsCounted(r.results, await readRunUnderWay(runDir))).toBe(srv.requests.length);
+    expect(requestsCounted(r.results, await readRunUnderWay(runDir))).toBe(server.requests.length);
     expect(stderr).toContain(
       `resuming ${runDir}: 0 of 3 items already done; 2 requests sent by 2 items under way at an interrupt (in no results.jsonl line; the counts line and report.md count them)\n`,
     );
