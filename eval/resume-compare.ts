@@ -47,26 +47,12 @@ export function compareRecordedConfig(
   // a system of the caller's own (runExperiment without `lexcaseSystem`): its fields are its own, whatever their
   // names (`prompts`, `dataFiles`), never one an older lexcase did not record (only the runner's own are): a field it adds is a difference
   // a field an older lexcase recorded where this one records none for the same config (resume-over-recorded.ts: CASE's
-  // `searchScoreDigits` for a hybrid its --tools left out, before 2026-12-01) is not a difference: dropped first; so is an
-  // llm-only baseline's index, which a lexcase before 2026-12-01 opened and recorded (withoutUnreadIndex)
-  const { config: recorded, unrecorded } = withUnrecorded(withoutUnreadIndex(withoutOverRecorded(before, after, o), after, o), after, o);
+  // `searchScoreDigits` for a hybrid its --tools left out; an llm-only baseline's index; both before 2026-12-01) is not a
+  // difference: dropped first
+  const { config: recorded, unrecorded } = withUnrecorded(withoutOverRecorded(before, after, o), after, o);
   const [was, now] = [recorded, after].map(comparable);
   const key = firstDifference(was, now);
   if (key === undefined) return { recorded, unrecorded };
   const why = unrecordedDifference(key, recorded, after, o);
   return { recorded, unrecorded, difference: `field "${key}" differs: ${describeDifference(key, was, now, labels)}${why ? `; ${why}` : ''}` };
-}
-
-const isLlmOnly = (c: Record<string, unknown>) => c.system === 'baseline/llm-only' || (c.system === 'baseline' && c.mode === 'llm-only');
-
-/**
- * `before` without its index (`index`, `indexContent`, `retrievers`) where it is an llm-only baseline's
- * and `after` (the same run now) records none: a lexcase before 2026-12-01 opened the index and recorded
- * it, though llm-only searches nothing and shows no passage; this lexcase opens and records none. Its
- * other fields are compared as before.
- */
-function withoutUnreadIndex(before: Record<string, unknown>, after: Record<string, unknown>, o: { lexcaseFields?: boolean }): Record<string, unknown> {
-  if (o.lexcaseFields === false || !isLlmOnly(before) || !isLlmOnly(after) || after.index !== undefined || after.indexContent !== undefined) return before;
-  const { index: _index, indexContent: _content, retrievers: _retrievers, ...rest } = before;
-  return rest;
 }

@@ -7,6 +7,10 @@
  *                      of its index, a hybrid its --tools (or its offline advocates) never searched
  *                      included; since, every system records them for the methods its searches use
  *                      only (retrieval/top-k.ts searchScoreDigits)
+ *   index, indexContent, retrievers
+ *                      changed 2026-12-01: `run baseline --mode llm-only` opened the default index and
+ *                      recorded it, though it searches nothing; since, it opens and records none (a
+ *                      run that changed its mode to or from llm-only is still refused by `mode`)
  *
  * Such a field is dropped from the recorded config where the new one records none: not a
  * difference, and not "unknown" either (nothing the results depend on went unrecorded), so a resume
@@ -20,7 +24,12 @@
  */
 
 /** Each over-recorded field: its key and the lexcase version (the day) since which it is recorded only where it applies. */
-const OVER_RECORDED: { key: string; since: string }[] = [{ key: 'searchScoreDigits', since: '2026-12-01' }];
+const OVER_RECORDED: { key: string; since: string }[] = [
+  { key: 'searchScoreDigits', since: '2026-12-01' },
+  { key: 'index', since: '2026-12-01' },
+  { key: 'indexContent', since: '2026-12-01' },
+  { key: 'retrievers', since: '2026-12-01' },
+];
 
 /** `before` (a recorded config) without the over-recorded fields that `after` (the same run now) records none of; `before` itself is not changed. */
 export function withoutOverRecorded(
