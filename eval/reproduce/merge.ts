@@ -5,7 +5,11 @@
  * --limit, every results.jsonl still has the checksum its shard recorded, each run's config and
  * seed agree across shards (compared as a resume compares them: eval/resume-compare.ts, a field an
  * older shard did not record being unknown, with a warning), every item of a run is in exactly one shard (no duplicate, no missing
- * item: a shard that stopped early must be resumed first). Results are written in the unsharded
+ * item: a shard that stopped early must be resumed first), and every shard read the same text for the
+ * run's items (shard.json `allContentChecksum`: a question reworded in one host's copy of the data is
+ * refused, as a resume refuses it, not left out as `compare` leaves an item out — a merged run
+ * missing items is no run of the recipe; shards of an older lexcase, which record none, get one note).
+ * Results are written in the unsharded
  * item order; traces and per-item files are copied; report.md and the table are rebuilt. A shard
  * that ran no item of a run (more shards than items) adds none; a merge that fails midway removes
  * what it wrote.
@@ -45,6 +49,8 @@ import { writeTable, type TableJson } from './table.js';
 interface ShardFile {
   shard: { index: number; count: number };
   allIdsSha256: string;
+  /** The checksum of every item's text as the shard read it (shard.ts ShardRecord); absent in shards written before 2026-12-01. */
+  allContentChecksum?: string;
   allIds: string[];
   keptIds: string[];
 }
@@ -172,6 +178,8 @@ interface PlannedRun {
   allIds: string[];
   /** Fields an older shard's lexcase did not record (resume-unrecorded.ts): the merge's warnings. */
   unchecked: string[];
+  /** Shard run dirs whose shard.json (an older lexcase's) records no `allContentChecksum`: their items' text is not checked. */
+  textUnchecked: string[];
 }
 
 /**
@@ -230,6 +238,13 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
   for (const s of shards.slice(1)) {
     if (s.shard.allIdsSha256 !== ref.shard.allIdsSha256)
       throw errors.runInvalid(s.dir, `ran a different item list than ${ref.dir} (different data or --limit)`);
+    // the same ids over other text (a question reworded in one host's copy of the data): refused, as a resume refuses an
+    // edited item (resume-items.ts); before, the shards merged into one figure over two versions of the data, with no word
+    if (s.shard.allContentChecksum && ref.shard.allContentChecksum && s.shard.allContentChecksum !== ref.shard.allContentChecksum)
+      throw errors.runInvalid(
+        s.dir,
+        `read other item text than ${ref.dir} (the same ${ref.shard.allIds.length} item ids, but the question, options or text a model is shown differs: allContentChecksum ${s.shard.allContentChecksum.slice(0, 19)}… in its shard.json, ${ref.shard.allContentChecksum.slice(0, 19)}… in ${ref.dir}'s): the shards read different copies or versions of the data, and one figure over them would mix the two; run every shard over the same data (a shard run again goes into a new --run-dir)`,
+      );
     // a shard's config against the first one's with the comparison a resume makes (resume-compare.ts), the index by its
     // content (merge-config.ts): a field the older shard's lexcase did not record is "unknown", not a difference
     const whole = (x: typeof ref): Record<string, unknown> => ({ seed: x.config.seed, ...unsharded(x.config.config) });
@@ -273,8 +288,12 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
       );
     }
   }
-  return { runId, shards, byId, allIds: ref.shard.allIds, unchecked };
+  const textUnchecked = shards.length > 1 ? shards.filter((s) => !s.shard.allContentChecksum).map((s) => s.dir) : [];
+  return { runId, shards, byId, allIds: ref.shard.allIds, unchecked, textUnchecked };
 }
+
+const textUncheckedText = (dirs: readonly string[]): string =>
+  `${dirs.join(', ')} ${dirs.length === 1 ? 'was' : 'were'} written by an older lexcase, whose shard.json records no checksum of the items' text (allContentChecksum): the merge cannot check that the shards read the same question text (only the item ids are checked)`;
 
 async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: number; warnings: string[] }> {
   const ref = p.shards[0];
@@ -302,6 +321,8 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   const mixed = mixedCodeWarning(p.runId, mergedFrom);
   // what the merge could not check (a field an older shard did not record), then the shards' code
   const warnings = [...p.unchecked.map((u) => `run ${p.runId}: ${u}`), ...(mixed ? [mixed] : [])];
+  // recorded in the run's config.json; said once for the whole merge (textUncheckedNote)
+  const textNote = p.textUnchecked.length ? [`run ${p.runId}: ${textUncheckedText(p.textUnchecked)}`] : [];
   // shards that ran different code: the provenance names every sha with its shards and items (gitSha stays shard 1's, a string)
   const gitShas = mergedGitShas(mergedFrom);
   // the items' text checksum over the merged items, where every record has one (shards of an older lexcase: none)
@@ -327,7 +348,7 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
       : {}),
     mergedItems: merged.length,
     mergedFrom,
-    ...(warnings.length ? { mergeWarnings: warnings } : {}),
+    ...(warnings.length || textNote.length ? { mergeWarnings: [...warnings, ...textNote] } : {}),
   });
   await writeReport(to);
   return { items: p.allIds.length, warnings };
@@ -409,6 +430,13 @@ export async function mergeShards(
     const runs: RunState[] = [];
     const summary: MergeResult['runs'] = [];
     const warnings: string[] = [...recipeWarnings];
+    // shards of an older lexcase (no allContentChecksum): one note for the whole merge, naming every such shard run dir
+    const textUnchecked = plans.flatMap((x) => x.plan?.textUnchecked ?? []);
+    if (textUnchecked.length) {
+      const note = `merge: ${textUncheckedText(textUnchecked)}`;
+      log.warn(note);
+      warnings.push(note.slice('merge: '.length));
+    }
     for (const { run, plan, states } of plans) {
       if (!plan) {
         const s = states.find((x) => x);

@@ -252,7 +252,13 @@ function trecRunOptions(run: RecipeRun, runDir: string, o: RunGridOptions): Trec
 
 async function writeShardRecords(dir: string, shard: Shard, records: Map<string, ShardRecord>): Promise<void> {
   for (const [runDir, rec] of records) {
-    await writeJsonAtomic(join(runDir, 'shard.json'), { shard, allIdsSha256: sha256(rec.allIds.join('\n')), allIds: rec.allIds, keptIds: rec.keptIds });
+    await writeJsonAtomic(join(runDir, 'shard.json'), {
+      shard,
+      allIdsSha256: sha256(rec.allIds.join('\n')),
+      ...(rec.allContentChecksum ? { allContentChecksum: rec.allContentChecksum } : {}),
+      allIds: rec.allIds,
+      keptIds: rec.keptIds,
+    });
   }
 }
 

@@ -2,7 +2,8 @@
  * `--shard i/n`: split a grid's items across machines. Inside `withShard({ index, count }, fn)` every
  * `runExperiment` keeps only the items at positions p with p mod n = i − 1 (of the item list it was
  * given, after --limit), and records, per run dir, every item id and the ids it kept — so
- * `lexcase merge` can prove the shards together hold each item exactly once. A shard's run dir
+ * `lexcase merge` can prove the shards together hold each item exactly once, and the checksum of
+ * every item's text (`allContentChecksum`), so it can prove the shards read the same data. A shard's run dir
  * records its shard (config.json `shard`; shard.json for dirs written before): resuming it outside
  * that shard — `lexcase run … --run-dir` without it, or another --shard — is refused, since it would
  * run the other shards' items into it.
@@ -11,6 +12,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { errors } from '../../core/errors.js';
+import { contentChecksum, datasetContentChecksum } from '../provenance.js';
 
 export interface Shard {
   /** 1-based. */
@@ -21,6 +23,13 @@ export interface Shard {
 export interface ShardRecord {
   allIds: string[];
   keptIds: string[];
+  /**
+   * The checksum of what a model is shown of every item of the run, not only the shard's
+   * (eval/provenance.ts datasetContentChecksum over each item's contentChecksum): shards that read
+   * different copies of the data (a question reworded under the same id) tell apart here, though
+   * each ran other items. shard.json's `allContentChecksum`; absent in shard dirs written before 2026-12-01.
+   */
+  allContentChecksum?: string;
 }
 
 interface ShardScope {
@@ -87,6 +96,7 @@ export function selectShardItems<T extends { id: string }>(runDir: string, items
   const s = scope.getStore();
   if (!s) return items;
   const kept = shardItems(items, s.shard);
-  s.records.set(runDir, { allIds: items.map((i) => i.id), keptIds: kept.map((i) => i.id) });
+  const allContentChecksum = datasetContentChecksum(items, (it: T) => contentChecksum(it));
+  s.records.set(runDir, { allIds: items.map((i) => i.id), keptIds: kept.map((i) => i.id), ...(allContentChecksum ? { allContentChecksum } : {}) });
   return kept;
 }
