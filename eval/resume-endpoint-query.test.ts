@@ -83,10 +83,14 @@ describe('an endpoint query value a resume changes', () => {
     // the next resume against the same deployment: nothing differs from the last attempt, nothing is warned (before: the same warning again)
     const third = await run(runDir, 'deployment=gpt-large-1106', 3);
     expect(third.stderr).not.toContain('[warn]');
+    // nor said in the "resuming … with" line (before: "model.baseUrlQuery "…" (as the last resume; recorded at the start: …)" on every later resume)
+    expect(third.stderr).not.toContain('baseUrlQuery');
     // back to the first deployment: differs from the last resume, warned once, and not on the resume after
     const fourth = await run(runDir, 'deployment=gpt-small-0613', 4);
     expect(fourth.stderr).toContain('against the endpoint with other query values than its last resume ran with');
-    expect((await run(runDir, 'deployment=gpt-small-0613', 5)).stderr).not.toContain('[warn]');
+    const fifth = await run(runDir, 'deployment=gpt-small-0613', 5);
+    expect(fifth.stderr).not.toContain('[warn]');
+    expect(fifth.stderr).not.toContain('baseUrlQuery');
     const written = readFileSync(join(runDir, 'config.json'), 'utf8') + readFileSync(join(runDir, 'report.md'), 'utf8') + second.stderr + first.stderr;
     expect(written).not.toMatch(/gpt-small-0613|gpt-large-1106/);
   }, 60_000);
@@ -119,5 +123,6 @@ describe('an endpoint query value a resume changes', () => {
     const third = await run(runDir, 'deployment=gpt-small-0613&api-key=K-2222222222', 3);
     expect(third.stderr).not.toContain('[warn] resuming');
     expect(third.stderr).not.toContain(keyed);
+    expect(third.stderr).not.toContain('baseUrlQuery');
   }, 60_000);
 });

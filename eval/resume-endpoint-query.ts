@@ -40,6 +40,28 @@ export function keyedDigest(at: string | null | undefined, baseUrl: unknown): bo
 /** What a log line shows for an older lexcase's digest over a key's value. */
 export const WITHHELD_DIGEST = "an older lexcase's digest over the key's value too, not shown";
 
+/** The model.baseUrlQuery the run's latest attempt ran with (the last resume that changed it, else the start's), and when that attempt was made. */
+function lastAttemptQuery(
+  resumes: readonly Resume[],
+  recorded: { baseUrlQuery?: unknown; createdAt?: string | null },
+): { value: unknown; at?: string | null; what: string } {
+  for (let i = resumes.length - 1; i >= 0; i--) {
+    const c = resumes[i].changed?.[KEY];
+    if (c) return { value: c.to, at: resumes[i].at, what: 'its last resume ran with' };
+  }
+  return { value: recorded.baseUrlQuery, at: recorded.createdAt, what: 'it was started with' };
+}
+
+/**
+ * Whether a resume runs with the model.baseUrlQuery the run's latest attempt ran with (`now`), where it
+ * differs from the start's (`resumes[].changed` records it again): the "resuming … with" line then leaves
+ * it out. Before, every resume after the one that changed it said "model.baseUrlQuery … (as the last
+ * resume; …)" again, though nothing had changed, while the warning was said once.
+ */
+export function queryAsLastAttempt(resumes: readonly Resume[], recorded: { baseUrlQuery?: unknown }, now: { baseUrlQuery?: unknown }): boolean {
+  return JSON.stringify(lastAttemptQuery(resumes, recorded).value ?? null) === JSON.stringify(now.baseUrlQuery ?? null);
+}
+
 /**
  * The warning for a resume whose model.baseUrlQuery (`now.baseUrlQuery`) differs from the one the
  * latest attempt ran with, or undefined where it is the same (or the start recorded none).
@@ -52,15 +74,7 @@ export function endpointQueryWarning(
 ): string | undefined {
   if (recorded.baseUrlQuery === undefined || recorded.baseUrlQuery === null) return undefined; // an older lexcase's run: nothing to compare with
   const q = { to: now.baseUrlQuery ?? null };
-  // the value the latest attempt ran with, and when that attempt was made
-  let last: { value: unknown; at?: string | null; what: string } = { value: recorded.baseUrlQuery, at: recorded.createdAt, what: 'it was started with' };
-  for (let i = resumes.length - 1; i >= 0; i--) {
-    const c = resumes[i].changed?.[KEY];
-    if (c) {
-      last = { value: c.to, at: resumes[i].at, what: 'its last resume ran with' };
-      break;
-    }
-  }
+  const last = lastAttemptQuery(resumes, recorded);
   if (JSON.stringify(last.value ?? null) === JSON.stringify(q.to ?? null)) return undefined;
   const names = paramNames(now.baseUrl);
   const before = paramNames(recorded.baseUrl);

@@ -75,7 +75,7 @@ import type { RunConfigFile } from './run-config-file.js';
 import { firstIssue, resultRecordSchema, traceSchemaFor } from './records.js';
 import { describeOperationalChanges, operationalChanges, resultConfig } from './resume-config.js';
 import { indexMovedText, movedIndex } from './resume-index.js';
-import { endpointQueryWarning, keyedDigest, WITHHELD_DIGEST } from './resume-endpoint-query.js';
+import { endpointQueryWarning, keyedDigest, queryAsLastAttempt, WITHHELD_DIGEST } from './resume-endpoint-query.js';
 import { compareRecordedConfig } from './resume-compare.js';
 import { assertSameDataFiles, assertSameItems } from './resume-items.js';
 import { withCanonicalSystem } from './systems.js';
@@ -392,7 +392,11 @@ async function runLocked<Item extends { id: string }>(
     // the value this resume ran with, also where it is the start's again (back from another one), so the next resume compares with it
     if (queryWarning && !changed['model.baseUrlQuery'])
       changed['model.baseUrlQuery'] = { from: endpointOf(existing.config).baseUrlQuery ?? null, to: endpointOf(config).baseUrlQuery ?? null };
-    const told = queryWarning ? Object.fromEntries(Object.entries(changed).filter(([k]) => k !== 'model.baseUrlQuery')) : { ...changed };
+    // said by the warning, or the value the latest attempt ran with already (said when a resume changed it): not said again
+    const told =
+      queryWarning || queryAsLastAttempt(existing.resumes ?? [], endpointOf(existing.config), endpointOf(config))
+        ? Object.fromEntries(Object.entries(changed).filter(([k]) => k !== 'model.baseUrlQuery'))
+        : { ...changed };
     // the start's digest, where an older lexcase's covered the key's value too, is not printed
     const startQuery = told['model.baseUrlQuery'];
     if (startQuery && keyedDigest(existing.provenance?.createdAt, endpointOf(existing.config).baseUrl))
