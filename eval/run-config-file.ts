@@ -26,6 +26,13 @@ export interface RunConfigFile {
     unchecked?: string[];
     /** results.jsonl ended in a truncated line (a write stopped midway: kill -9, full disk), cut off by this resume: its size and item (eval/run-dir.ts repairResults). */
     cutTail?: { bytes: number; id?: string };
+    /**
+     * The attempt before this resume was stopped by a signal (its `interrupts` entry, eval/run-counts.ts
+     * interruptsSince): the items under way then, which this resume runs again, and the requests they
+     * had sent. Summed over resumes[], equal to `interrupts` but an interrupt not resumed yet. Absent
+     * when that attempt was not interrupted, and in resumes written before 2026-12-01.
+     */
+    underWay?: { items: number; requests: number };
   }[];
   /**
    * The model switched its structured-output mode during the run (core/llm/structured.ts: the
@@ -42,7 +49,13 @@ export interface RunConfigFile {
    * the requests they had sent (each attempt, retries too, answered or not) are in no count there;
    * recorded here so report.md counts them (eval/report/sections/tokens.ts).
    */
-  interrupts?: { signal: string; at: string; items: number; requests: number }[];
+  interrupts?: {
+    signal: string;
+    at: string;
+    items: number;
+    requests: number /** A merged run's: the shard interrupted (eval/reproduce/merge.ts). */;
+    shard?: number;
+  }[];
   /** A run `lexcase merge` joined from shards: each shard's dir, items, checksums, code and resumes (eval/reproduce/merge-config.ts). */
   mergedFrom?: ({ dir: string; shard: { index: number; count: number }; items: number } & Partial<ShardProvenance>)[];
   /** What the merge warned about (the shards ran different code). */

@@ -173,6 +173,20 @@ export function runInterrupts(configFile: unknown): UnderWay {
   );
 }
 
+/**
+ * The interrupts recorded since `since` (config.json `interrupts` entries at or after it: the latest
+ * attempt's start, the last resume's `at` or the run's `provenance.createdAt`), summed: what a resume
+ * records as its `underWay` (the attempt before it was stopped with those items under way). Each
+ * attempt is interrupted at most once, so every interrupt is counted by one resume; without `since`
+ * (no time recorded), all of them.
+ */
+export function interruptsSince(configFile: unknown, since: string | undefined): UnderWay {
+  const list = (configFile as { interrupts?: unknown } | null | undefined)?.interrupts;
+  if (!Array.isArray(list)) return { items: 0, requests: 0 };
+  const after = since === undefined ? list : list.filter((x: { at?: unknown } | null) => typeof x?.at !== 'string' || x.at >= since);
+  return runInterrupts({ interrupts: after });
+}
+
 /** "3 requests sent by 2 items under way at an interrupt": the one wording (src/cli/run-interrupt.ts's message, report.md, the counts line). */
 export function underWayText(u: { items: number; requests: number }): string {
   return `${u.requests.toLocaleString('en-US')} ${u.requests === 1 ? 'request' : 'requests'} sent by ${u.items} ${u.items === 1 ? 'item' : 'items'} under way at an interrupt`;

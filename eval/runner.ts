@@ -95,7 +95,7 @@ import {
   writeTrace,
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
-import { resumeSaysAnything, resumingText, runInterrupts } from './run-counts.js';
+import { interruptsSince, resumeSaysAnything, resumingText, runInterrupts } from './run-counts.js';
 import { noteItemUnderWay } from './results-writes.js';
 import { checkShardResume, currentShard, selectShardItems, shardLabel } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
@@ -412,6 +412,9 @@ async function runLocked<Item extends { id: string }>(
       log.info(indexMovedText(runDir, indexMove));
       changed.index = indexMove;
     }
+    // the interrupt that stopped the attempt before this one (config.json `interrupts`), recorded with this resume, so
+    // resumes[] counts the requests the resuming line and report.md count; before, no resume entry held them
+    const interrupted = interruptsSince(existing, existing.resumes?.at(-1)?.at ?? existing.provenance?.createdAt);
     existing.resumes = [
       ...(existing.resumes ?? []),
       {
@@ -428,6 +431,7 @@ async function runLocked<Item extends { id: string }>(
         ...(provenanceBefore ? { provenanceBefore } : {}),
         ...(unrecorded.length ? { unchecked: unrecorded.map((u) => u.key) } : {}),
         ...(cut ? { cutTail: cut } : {}),
+        ...(interrupted.items || interrupted.requests ? { underWay: interrupted } : {}),
       },
     ];
     await writeJsonAtomic(configPath(runDir), existing);

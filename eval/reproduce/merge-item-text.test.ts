@@ -13,11 +13,11 @@ import { log } from '../../core/log.js';
 import '../../agents/systems.js'; // the agent systems' list (a recipe names them), handed to eval
 import { loadQuestions } from '../../corpora/registry.js';
 import type { Question } from '../../corpora/types.js';
-import { contextFrom, runExperiment } from '../runner.js';
 import { mergeShards } from './merge.js';
 import { loadRecipe } from './recipe.js';
 import { runDirOf } from './reproduction-dir.js';
-import { type CommandRunner, runGrid } from './run-grid.js';
+import { runGrid } from './run-grid.js';
+import { baselineRunner } from './test-support/baseline-runner.js';
 
 const LIMIT = 6;
 let dir: string;
@@ -31,28 +31,20 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `lexcase run baseline … --limit N --run-dir D` as the grid runs its llm-only cell, answering "A", over `copy`. */
-const runner: CommandRunner = async (argv) => {
-  const limit = Number(argv[argv.indexOf('--limit') + 1]);
-  await runExperiment({
-    runDir: argv[argv.indexOf('--run-dir') + 1],
-    system: async () => ({ prediction: 'A', trace: {} }),
-    items: copy.slice(0, limit),
-    gold: (q) => q.answer,
-    makeContext: contextFrom(),
-    config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit },
-    seed: 13,
-    lexcaseSystem: 'baseline',
-  });
-  return { code: 0, stdout: '', stderr: '' };
-};
-
 async function shards(names: [string, string], copies: [Question[], Question[]]): Promise<string[]> {
   const { recipe, text } = loadRecipe('case-table2');
   const dirs = names.map((n) => join(dir, n));
   for (const [i, d] of dirs.entries()) {
     copy = copies[i];
-    await runGrid({ recipe, recipeText: text, dir: d, limit: LIMIT, shard: { index: i + 1, count: 2 }, only: ['llm-only'], runCommand: runner });
+    await runGrid({
+      recipe,
+      recipeText: text,
+      dir: d,
+      limit: LIMIT,
+      shard: { index: i + 1, count: 2 },
+      only: ['llm-only'],
+      runCommand: baselineRunner(() => copy),
+    });
   }
   return dirs;
 }

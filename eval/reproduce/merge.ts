@@ -328,8 +328,15 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   // the items' text checksum over the merged items, where every record has one (shards of an older lexcase: none)
   const { contentChecksum: _shard1Content, ...provRest } = prov ?? {};
   const content = datasetContentChecksum(merged);
+  // every shard's interrupts (the requests of items under way then, in no results.jsonl line), each with its shard: before,
+  // shard 1's alone (its config.json's), and report.md's request count left out the other shards' under-way requests
+  const interrupts = p.shards.flatMap((s) =>
+    Array.isArray(s.config.interrupts) ? (s.config.interrupts as object[]).map((x) => ({ ...x, shard: s.shard.shard.index })) : [],
+  );
+  const { interrupts: _shard1Interrupts, ...refConfig } = ref.config;
   await writeJsonAtomic(join(to, RUN_FILES.config), {
-    ...ref.config,
+    ...refConfig,
+    ...(interrupts.length ? { interrupts } : {}),
     config,
     ...(prov
       ? {

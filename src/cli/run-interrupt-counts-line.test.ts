@@ -5,7 +5,7 @@
  * the line left them out: after a Ctrl-C and the resume it said "tokens 90" (3 calls) against the 4
  * requests the server received, with no trace of the fourth.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -78,7 +78,7 @@ async function interruptThenResume(o: { held: (n: number) => boolean; concurrenc
   const level = getLogLevel();
   setLogLevel('info');
   const r = await run().finally(() => (said.mockRestore(), setLogLevel(level)));
-  return { r, stderr, runDir, server };
+  return { r, stderr, runDir, server, run };
 }
 
 describe('the counts line after an interrupt and its resume', () => {
@@ -98,6 +98,10 @@ describe('the counts line after an interrupt and its resume', () => {
     expect(runTokensText(r.results, 60, underWay)).toBe(
       'tokens 90 (whole run; this call 60); 1 request sent by 1 item under way at an interrupt (in no results.jsonl line, nor in LLM calls; its usage is in no total)',
     );
+    // the resume's config.json entry records it (before: { items: 3, skipped: 1 }, nothing of the request): resumes[] sums to the server's requests too
+    const resumes = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).resumes as { underWay?: { items: number; requests: number } }[];
+    expect(resumes.map((x) => x.underWay)).toEqual([{ items: 1, requests: 1 }]);
+    expect(requestsCounted(r.results, resumes[0].underWay)).toBe(server.requests.length);
     // CASE's and the baselines' Tokens line (their counts line prints no tokens) says it too
     expect(caseMetricsMarkdown(caseMetrics(r.results, new Map(), 13, underWay))).toContain(
       '; 1 request sent by 1 item under way at an interrupt (in no results.jsonl line, nor in LLM calls; its usage is in no total).',
@@ -106,11 +110,28 @@ describe('the counts line after an interrupt and its resume', () => {
 
   it('a run interrupted before its first line: the resume says the requests of the items cut short (before: no resuming line at all)', async () => {
     // every first-run request is held until the run is stopped: no item finishes, two are under way
-    const { r, stderr, runDir, server } = await interruptThenResume({ held: () => true, concurrency: 2, runName: 'run0', underWay: { items: 2, requests: 2 } });
+    const { r, stderr, runDir, server, run } = await interruptThenResume({
+      held: () => true,
+      concurrency: 2,
+      runName: 'run0',
+      underWay: { items: 2, requests: 2 },
+    });
     // every request the server received is in the calls or the interrupt's count
     expect(requestsCounted(r.results, await readRunUnderWay(runDir))).toBe(server.requests.length);
     expect(stderr).toContain(
       `resuming ${runDir}: 0 of 3 items already done; 2 requests sent by 2 items under way at an interrupt (in no results.jsonl line; the counts line and report.md count them)\n`,
     );
+    // that resume stopped too (as a signal's handler records it), then resumed: each resume records the interrupt before it
+    // alone, so resumes[] sums to config.json's interrupts, as the resuming line and report.md count them
+    expect(recordInterrupt(runDir, 'SIGTERM', { items: 1, requests: 2 })).toBe(true);
+    await run();
+    const file = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')) as {
+      resumes: { underWay?: { items: number; requests: number } }[];
+    };
+    expect(file.resumes.map((x) => x.underWay)).toEqual([
+      { items: 2, requests: 2 },
+      { items: 1, requests: 2 },
+    ]);
+    expect(await readRunUnderWay(runDir)).toEqual({ items: 3, requests: 4 });
   });
 });

@@ -8,6 +8,7 @@ import { contextFrom, runExperiment } from '../../runner.js';
 import type { CommandRunner } from '../run-grid.js';
 
 export function baselineRunner(questions: () => Question[]): CommandRunner {
+  // lexcase's baseline, as `lexcase run baseline` records it (provenance.lexcaseSystem)
   return async (argv) => {
     const limit = Number(argv[argv.indexOf('--limit') + 1]);
     await runExperiment({
@@ -18,6 +19,7 @@ export function baselineRunner(questions: () => Question[]): CommandRunner {
       makeContext: contextFrom(),
       config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit },
       seed: 13,
+      lexcaseSystem: 'baseline',
     });
     return { code: 0, stdout: '', stderr: '' };
   };
