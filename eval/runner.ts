@@ -73,9 +73,9 @@ import { resumeCodeNote } from './resume-code.js';
 import { scopedLexcaseSystem } from './lexcase-system-scope.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { firstIssue, resultRecordSchema, traceSchemaFor } from './records.js';
-import { describeOperationalChanges, operationalChanges, resultConfig } from './resume-config.js';
-import { indexMovedText, movedIndex } from './resume-index.js';
-import { endpointQueryWarning, keyedDigest, queryAsLastAttempt, WITHHELD_DIGEST } from './resume-endpoint-query.js';
+import { resultConfig } from './resume-config.js';
+import { movedIndex } from './resume-index.js';
+import { sayResumeChanges } from './resume-warnings.js';
 import { compareRecordedConfig } from './resume-compare.js';
 import { assertSameDataFiles, assertSameItems } from './resume-items.js';
 import { withCanonicalSystem } from './systems.js';
@@ -379,39 +379,8 @@ async function runLocked<Item extends { id: string }>(
     if (otherCode) log.warn(otherCode);
     // a run dir written before the field: who runs it now (its config is the same), so its report knows its system
     if (existing.provenance && !('lexcaseSystem' in existing.provenance)) existing.provenance = { ...existing.provenance, lexcaseSystem: prov.lexcaseSystem };
-    const changed = { ...operationalChanges(existing.config ?? {}, config), ...movedData };
-    // another endpoint query than the latest attempt's: one warning, said once (resume-endpoint-query.ts)
-    const endpointOf = (c: Record<string, unknown> | undefined) =>
-      c?.model && typeof c.model === 'object' ? (c.model as { baseUrl?: unknown; baseUrlQuery?: unknown }) : {};
-    const queryWarning = endpointQueryWarning(
-      runDir,
-      existing.resumes ?? [],
-      { ...endpointOf(existing.config), createdAt: existing.provenance?.createdAt },
-      endpointOf(config),
-    );
-    // the value this resume ran with, also where it is the start's again (back from another one), so the next resume compares with it
-    if (queryWarning && !changed['model.baseUrlQuery'])
-      changed['model.baseUrlQuery'] = { from: endpointOf(existing.config).baseUrlQuery ?? null, to: endpointOf(config).baseUrlQuery ?? null };
-    // said by the warning, or the value the latest attempt ran with already (said when a resume changed it): not said again
-    const told =
-      queryWarning || queryAsLastAttempt(existing.resumes ?? [], endpointOf(existing.config), endpointOf(config))
-        ? Object.fromEntries(Object.entries(changed).filter(([k]) => k !== 'model.baseUrlQuery'))
-        : { ...changed };
-    // the start's digest, where an older lexcase's covered the key's value too, is not printed
-    const startQuery = told['model.baseUrlQuery'];
-    if (startQuery && keyedDigest(existing.provenance?.createdAt, endpointOf(existing.config).baseUrl))
-      told['model.baseUrlQuery'] = { ...startQuery, from: WITHHELD_DIGEST };
-    if (Object.keys(told).length) log.info(`resuming ${runDir} with ${describeOperationalChanges(told, existing.resumes)}`);
-    const unicode = changed['indexContent.analyzerUnicode'];
-    if (unicode && unicode.from !== null && unicode.to !== null)
-      log.warn(
-        `resuming ${runDir} over an index analysed under Unicode ${unicode.to}, the run's earlier items searched one analysed under Unicode ${unicode.from} (indexContent.analyzerUnicode; the index was rebuilt under another Node): a word with a character assigned between the two versions is split into other terms, so an item may find other passages than the earlier ones did; use a new run dir, or the index the run was started with, to keep them alike`,
-      );
-    if (queryWarning) log.warn(queryWarning);
-    if (indexMove) {
-      log.info(indexMovedText(runDir, indexMove));
-      changed.index = indexMove;
-    }
+    // what changed since the latest attempt, said once: operational changes, another Unicode version, endpoint query, index moved
+    const changed = sayResumeChanges(runDir, { existing, config, movedData, indexMove });
     // the interrupt that stopped the attempt before this one (config.json `interrupts`), recorded with this resume, so
     // resumes[] counts the requests the resuming line and report.md count; before, no resume entry held them
     const interrupted = interruptsSince(existing, existing.resumes?.at(-1)?.at ?? existing.provenance?.createdAt);
