@@ -11,13 +11,14 @@ const { scoreTopK } = await load('retrieval/sparse/score-core.js');
 const { oracleTerms } = await load('bench/oracle-bound.js');
 const { syntheticQueries } = await load('bench/synthetic.js');
 const WALK = 16384, K = 10, EPS = 1e-9;
-const SIZES = [64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384];
+const SIZES = process.env.SIZES ? process.env.SIZES.split(',').map(Number) : [64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384];
 const index = await openSparseIndex(dir);
 const view = index.view;
 const N = view.hi - view.lo;
 const qs = syntheticQueries({ count: Number(count), seed: 42, profile, shape: 'agent' });
 const scores = new Float64Array(N);
 const touched = new Uint8Array(N);
+const essPartial = new Float64Array(N);
 const nBlocks = Math.ceil(N / WALK);
 const thetaAt = new Float64Array(nBlocks + 1); // θ before walk block b (thetaAt[nBlocks]: final)
 const top = new Float64Array(K);
@@ -65,6 +66,7 @@ for (let qi = 0; qi < qs.length; qi++) {
     // no walk; the docs the essential lists touch become candidates, each looked up in the non-essential lists.
     const ess = new Uint8Array(nw * T);
     const nonEssTerms = new Int32Array(nw);
+    const nonEssBound = new Float64Array(nw);
     let nonEssPostings = 0;
     const order = Array.from({ length: T }, (_, j) => j);
     for (let w = 0; w < nw; w++) {
@@ -72,12 +74,21 @@ for (let qi = 0; qi < qs.length; qi++) {
       let sum = 0, j = 0;
       for (; j < T; j++) { const nx = sum + mxs[order[j]][w]; if (nx * (1 + EPS) >= theta) break; sum = nx; }
       nonEssTerms[w] = j;
+      nonEssBound[w] = sum;
       for (let m = 0; m < T; m++) if (m < j) nonEssPostings += cnts[order[m]][w]; else ess[w * T + order[m]] = 1;
     }
     touched.fill(0);
-    terms.forEach((t, jj) => { for (let i = 0; i < t.docs.length; i++) { const d = t.docs[i]; if (ess[((d / W) | 0) * T + jj]) touched[d] = 1; } });
-    let candidates = 0, lookups = 0;
-    for (let d = 0; d < N; d++) if (touched[d]) { candidates++; lookups += nonEssTerms[(d / W) | 0]; }
+    essPartial.fill(0);
+    terms.forEach((t, jj) => { for (let i = 0; i < t.docs.length; i++) { const d = t.docs[i]; if (ess[((d / W) | 0) * T + jj]) { touched[d] = 1; essPartial[d] += t.w[i]; } } });
+    // candidates: every doc an essential list touches; filtered: those whose essential partial + the window's
+    // non-essential bound (padded) reaches θ (the others cannot, whatever the look-ups would add)
+    let candidates = 0, lookups = 0, filtered = 0, lookupsFiltered = 0;
+    for (let d = 0; d < N; d++) if (touched[d]) {
+      const w = (d / W) | 0;
+      candidates++; lookups += nonEssTerms[w];
+      if ((essPartial[d] + nonEssBound[w]) * (1 + EPS) >= theta) { filtered++; lookupsFiltered += nonEssTerms[w]; }
+    }
+    for (let d = 0; d < N; d++) if (scores[d] * (1 + EPS) >= theta && !((essPartial[d] + nonEssBound[(d / W) | 0]) * (1 + EPS) >= theta)) throw new Error(`query ${qi}: a doc reaching θ filtered out`);
     let skipFinal = 0, skipRun = 0, winFinal = 0, winRun = 0, violate = 0;
     for (let w = 0; w < nw; w++) {
       const lo = w * W, hi = Math.min(N, lo + W);
@@ -90,7 +101,7 @@ for (let qi = 0; qi < qs.length; qi++) {
     }
     const ratio = Float64Array.from(bound, (x) => x / theta).sort();
     if (violate) throw new Error(`query ${qi}: ${violate} docs above their window's bound`);
-    row.sizes[W] = { windows: nw, nonEssPostings, candidates, lookups, skipFinal, skipRun, winFinal, winRun, boundOverThetaMin: ratio[0], boundOverThetaP01: ratio[Math.floor(nw * 0.01)], boundOverThetaP50: ratio[Math.floor(nw / 2)] };
+    row.sizes[W] = { windows: nw, nonEssPostings, candidates, lookups, filtered, lookupsFiltered, skipFinal, skipRun, winFinal, winRun, boundOverThetaMin: ratio[0], boundOverThetaP01: ratio[Math.floor(nw * 0.01)], boundOverThetaP50: ratio[Math.floor(nw / 2)] };
   }
   rows.push(row);
   const s = row.sizes;
