@@ -15,3 +15,4 @@ export {
   type CaseOptions,
 } from './index.js';
 export { caseMetrics, caseMetricsMarkdown, type CaseMetrics } from './metrics.js';
+export { evalCaseOffline, type OfflineEvalResult } from './offline-eval.js';
