@@ -47,6 +47,21 @@ describe('caseMetrics', () => {
     expect(m.byConfidence.low).toMatchObject({ n: 2, rate: 0.5 });
     expect(m.byConfidence.tie).toMatchObject({ n: 1, rate: 0 });
   });
+  it('lists the confidence strata low → high (tie, low, high), the order of report.md’s "Accuracy by confidence" and its plot, not A→Z', () => {
+    expect(Object.keys(m.byConfidence)).toEqual(['tie', 'low', 'high']);
+    expect(caseMetricsMarkdown(m).match(/accuracy, \w+ confidence/g)).toEqual([
+      'accuracy, tie confidence',
+      'accuracy, low confidence',
+      'accuracy, high confidence',
+    ]);
+  });
+  it('lists an offline run’s strata none, tie, offline (a single best-scoring option), as its report and plot do', () => {
+    const off = caseMetrics(
+      [rec('q1', true, 'offline', {}), rec('q2', false, 'tie', {}), rec('q3', false, 'none', {}), rec('q4', true, 'offline', {})],
+      new Map(),
+    );
+    expect(Object.keys(off.byConfidence)).toEqual(['none', 'tie', 'offline']);
+  });
   it("gives the paper's low confidence (Table 4): every item that is not unanimous, the 1–1–1 tie and a failed item included", () => {
     const failed: ResultRecord = { ...rec('q6', false, 'tie', {}), prediction: null, error: 'no valid juror vote' };
     delete failed.confidence; // failed before the jury sat: no label

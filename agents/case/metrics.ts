@@ -32,6 +32,7 @@ import {
   type UnderWay,
 } from '../../eval/run-counts.js';
 import { toolCallsOf } from '../../eval/report/sections/tool-usage.js';
+import { compareConfidenceLabels } from '../../eval/plots/confidence-bins.js';
 import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 import { LEARNED_SELECTOR_LABEL, NO_SIGNALS_NOTE } from './evidence-selection-label.js';
 
@@ -207,9 +208,10 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     n,
     failed: failedCount(records),
     accuracy: rate(acc, seed),
+    // low → high, as report.md's "Accuracy by confidence" and the reliability plot (CONFIDENCE_LABEL_ORDER)
     byConfidence: Object.fromEntries(
       Object.entries(byConf)
-        .sort()
+        .sort(([a], [b]) => compareConfidenceLabels(a, b))
         .map(([k, v]) => [k, rate(v, seed)]),
     ),
     ...(jury

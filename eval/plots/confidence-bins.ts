@@ -3,7 +3,7 @@
  * as every figure is (eval/metrics/failures.ts: a failed item — an error or no prediction — counts as wrong).
  * Numeric confidences (numbers, or numeric strings, in [0, 1]) fall into `bins` equal-width bins with their
  * mean confidence; labels ("high", "low", "judge") are one bin each, ordered low → high where the
- * label is known (LABEL_ORDER; any other label after them, alphabetically). Items without a confidence are in `unlabelled`, as report.md's "Accuracy by confidence"
+ * label is known (CONFIDENCE_LABEL_ORDER; any other label after them, alphabetically). Items without a confidence are in `unlabelled`, as report.md's "Accuracy by confidence"
  * has them: failed ones ("failed (no confidence)") and any others ("no confidence"), so the bins and
  * those rows add up to the run's items. A bin's interval is Wilson's (a proportion: honest for the
  * few items a bin often holds).
@@ -14,11 +14,23 @@ import type { ResultRecord } from '../types.js';
 import type { ConfidenceBin } from './specs.js';
 
 /**
- * The known labels, low → high. CASE's jury (agents/case/majority-vote.ts) says "none" when no juror
+ * The known labels, low → high: the one order of report.md's "Accuracy by confidence" rows and the reliability
+ * plot's bars (compareConfidenceLabels). CASE's jury (agents/case/majority-vote.ts) says "none" when no juror
  * gave a valid vote (no answer: the item fails) and "tie" when the top letters tied and a tie-break
  * decided: both are weaker than "low" (a strict plurality), "none" the weakest, so they come first.
+ * CASE's offline solvers (agents/case/offline-solver.ts, ir-solver.ts) say "none", "tie" or, for a single
+ * best-scoring option, "offline": stronger than their "tie", and on no jury's scale, so it comes after it.
  */
-const LABEL_ORDER = ['none', 'tie', 'very low', 'low', 'medium', 'judge', 'high', 'very high'];
+export const CONFIDENCE_LABEL_ORDER: readonly string[] = ['none', 'tie', 'very low', 'low', 'medium', 'judge', 'high', 'very high', 'offline'];
+
+/** A label's place in CONFIDENCE_LABEL_ORDER (case-insensitive); an unknown label after every known one. */
+export const confidenceLabelRank = (label: string): number => {
+  const i = CONFIDENCE_LABEL_ORDER.indexOf(label.toLowerCase());
+  return i >= 0 ? i : CONFIDENCE_LABEL_ORDER.length;
+};
+
+/** Confidence labels low → high (CONFIDENCE_LABEL_ORDER), unknown ones after them alphabetically: the table's and the plot's order. */
+export const compareConfidenceLabels = (a: string, b: string): number => confidenceLabelRank(a) - confidenceLabelRank(b) || a.localeCompare(b, 'en');
 
 /** The rows of items without a confidence label (the report's table and the plots): failed ones, and any others. */
 export const FAILED_NO_CONFIDENCE = 'failed (no confidence)';
@@ -81,8 +93,7 @@ export function confidenceBins(
       order = i;
     } else {
       key = String(r.confidence);
-      const i = LABEL_ORDER.indexOf(key.toLowerCase());
-      order = i >= 0 ? i : LABEL_ORDER.length;
+      order = confidenceLabelRank(key);
     }
     if (!groups.has(key)) groups.set(key, { order, v: [], c: [] });
     const g = groups.get(key)!;

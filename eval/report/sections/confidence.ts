@@ -11,7 +11,15 @@ import { intervalText, methodLabel, proportionInterval, valueText } from '../../
 import { recordedSystemSpec } from '../../systems.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
-import { confidenceBins, FAILED_NO_CONFIDENCE, hasConfidence, NO_CONFIDENCE, unlabelledNote, unlabelledRow } from '../../plots/confidence-bins.js';
+import {
+  compareConfidenceLabels,
+  confidenceBins,
+  FAILED_NO_CONFIDENCE,
+  hasConfidence,
+  NO_CONFIDENCE,
+  unlabelledNote,
+  unlabelledRow,
+} from '../../plots/confidence-bins.js';
 import { reliabilitySpec } from '../../plots/specs.js';
 
 export const confidenceSection: SectionBuilder = (run, o) => {
@@ -36,7 +44,8 @@ export const confidenceSection: SectionBuilder = (run, o) => {
   if (groups.size === 0) return null;
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
-  const ordered = [...groups].sort(([a], [b]) => a.localeCompare(b, 'en'));
+  // low → high, the reliability plot's order (one constant: CONFIDENCE_LABEL_ORDER)
+  const ordered = [...groups].sort(([a], [b]) => compareConfidenceLabels(a, b));
   for (const [k, v] of [...ordered, ...[...rest].filter(([, v]) => v.length)]) {
     const ci = proportionInterval(
       v.reduce((a, b) => a + b, 0),
