@@ -6,6 +6,9 @@
  * `exports` and declarations), run with node (tsx), and its output must equal the block after
  * `<!-- library-example-output -->`. (tests/package-exports.test.ts ran the same example against
  * the tarball too, and this file against a symlink to the checkout: one run now, the tarball's.)
+ * The other ```ts blocks of README.md and docs/**\/*.md are type-checked the same way, each as a program of its
+ * own (FRAGMENTS: the blocks that show a call's shape with the caller's own values, not a program): docs/library.md's
+ * "From Documents" block called LexcaseRetriever without importing it, so a copy did not compile.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { docFiles } from './docs/docs-check.js';
 import { installPackedPackage } from './support/installed-package.js';
 
 const run = promisify(execFile);
@@ -55,5 +59,38 @@ describe('README library example', () => {
     const { stdout } = await run(process.execPath, [tsx, 'example.mts'], { cwd: proj, env: { ...process.env, NO_COLOR: '1' } });
     expect(stdout).toBe(output);
     expect(existsSync(join(proj, 'my-index/manifest.json'))).toBe(true);
+  }, 180_000);
+});
+
+/** Blocks that show a call's shape with values of the caller's own (not a program), by file. */
+const FRAGMENTS: Record<string, string> = {
+  'docs/runner.md': "runExperiment's options: runDir, system, items, tools, llm … are the caller's",
+  'docs/emar.md': 'embedder, questionToCase, chatModel, emarCase are the caller’s',
+};
+
+describe('the docs’ other library examples', () => {
+  it('type-check (strict) against the installed tarball, each block a program of its own', async () => {
+    const { proj } = await installPackedPackage(work);
+    const readmeExample = blockAfter('library-example', 'ts');
+    const files: string[] = [];
+    for (const file of docFiles(root)) {
+      if (file in FRAGMENTS) continue;
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const m of text.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)) {
+        if (file === 'README.md' && m[1] === readmeExample) continue; // the README's example: run above
+        const line = text.slice(0, m.index).split('\n').length;
+        const name = `doc-${file.replace(/[^\w]+/g, '-')}-${line}.mts`;
+        writeFileSync(join(proj, name), m[1]);
+        files.push(name);
+      }
+    }
+    expect(files.length).toBeGreaterThan(5);
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck'];
+    const out = await run(process.execPath, [tsc, ...flags, '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), ...files], { cwd: proj }).then(
+      () => '',
+      (e: { stdout: string }) => e.stdout,
+    );
+    expect(out).toBe('');
   }, 180_000);
 });
