@@ -33,6 +33,9 @@ function blockAfter(marker: string, lang: string): string {
 
 const work = mkdtempSync(join(tmpdir(), 'lexcase-readme-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+/** The tarball installed into `work` once for this file's tests (a second install into the same dir fails). */
+let installed: ReturnType<typeof installPackedPackage> | undefined;
+const installOnce = () => (installed ??= installPackedPackage(work));
 
 describe('README library example', () => {
   const code = blockAfter('library-example', 'ts');
@@ -46,7 +49,7 @@ describe('README library example', () => {
   });
 
   it('type-checks (strict) and runs as printed against the installed tarball, printing the output shown', async () => {
-    const { proj } = await installPackedPackage(work);
+    const { proj } = await installOnce();
     writeFileSync(join(proj, 'example.mts'), code);
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck'];
@@ -70,7 +73,7 @@ const FRAGMENTS: Record<string, string> = {
 
 describe('the docs’ other library examples', () => {
   it('type-check (strict) against the installed tarball, each block a program of its own', async () => {
-    const { proj } = await installPackedPackage(work);
+    const { proj } = await installOnce();
     const readmeExample = blockAfter('library-example', 'ts');
     const files: string[] = [];
     for (const file of docFiles(root)) {
