@@ -21,13 +21,13 @@
  */
 import { describeDifference, firstDifference } from './resume-config.js';
 import { withoutOverRecorded } from './resume-over-recorded.js';
-import { unrecordedDifference, withUnrecorded } from './resume-unrecorded.js';
+import { unrecordedDifference, withUnrecorded, type Unrecorded } from './resume-unrecorded.js';
 
 export interface RecordedComparison {
   /** `before` with the fields it does not record taken from `after`. */
   recorded: Record<string, unknown>;
-  /** Those fields: dotted key and what it is (for the warning). */
-  unrecorded: { key: string; what: string }[];
+  /** Those fields: dotted key, what it is and whether recorded with an older value (for the warning: unrecordedText). */
+  unrecorded: Unrecorded[];
   /** The first field that differs, described (`field "x" differs: …`); undefined: none. */
   difference?: string;
 }

@@ -95,7 +95,9 @@
  *   optionLetterReading
  *                 how a CASE, MCQ baseline, MAD or EMAR run reads an option letter (agents/common/option-letter.ts):
  *                 "b", "(B)", "B. <text>" are taken; an older lexcase read a hedged reply ("A or D",
- *                 "(A) or (D)") as its first letter, so its earlier items may differ (a resume warns)
+ *                 "(A) or (D)") as its first letter, so its earlier items may differ (a resume warns); one
+                 that recorded the reading before 2026-12-01 read "B. Not B; the answer is c" (a lower-case
+                 letter named as the answer) as B: that older value warns the same way ("records an older")
  *   clashWinnerReading
  *                 how an ACAL run reads a clash's winner (agents/acal/clash-winner.ts): "a", "B.", "(A)",
  *                 "Argument B" are taken; an older lexcase took "A" and "B" exactly, retried any other and
@@ -124,6 +126,10 @@
  * the older shard as the recorded one, and warns the same way (config.json `mergeWarnings`).
  */
 
+/** The `optionLetterReading` a CASE, MCQ baseline, MAD or EMAR run recorded from 2026-11-30 to 2026-12-01 (agents/common/option-letter.ts). */
+const OPTION_LETTER_READING_BEFORE_LOWER =
+  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option ("(A) or (D)")';
+
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** A field the old config does not hold and the new one does. */
@@ -140,6 +146,8 @@ const ADDED: {
   what: string;
   lacks(before: unknown, after: unknown, old: Record<string, unknown>): boolean;
   differed?: string;
+  /** What it is, for the warning, where the old config records it with an older value (`lacks` true): "records an older …". */
+  olderWhat?: string;
   /** Why an old config recording one of these older values differs (the refusal's reason). */
   older?: Record<string, string>;
   /** Recorded by the runner itself (eval/runner.ts) in every run, a system of the caller's own too; the rest only by lexcase's systems. */
@@ -301,8 +309,11 @@ const ADDED: {
   },
   {
     path: ['optionLetterReading'],
-    what: 'how an option letter is read: an older lexcase read a hedged reply ("A or D", "(A) or (D)", "B. Not B; the answer is C") as its first letter, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails)',
-    lacks: absent,
+    what: 'how an option letter is read: an older lexcase read a hedged reply ("A or D", "(A) or (D)", "B. Not B; the answer is C", "B. Not B; the answer is c") as its first letter, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails)',
+    // recorded before 2026-12-01, when a lower-case letter named as the answer ("B. Not B; the answer is c") named none
+    lacks: (before, after) => absent(before, after) || (before === OPTION_LETTER_READING_BEFORE_LOWER && after !== before),
+    olderWhat:
+      'how an option letter is read: the lexcase that recorded it (before 2026-12-01) read "B. Not B; the answer is c" (a lower-case letter named as the answer) as B, while "… the answer is C" was refused, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails)',
   },
   {
     path: ['clashWinnerReading'],
@@ -362,7 +373,7 @@ export function withUnrecorded(
   before: Record<string, unknown>,
   after: Record<string, unknown>,
   o: { lexcaseFields?: boolean } = {},
-): { config: Record<string, unknown>; unrecorded: { key: string; what: string }[] } {
+): { config: Record<string, unknown>; unrecorded: Unrecorded[] } {
   const unrecorded = addedFields(o).filter((f) => {
     const b = at(before, f.path);
     const a = at(after, f.path);
@@ -371,8 +382,28 @@ export function withUnrecorded(
   if (!unrecorded.length) return { config: before, unrecorded: [] };
   return {
     config: unrecorded.reduce((c, f) => setAt(c, f.path, at(after, f.path).value), before),
-    unrecorded: unrecorded.map(({ path, what }) => ({ key: path.join('.'), what })),
+    unrecorded: unrecorded.map(({ path, what, olderWhat }) =>
+      olderWhat && at(before, path).value !== undefined ? { key: path.join('.'), what: olderWhat, older: true } : { key: path.join('.'), what },
+    ),
   };
+}
+
+/** A field a recorded config does not record, or (`older`) records with an older value, for the warning. */
+export interface Unrecorded {
+  key: string;
+  what: string;
+  older?: true;
+}
+
+/**
+ * The warning's clause on `unrecorded`: "does not record a (…), b (…)", "records an older c (…)", or
+ * both joined by "and" (before, an older recorded value, optionLetterReading's, was said as "does not record").
+ */
+export function unrecordedText(unrecorded: readonly Unrecorded[]): string {
+  const list = (us: readonly Unrecorded[]) => us.map((u) => `${u.key} (${u.what})`).join(', ');
+  const missing = unrecorded.filter((u) => !u.older);
+  const older = unrecorded.filter((u) => u.older);
+  return [missing.length ? `does not record ${list(missing)}` : '', older.length ? `records an older ${list(older)}` : ''].filter(Boolean).join(' and ');
 }
 
 /**

@@ -77,6 +77,7 @@ import { resultConfig } from './resume-config.js';
 import { movedIndex } from './resume-index.js';
 import { sayResumeChanges } from './resume-warnings.js';
 import { compareRecordedConfig } from './resume-compare.js';
+import { unrecordedText } from './resume-unrecorded.js';
 import { assertSameDataFiles, assertSameItems } from './resume-items.js';
 import { withCanonicalSystem } from './systems.js';
 import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
@@ -343,7 +344,7 @@ async function runLocked<Item extends { id: string }>(
     if (difference) throw errors.runInvalid(runDir, `was started with a different config (${difference}); use a new run dir`);
     if (unrecorded.length) {
       log.warn(
-        `${runDir}/config.json was written by an older lexcase and does not record ${unrecorded.map((u) => `${u.key} (${u.what})`).join(', ')}: this resume cannot check that the run's earlier items were made with the same; config.json records them from now on (resumes[].unchecked)`,
+        `${runDir}/config.json was written by an older lexcase and ${unrecordedText(unrecorded)}: this resume cannot check that the run's earlier items were made with the same; config.json records them from now on (resumes[].unchecked)`,
       );
       // the path the run started with stays recorded: the move is the resume's own (resumes[].changed.index)
       existing.config = indexMove ? { ...recorded, index: indexMove.from } : recorded;

@@ -29,6 +29,23 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
       expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
     },
   );
+  // before: each read as B (a lower-case letter named as the answer named none), while "B. Not B; the answer is C" was refused
+  it.each(['B. Not B; the answer is c', 'B. The answer is c.', 'B. So the answer: (d)', 'B) Final answer: a', 'B. The answer is c because the deed was void'])(
+    'refuses %j: a lower-case letter named as the answer names another option too',
+    (raw) => {
+      expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
+    },
+  );
+  it.each([
+    ['B. Whatever the answer is, a good faith purchaser prevails.', 'B'],
+    ['B. The answer is a good one for the grantee.', 'B'],
+    ['C. The answer is i think clear: the deed was void.', 'C'],
+    ['D. The answer is e.g. estoppel.', 'D'],
+    ['B. The answer is b.', 'B'],
+    ['C. The answer is clear.', 'C'],
+  ])('reads %j as %s: "a", "i", "e.g." and a word after "answer is" are no letter', (raw, letter) => {
+    expect(optionLetterSchema(letters).parse(raw)).toBe(letter);
+  });
   it.each([
     ['B. Under Rule 12(b)(6) and U.S. law, the claim fails.', 'B'],
     ['(C) The buyer, not a lender or a bank, holds title.', 'C'],

@@ -7,17 +7,26 @@ const MARKED = /^(?:\(([A-Za-z])\)|([A-Za-z])([).:])?)(\s[\s\S]*)?$/;
 /**
  * An upper-case letter the text after a marked letter names as an option: "(D)" or "D)" standing
  * alone (not "12(b)"), "D." or "D:" opening a later line (mid-sentence it is a party: "protects B."),
- * after "or" ("or D", "or (D)"), or as the answer ("answer is D", "answer: D").
+ * after "or" ("or D", "or (D)"), or as the answer ("answer is D", "answer: D"), in either case where a
+ * lower-case one is a letter (ANSWER_LOWER).
  */
 const OTHER_LETTER =
   /(?<![\p{L}\p{N})])\(([A-Z])\)|(?<![\p{L}\p{N}.(])([A-Z])\)|\n[^\S\n]*([A-Z])[.:](?=\s|$)|\b[Oo][Rr]\s+\(?([A-Z])(?![\p{L}\p{N}'’])|\b[Aa]nswer(?:\s+is|:)\s*\(?([A-Z])(?![\p{L}\p{N}'’])/gu;
 
+/**
+ * A lower-case letter named as the answer, where it can be nothing but a letter: in parentheses
+ * ("answer is (c)"), alone ("answer is c", "answer: c." — the letter, then punctuation or the end,
+ * never "i.e." or "e.g."), or, any letter but "a" and "i" (words: "the answer is a good one", "the
+ * answer is i think"), before more text ("answer is c because …"). Before 2026-12-01 only an
+ * upper-case one counted, so "B. Not B; the answer is c" read as B while "… the answer is C" was refused.
+ */
+const ANSWER_LOWER = /\b[Aa]nswer(?:\s+is|:)\s*(?:\(([a-z])\)|([a-z])(?=[.,;:!?)]+(?:\s|$)|\s*$)|([b-hj-z])(?=\s))/gu;
+
 /** Whether `rest` names an option letter other than `letter` (one of `letters` when given). */
 function namesAnotherLetter(rest: string, letter: string, letters?: readonly string[]): boolean {
-  for (const m of rest.matchAll(OTHER_LETTER)) {
-    const named = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5];
-    if (named && named !== letter && (!letters || letters.includes(named))) return true;
-  }
+  const names = (named: string | undefined) => named !== undefined && named !== letter && (!letters || letters.includes(named));
+  for (const m of rest.matchAll(OTHER_LETTER)) if (names(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5])) return true;
+  for (const m of rest.matchAll(ANSWER_LOWER)) if (names((m[1] ?? m[2] ?? m[3])?.toUpperCase())) return true;
   return false;
 }
 
@@ -25,8 +34,9 @@ function namesAnotherLetter(rest: string, letter: string, letters?: readonly str
  * The option letter a reply names, upper-cased: "b", "(B)", "B)", "B.", "B:", and the same followed
  * by text after a delimiter ("B. text", "B) text", "B: text", "(B) text"). Free text after a bare
  * letter ("A or D", "C is wrong; D") names no letter: undefined; so does text after a marked letter
- * that names another option ("(A) or (D)", "A. or D.", "B)\nC)", "B. Not B; the answer is C") —
- * another of `letters` when given, any upper-case letter otherwise.
+ * that names another option ("(A) or (D)", "A. or D.", "B)\nC)", "B. Not B; the answer is C", "B. Not B;
+ * the answer is c") — another of `letters` when given, any upper-case letter (or lower-case one named as
+ * the answer) otherwise.
  */
 export function optionLetterOf(text: string, letters?: readonly string[]): string | undefined {
   const m = MARKED.exec(text.trim());
@@ -52,7 +62,9 @@ export function optionLetterSchema(letters: string[], message?: string) {
  * older lexcase read "A or D" and "C is wrong; D" as their first letter (before 2026-11-30), then
  * "(A) or (D)", "A. or D." and "B. Not B; the answer is C" too, so a run dir it started resumes
  * with a warning naming the field (eval/resume-unrecorded.ts): its earlier items may hold votes and
- * answers this lexcase refuses.
+ * answers this lexcase refuses. The reading recorded until 2026-12-01 (without "the answer is c":
+ * a lower-case letter named as the answer named none, so "B. Not B; the answer is c" read as B)
+ * resumes with the same warning ("records an older optionLetterReading").
  */
 export const OPTION_LETTER_READING =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option ("(A) or (D)")';
+  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c")';

@@ -26,6 +26,7 @@ import { RUN_DIR } from '../run-dir-guard.js';
 import { datasetChecksum, datasetContentChecksum } from '../provenance.js';
 import { log } from '../../core/log.js';
 import { compareRecordedConfig, type RecordedComparison } from '../resume-compare.js';
+import { unrecordedText } from '../resume-unrecorded.js';
 import { describeDifference, stableJson } from '../resume-config.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
@@ -265,7 +266,7 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
     if (compared.unrecorded.length) {
       const [old, other] = older === 'here' ? [s.dir, ref.dir] : [ref.dir, s.dir];
       unchecked.push(
-        `${old}/config.json was written by an older lexcase and does not record ${compared.unrecorded.map((u) => `${u.key} (${u.what})`).join(', ')}: the merge cannot check that its items were made with the same as ${other}'s`,
+        `${old}/config.json was written by an older lexcase and ${unrecordedText(compared.unrecorded)}: the merge cannot check that its items were made with the same as ${other}'s`,
       );
     }
   }
