@@ -98,6 +98,10 @@
  *                 "(A) or (D)") as its first letter, so its earlier items may differ (a resume warns); one
                  that recorded the reading before 2026-12-01 read "B. Not B; the answer is c" (a lower-case
                  letter named as the answer) as B: that older value warns the same way ("records an older")
+ *   passageHandleReading
+ *                 how a CASE, MAD or ACAL run reads the passage handles its models cite
+ *                 (agents/common/passage-handles.ts): "(P3)", "P3.", "Passage 3" are taken; an older
+ *                 lexcase took "P3", "[P3]", "p3" only, so its earlier items may have lost citations (a resume warns)
  *   clashWinnerReading
  *                 how an ACAL run reads a clash's winner (agents/acal/clash-winner.ts): "a", "B.", "(A)",
  *                 "Argument B" are taken; an older lexcase took "A" and "B" exactly, retried any other and
@@ -314,6 +318,11 @@ const ADDED: {
     lacks: (before, after) => absent(before, after) || (before === OPTION_LETTER_READING_BEFORE_LOWER && after !== before),
     olderWhat:
       'how an option letter is read: the lexcase that recorded it (before 2026-12-01) read "B. Not B; the answer is c" (a lower-case letter named as the answer) as B, while "… the answer is C" was refused, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails)',
+  },
+  {
+    path: ['passageHandleReading'],
+    what: 'how a cited passage handle is read: an older lexcase read only "P3", "[P3]" and "p3", so a citation its models wrote "(P3)", "P3." or "Passage 3" named no passage (a MAD citation not in the index, a CASE advocate\'s pick or an ACAL argument\'s citation dropped), uncounted; its earlier items may hold citation and evidence figures this lexcase would not',
+    lacks: absent,
   },
   {
     path: ['clashWinnerReading'],

@@ -290,16 +290,42 @@ export function multiChoiceText(replies: number, choices: number): string {
   return `${replies.toLocaleString('en-US')} ${replies === 1 ? 'reply' : 'replies'} carried ${choices.toLocaleString('en-US')} choices; the first ${replies === 1 ? 'was' : 'of each was'} used`;
 }
 
+/** The citations of the run's items that named no passage handle the model was shown (results' `metrics.unresolvedCitations`), and the items with any. */
+export function runUnresolvedCitations(results: readonly ResultRecord[]): { citations: number; items: number } {
+  let citations = 0;
+  let items = 0;
+  for (const r of results) {
+    const n = r.metrics?.unresolvedCitations;
+    if (typeof n === 'number' && n > 0) {
+      citations += n;
+      items++;
+    }
+  }
+  return { citations, items };
+}
+
+/**
+ * "3 citations in 2 items named no passage handle shown": the one wording of
+ * citations a model wrote as none of the handles it was shown ("P3, P5", "P99"; agents/common/passage-handles.ts
+ * `cite`), which every citation and evidence figure leaves out; before 2026-12-01 nothing counted them, and
+ * "(P3)", "P3." or "Passage 3" were among them.
+ */
+export function unresolvedCitationsText(u: { citations: number; items: number }): string {
+  return `${u.citations.toLocaleString('en-US')} ${u.citations === 1 ? 'citation' : 'citations'} in ${u.items.toLocaleString('en-US')} ${u.items === 1 ? 'item' : 'items'} named no passage handle shown`;
+}
+
 /**
  * "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then its input and how much
  * of it the server's prompt cache served, when the endpoint said; then the cache hits, the requests cut off, refused or sent
  * again, those of items under way at an interrupt (`underWay`: config.json `interrupts`, runInterrupts; before, left out
- * though report.md counts them), and the calls without usage or cut short, if any.
+ * though report.md counts them), and the calls without usage or cut short, if any; then the citations that named no
+ * passage handle shown (unresolvedCitationsText), if any.
  */
 export function runTokensText(results: readonly ResultRecord[], thisCall: number, underWay?: UnderWay): string {
   const total = runTokenTotal(results);
   const cache = runCacheCounts(results);
   const unrecorded = runRetriesUnrecorded(results);
   const promptCache = runPromptCacheText(results);
-  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${promptCache ? `; ${promptCache}` : ''}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results), underWay)}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}`;
+  const unresolved = runUnresolvedCitations(results);
+  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${promptCache ? `; ${promptCache}` : ''}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results), underWay)}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}${unresolved.citations ? `; ${unresolvedCitationsText(unresolved)}` : ''}`;
 }

@@ -54,6 +54,8 @@ export interface ArenaTrace {
   /** Roles the selector named twice for a team (each makes the team one agent smaller); 0 normally. */
   teamRolesRepeated: number;
   droppedCitations: { argument: string; ids: string[] }[];
+  /** The citations of the item's arguments written as no passage handle shown (PassageHandles `cite`): among droppedCitations; absent before 2026-12-01. */
+  unresolvedCitations?: number;
   /** Arguments a writer gave with empty text, dropped (an agent left with none is not scored); 0 normally. */
   emptyArgumentsDropped: number;
   relationCalls: number;
@@ -67,9 +69,11 @@ export interface ArenaTrace {
 
 /** Models see the evidence under the item's passage handles (P1..), never real ids (issue 15). */
 export function runArena(llm: BaseChatModel, input: ArenaInput, opts: ArenaOptions = {}): Promise<{ graph: AcalGraph; trace: ArenaTrace }> {
-  return withPassageHandles((h) => {
+  return withPassageHandles(async (h) => {
     for (const p of input.evidence) h.handle(p.id); // evidence order fixes P1..Pk
-    return arena(llm, input, opts);
+    const out = await arena(llm, input, opts);
+    // the citations written as no handle shown ("P3, P5", "P99"): dropped (droppedCitations), counted per item
+    return { ...out, trace: { ...out.trace, unresolvedCitations: h.unresolved } };
   });
 }
 

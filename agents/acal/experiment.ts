@@ -36,6 +36,7 @@ import { loadFewShot } from './few-shot.js';
 import { acalTask } from './tasks.js';
 import { DEFAULT_PASSAGE_CHARS } from './passage-chars.js';
 import { requestFingerprint } from '../../eval/request-fingerprint.js';
+import { PASSAGE_HANDLE_READING } from '../common/passage-handles.js';
 import { acalRequests } from './requests.js';
 
 export { ACAL_SYSTEMS, type AcalSystemName };
@@ -158,6 +159,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
           escalation: opts.escalation !== false,
           // how a clash's winner is read: "Argument A", "B." taken (an older lexcase: "A"/"B" exactly; resume-unrecorded.ts warns)
           clashWinnerReading: CLASH_WINNER_READING,
+          // how an argument's cited handle is read: "(P3)", "P3.", "Passage 3" taken (an older lexcase: "P3", "[P3]" only; resume-unrecorded.ts warns)
+          passageHandleReading: PASSAGE_HANDLE_READING,
         }
       : {}),
     ...(opts.extraConfig ?? {}),

@@ -60,6 +60,8 @@ export function createAcalSystem(opts: AcalSystemOptions): AgentSystem<TaskExamp
         teamSize: Math.min(trace.teams.support.length, trace.teams.attack.length),
         converged: r.converged,
         inBand: r.inBand,
+        // citations written as no passage handle shown: dropped from the arguments (eval/run-counts.ts unresolvedCitationsText)
+        unresolvedCitations: trace.unresolvedCitations ?? 0,
       },
     };
   };

@@ -150,7 +150,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   if (stop === 'final') {
     try {
       const sel = parseStructured(lastText, EvidenceSelection);
-      picked = sel.evidence.map((e) => ({ ...e, id: handles.resolve(e.id) }));
+      picked = sel.evidence.map((e) => ({ ...e, id: handles.cite(e.id) }));
       analysis = sel.analysis;
     } catch {
       unparsed = true; // fall through to the compile call
@@ -171,7 +171,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
         evidenceSelectionSchema(shown.map((c) => handles.handle(c.id))),
         { what: `advocate ${o.hypothesis.key} evidence selection`, signal: o.signal },
       );
-      picked = r.value.evidence.map((e) => ({ ...e, id: handles.resolve(e.id) }));
+      picked = r.value.evidence.map((e) => ({ ...e, id: handles.cite(e.id) }));
       analysis = r.value.analysis ?? analysis;
     } catch (e) {
       if (!isLexcaseError(e)) throw e;

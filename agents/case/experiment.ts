@@ -34,6 +34,7 @@ import { PRINTED_RUN_RANKING, PRINTED_SEARCH_RANKING, searchScoreDigits } from '
 import { HYPOTHESIS_MAPPING } from './map-hypotheses.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS, casePromptLimitsConfig } from '../common/defaults.js';
 import { OPTION_LETTER_READING } from '../common/option-letter.js';
+import { PASSAGE_HANDLE_READING } from '../common/passage-handles.js';
 
 export interface CaseExperimentOptions {
   system: 'case' | 'baseline';
@@ -226,6 +227,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       // how a juror's vote or a baseline's answer is read: "b", "(B)", "B. <text>" taken, "(A) or (D)" refused
       // (an older lexcase read a hedged reply as its first letter; resume-unrecorded.ts warns)
       ...(prompts ? { optionLetterReading: OPTION_LETTER_READING } : {}),
+      // how an advocate's cited handle is read: "(P3)", "P3.", "Passage 3" taken (an older lexcase: "P3", "[P3]" only; resume-unrecorded.ts warns)
+      ...(prompts && o.system === 'case' ? { passageHandleReading: PASSAGE_HANDLE_READING } : {}),
       ...(o.warnings?.length ? { warnings: o.warnings } : {}),
     };
     // CASE and the RAG baselines report gold-evidence figures: say which questions can only miss them

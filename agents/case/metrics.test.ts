@@ -189,3 +189,23 @@ describe('caseMetrics: items with no answer', () => {
     expect(md).not.toContain('none confidence');
   });
 });
+
+describe('caseMetrics: evidence cited as no passage handle shown', () => {
+  it('is counted in report.json and as a row beside the gold-in-evidence rows it leaves out (before 2026-12-01: uncounted)', () => {
+    const recs = [
+      { ...rec('q1', true, 'high', { goldInAnyEvidence: false }), metrics: { goldInAnyEvidence: false, unresolvedCitations: 3 } },
+      { ...rec('q2', true, 'high', { goldInAnyEvidence: true }), metrics: { goldInAnyEvidence: true, unresolvedCitations: 0 } },
+      { ...rec('q3', false, 'high', { goldInAnyEvidence: false }), metrics: { goldInAnyEvidence: false, unresolvedCitations: 1 } },
+    ];
+    const m = caseMetrics(recs, new Map());
+    expect(m.unresolvedCitations).toEqual({ citations: 4, items: 2 });
+    expect(caseMetricsMarkdown(m)).toMatch(/\| evidence cited as no passage handle shown \(dropped from the evidence\) +\| 4 in 2 items +\|/);
+    // a run that records none (before 2026-12-01) says nothing
+    expect(
+      caseMetrics(
+        recs.slice(0, 2).map((r) => ({ ...r, metrics: { goldInAnyEvidence: true } })),
+        new Map(),
+      ),
+    ).not.toHaveProperty('unresolvedCitations');
+  });
+});

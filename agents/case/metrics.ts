@@ -27,6 +27,7 @@ import {
   runRetriesUnrecorded,
   retriesUnrecordedText,
   runReplyFlags,
+  runUnresolvedCitations,
   uncountedRequestsText,
   type RunReplyFlags,
   type UnderWay,
@@ -98,6 +99,12 @@ export interface CaseMetrics {
     promptCache?: { input: number; cached: number; unsaid?: number };
   };
   abstentions: number;
+  /**
+   * Evidence the advocates cited as no passage handle they were shown ("P3, P5", "P99"; agents/common/passage-handles.ts
+   * `cite`), dropped from their evidence and so from every gold-in-evidence figure, and the items with any; absent for
+   * runs that do not record it (before 2026-12-01, when "(P3)", "P3." and "Passage 3" were among them, uncounted).
+   */
+  unresolvedCitations?: { citations: number; items: number };
   /** Exploratory hypotheses equally close to several options, so credited to none (map-hypotheses.ts), of `of`; absent without exploratory hypotheses. */
   tiedHypotheses?: { tied: number; of: number };
 }
@@ -229,6 +236,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       goldInContext: goldRate('goldInContext'),
     },
     ...(coverage ? { goldInIndex: coverage } : {}),
+    ...(records.some((r) => typeof r.metrics?.unresolvedCitations === 'number') ? { unresolvedCitations: runUnresolvedCitations(records) } : {}),
     tools: { calls, callsPerQuestion: n ? callTotal / n : 0, distinctPassagesPerQuestion: n ? distinct / n : 0 },
     tokens: {
       total: tokenTotal,
@@ -283,6 +291,11 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
   if (er.goldInContext.n) rows.push(['gold in the prompt context (RAG)', pct(er.goldInContext)]);
   rows.push(['failed items', m.failed]);
   if (m.abstentions) rows.push(['juror abstentions', m.abstentions]);
+  if (m.unresolvedCitations?.citations)
+    rows.push([
+      'evidence cited as no passage handle shown (dropped from the evidence)',
+      `${m.unresolvedCitations.citations} in ${m.unresolvedCitations.items} items`,
+    ]);
   if (m.tiedHypotheses)
     rows.push(['exploratory hypotheses equally close to several options (credited to none)', `${m.tiedHypotheses.tied} of ${m.tiedHypotheses.of}`]);
   lines.push(table(['metric', 'value [95% interval] method'], rows, ['l', 'l']));

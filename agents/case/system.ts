@@ -8,7 +8,7 @@
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
 import { errors, errorText, isLexcaseError } from '../../core/errors.js';
-import { withPassageHandles } from '../common/passage-handles.js';
+import { PassageHandles, withPassageHandles } from '../common/passage-handles.js';
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import { runAdvocate } from './advocate.js';
 import { directHypotheses } from './hypotheses-direct.js';
@@ -51,7 +51,12 @@ export function createCaseLlmSystem(defaults: CaseOptions = {}): AgentSystem<Que
   // k's default is applied here, once (a caller that resolved k already passes it in); an item's ctx.options.k overrides it
   const resolved = { ...defaults, k: defaults.k ?? DEFAULT_K };
   // one passage-handle map per item: advocates and jurors see P1.. (stable within the item), never ids
-  return (q: Question, ctx: SystemContext): Promise<SystemOutcome> => withPassageHandles(() => caseItem(resolved, q, ctx));
+  return async (q: Question, ctx: SystemContext): Promise<SystemOutcome> => {
+    const handles = new PassageHandles();
+    const out = await withPassageHandles(() => caseItem(resolved, q, ctx), handles);
+    // the evidence an advocate cited as no handle it was shown ("P3, P5", "P99"): dropped from its evidence, counted (metrics.ts unresolvedCitations)
+    return { ...out, metrics: { ...out.metrics, unresolvedCitations: handles.unresolved } };
+  };
 }
 
 async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx: SystemContext): Promise<SystemOutcome> {

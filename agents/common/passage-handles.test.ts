@@ -16,6 +16,34 @@ describe('passage handles', () => {
     ]);
   });
 
+  it('resolves a handle in every form a model writes it alone (wrapped, punctuated, spelled out, padded), and never one that could be another handle', () => {
+    const h = new PassageHandles();
+    for (let i = 1; i <= 31; i++) h.handle(`doc-${i}`);
+    const forms = [
+      '(P3)',
+      'P3.',
+      'P3,',
+      'P3:',
+      '(P3);',
+      '【P3】',
+      '「P3」',
+      'Passage 3',
+      'passage P3',
+      'Passage #3',
+      'P 3',
+      'P#3',
+      'P03',
+      '"P3"',
+      '([P3]).',
+      '{P3}',
+      '<P3>',
+    ];
+    for (const ref of forms) expect([ref, h.resolve(ref)]).toEqual([ref, 'doc-3']);
+    expect(h.resolve('P31')).toBe('doc-31'); // "P3" inside "P31" is P31
+    expect(h.resolve('(P31)')).toBe('doc-31');
+    for (const ref of ['P3, P5', 'P3 and P5', 'P3-P5', 'P3a', '3', 'Pp3', '(P3)(P4)', 'cap-1#p3', 'P32']) expect([ref, h.idOf(ref)]).toEqual([ref, undefined]);
+  });
+
   it('a wrapped search tool returns handles across calls; other tools are untouched', async () => {
     const search = tool(
       async ({ query }: { query: string }) =>

@@ -13,18 +13,37 @@
  *   return withPassageHandles(async (h) => {
  *     const tools = h.wrapTools(ctx.tools);             // search results come back as P1..Pk
  *     prompt += `[${h.handle(p.id)}] ${p.text}`;         // any passage shown to a model
- *     const id = h.resolve(reply.cites[0]);              // the model's "P3" → the real id
+ *     const id = h.cite(reply.cites[0]);                 // the model's "P3" → the real id (h.unresolved counts misses)
  *   });
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 
 let wrappedCalls = 0;
-const HANDLE = /^\s*\[?\s*[Pp](\d+)\s*\]?\s*$/;
+
+/**
+ * How a run reads the handles its models cite, recorded in its config.json (`passageHandleReading`)
+ * by every system whose models cite passages (CASE's advocates, MAD's roles and baselines, ACAL's
+ * arguments): a lexcase before 2026-12-01 read "P3", "[P3]" and "p3" only, so a citation written
+ * "(P3)", "P3." or "Passage 3" named no passage there (a MAD citation not in the index, a CASE
+ * pick or an ACAL citation dropped), and a run dir it started resumes with a warning naming the field
+ * (eval/resume-unrecorded.ts).
+ */
+export const PASSAGE_HANDLE_READING =
+  'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted (metrics.unresolvedCitations)';
+/**
+ * A handle as a model writes it, alone: "P3", "p3", "P 3", "P03", "P#3", "Passage 3", "passage P3",
+ * wrapped in any of [ ] ( ) { } < > 【 】 「 」 and quotes ("[P3]", "(P3)", "【P3】", "([P3])"),
+ * followed by punctuation ("P3.", "P3,", "P3:", "(P3);"). One number and nothing else, so it can
+ * be no other handle: "P31" is P31, never P3; "P3, P5", "P3 and P5", "P3-P5", a bare "3" and "P3a" are
+ * none (counted as unresolved where a system cites them: `unresolved`).
+ */
+const HANDLE = /^[\s"'`“”‘’«»[({<【「]*(?:passage\s*(?:no\.?\s*|#\s*)?(?:p\s*)?|p\s*#?\s*)(\d+)[\s"'`“”‘’«»\])}>】」.,;:!?]*$/iu;
 
 export class PassageHandles {
   private readonly byId = new Map<string, string>();
   private readonly byHandle = new Map<string, string>();
+  private unresolvedCites = 0;
 
   /** The handle of `id` in this map (allocated on first sight: P1, P2, …). */
   handle(id: string): string {
@@ -51,6 +70,22 @@ export class PassageHandles {
         .trim()
         .replace(/^\[|\]$/g, '')
     );
+  }
+
+  /**
+   * The real id behind a handle a model cites (`resolve`), counting a citation that is none of ours
+   * (`unresolved`: "P3, P5", "P99", a real id written out): kept as written, it matches no passage,
+   * so each system counts it per item where its citation figures leave it out. Before 2026-12-01
+   * "(P3)", "P3.", "【P3】" and "Passage 3" were such citations too, and nothing counted them.
+   */
+  cite(ref: string): string {
+    if (this.idOf(ref) === undefined) this.unresolvedCites++;
+    return this.resolve(ref);
+  }
+
+  /** The citations `cite` could not map to a handle of this map so far. */
+  get unresolved(): number {
+    return this.unresolvedCites;
   }
 
   /** Every (handle, id) pair handed out so far, in order. */

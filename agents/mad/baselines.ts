@@ -13,7 +13,7 @@ import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types
 import { errors, errorText, isLexcaseError } from '../../core/errors.js';
 import { createRng, deriveSeed } from '../../core/rng.js';
 import { blindQuestion } from '../common/gold-guard.js';
-import { withPassageHandles } from '../common/passage-handles.js';
+import { PassageHandles, withPassageHandles } from '../common/passage-handles.js';
 import { optionLetters } from '../common/question-text.js';
 import { citedAnswer, type CitedAnswer } from './cited-answer.js';
 import { itemCitationMetrics, unansweredCitationMetrics } from './citation-summary.js';
@@ -55,8 +55,9 @@ function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sampl
     let out: CitedAnswer | undefined;
     let error: string | undefined;
     const stepFailures: Record<string, number> = {};
+    const handles = new PassageHandles();
     try {
-      out = await withPassageHandles(() => sample(q, ctx, s, letters, trace, stepFailures));
+      out = await withPassageHandles(() => sample(q, ctx, s, letters, trace, stepFailures), handles);
       trace.answer = out;
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
@@ -69,7 +70,8 @@ function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sampl
       pool.map((p) => p.id),
     );
     // a failed item has no answer: no answer citations to count (null, never 0)
-    const metrics = out?.answer ? cited : unansweredCitationMetrics(cited);
+    // with the cited handles none of ours ("P3, P5", "P99"): kept as written, they count as citations not in the index (metrics.ts unresolvedCitations)
+    const metrics = { ...(out?.answer ? cited : unansweredCitationMetrics(cited)), unresolvedCitations: handles.unresolved };
     return {
       prediction: out?.answer ?? null,
       trace,

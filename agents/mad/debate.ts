@@ -18,7 +18,7 @@ import { INDEX_METHODS } from '../../retrieval/methods.js';
 import { deriveSeed } from '../../core/rng.js';
 import { structuredFailure } from '../../core/llm/structured.js';
 import { blindQuestion } from '../common/gold-guard.js';
-import { passageHandles, withPassageHandles } from '../common/passage-handles.js';
+import { PassageHandles, passageHandles, withPassageHandles } from '../common/passage-handles.js';
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import { optionLetters } from '../common/question-text.js';
 import { itemCitationMetrics, unansweredCitationMetrics } from './citation-summary.js';
@@ -206,8 +206,9 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
     const trace: DebateTrace = { system: 'mad', settings: s, letters, pool: [], rounds: [] };
     let prediction: string | null = null;
     let error: string | undefined;
+    const handles = new PassageHandles();
     try {
-      prediction = (await withPassageHandles(() => debate(q, ctx, s, trace))).verdict;
+      prediction = (await withPassageHandles(() => debate(q, ctx, s, trace), handles)).verdict;
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
       error = trace.error = errorText(e);
@@ -223,6 +224,8 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
       // a failed item has no answer: no answer citations to count (null, never 0)
       ...(prediction === null ? unansweredCitationMetrics(cited) : cited),
       debateCitations: trace.rounds.reduce((n, r) => n + r.briefs.reduce((m, b) => m + b.citations.length, 0), 0),
+      // cited handles none of ours ("P3, P5", "P99"): kept as written, they count as citations not in the index (metrics.ts unresolvedCitations)
+      unresolvedCitations: handles.unresolved,
       forfeits: trace.rounds.reduce((n, r) => n + r.briefs.filter((b) => b.error).length, 0),
       checklist: trace.judge ? CHECKLIST_ITEMS.filter((k) => trace.judge!.checklist[k]).length : null,
     };

@@ -35,6 +35,7 @@ import {
 import type { MadSettings } from './types.js';
 import { warnGoldMissing, withGoldInIndex } from '../common/gold-in-index.js';
 import { OPTION_LETTER_READING } from '../common/option-letter.js';
+import { PASSAGE_HANDLE_READING } from '../common/passage-handles.js';
 
 export interface MadExperimentOptions extends Partial<MadSettings> {
   system?: MadSystemName;
@@ -133,6 +134,8 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       // how a verdict, an answer or a cross-examined letter is read: "b", "(B)", "B. <text>" taken, "(A) or (D)" refused
       // (an older lexcase read a hedged reply as its first letter; resume-unrecorded.ts warns)
       optionLetterReading: OPTION_LETTER_READING,
+      // how a cited handle is read: "(P3)", "P3.", "Passage 3" taken (an older lexcase: "P3", "[P3]" only; resume-unrecorded.ts warns)
+      passageHandleReading: PASSAGE_HANDLE_READING,
       ...(warnings.length ? { warnings } : {}),
     };
     // this run's own meter (a fork reaches o.usage too): with --seeds each run reports its own tokens

@@ -10,6 +10,8 @@
  *   records it (the debate's pool exists without a verdict); items whose question
  *   has no gold passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) count as gold
  *   misses, said under the table, and a gold row over none but such items is "— (no gold passage in this index)";
+ * - the citations a model wrote as no handle it was shown ("P3, P5", "P99"), counted under the table
+ *   (unresolvedCitations: before 2026-12-01 uncounted, and "(P3)", "P3." among them);
  * - the judge's checklist (mean items ticked, of 5) and debater forfeits;
  * - consistency across seeds (seedConsistency): over the items every run answered, the mean share
  *   of run pairs with the same prediction, and the share of items where all runs agree.
@@ -26,6 +28,7 @@ import { roundIntervals } from '../../eval/plots/round-accuracy.js';
 import { table } from '../../eval/report/format.js';
 import { replyFingerprintsOf, replyFingerprintsText } from '../../eval/reply-fingerprints.js';
 import { replyModelsOf, replyModelsText } from '../../eval/reply-models.js';
+import { runUnresolvedCitations, unresolvedCitationsText } from '../../eval/run-counts.js';
 import { goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 
 export interface MeanOf {
@@ -50,6 +53,12 @@ export interface MadMetrics {
     goldCited: MeanOf;
     goldInPool: MeanOf;
   };
+  /**
+   * Citations, in any reply of an item (briefs, the judge's, the baselines' answers), that named no passage handle the
+   * model was shown ("P3, P5", "P99"; agents/common/passage-handles.ts `cite`), and the items with any: kept as written,
+   * each counts as a cited id not in the index and not seen. Absent for runs that do not record it (before 2026-12-01).
+   */
+  unresolvedCitations?: { citations: number; items: number };
   /** Items that record whether their gold passage is in the index, and how many have none there (absent for runs that do not record it). */
   goldInIndex?: GoldCoverage;
   checklist: MeanOf;
@@ -102,6 +111,7 @@ export function madMetrics(results: readonly ResultRecord[], _seed = 13): MadMet
       goldCited: goldMean(answered, 'goldCited'),
       goldInPool: goldMean(results, 'goldInPool'),
     },
+    ...(results.some((r) => typeof r.metrics?.unresolvedCitations === 'number') ? { unresolvedCitations: runUnresolvedCitations(results) } : {}),
     ...(coverage ? { goldInIndex: coverage } : {}),
     checklist: meanOfMetric(results, 'checklist'),
     forfeits: meanOfMetric(results, 'forfeits'),
@@ -227,6 +237,9 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
       ],
     ),
     ...goldWarning(m),
+    ...(m.unresolvedCitations?.citations
+      ? ['', `**Note:** ${unresolvedCitationsText(m.unresolvedCitations)} (kept as written, each counts as a cited id not in the index and not shown).`]
+      : []),
     ...(m.byRound.length
       ? [
           '',

@@ -11,8 +11,8 @@ import { sendAs } from '../../core/llm/json-schema.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { CHECKLIST_ITEMS } from './types.js';
 
-/** A cited passage: the model writes a handle (P3, [P3]); parsed, it is the real id (the item's handle map). */
-const id = () => z.union([z.string(), z.number()]).transform((v) => passageHandles().resolve(String(v)));
+/** A cited passage: the model writes a handle (P3, [P3], (P3), "Passage 3"); parsed, it is the real id (the item's handle map; one that names none is counted: PassageHandles `cite`). */
+const id = () => z.union([z.string(), z.number()]).transform((v) => passageHandles().cite(String(v)));
 
 /** A list of cited passages, offered to the model as an enum of `handles` (none shown: always empty). */
 export function citesSchema(handles: readonly string[]) {

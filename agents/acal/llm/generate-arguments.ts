@@ -55,7 +55,7 @@ export async function generateArguments(
   const written = r.value.arguments.filter((a) => a.text.trim() !== '');
   return {
     arguments: written.map((a) => {
-      const cited = a.citedPassageIds.map((x) => handles.resolve(x));
+      const cited = a.citedPassageIds.map((x) => handles.cite(x));
       return { text: a.text, citedPassageIds: [...new Set(cited.filter((id) => known.has(id)))], droppedCitations: cited.filter((id) => !known.has(id)) };
     }),
     emptyDropped: r.value.arguments.length - written.length,

@@ -1,0 +1,113 @@
+/**
+ * How a MAD answer's citations read the handle forms a model writes. A prompt shows each passage as
+ * "[P3] text" and the reply schema offers the handles as an enum, but a server that does not
+ * enforce it (json_object, a lenient parser) lets a model write "(P3)", "P3." or "Passage 3". Before
+ * 2026-12-01 only "P3", "[P3]" and "p3" resolved: such a citation kept its raw text, matched no
+ * passage, and every citation figure read it as an id not in the index ("cited ids that exist in the
+ * index 0.0%" for a run that cited only passages it was shown), with nothing saying so. Now every
+ * form that can be one handle only resolves, and a citation that names none ("P2, P3") is counted per
+ * item (metrics.unresolvedCitations), under report.md's citation table and on the end line. The real
+ * client against a scripted server on 127.0.0.1.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
+import { deriveSeed } from '../../core/rng.js';
+import { runTokensText } from '../../eval/run-counts.js';
+import { withUnrecorded } from '../../eval/resume-unrecorded.js';
+import { PASSAGE_HANDLE_READING } from '../common/passage-handles.js';
+import type { ResultRecord, SystemContext } from '../../eval/types.js';
+import { createRetrievalTools } from '../../retrieval/tools/index.js';
+import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/test-support/fixtures.js';
+import { createSingleRag } from './baselines.js';
+import { madMetrics, madMetricsMarkdown } from './metrics.js';
+import { roleOf, shownHandle } from './test-support/script.js';
+
+let srv: ScriptedServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+const corpus = without(PASSAGES, ['gold0']);
+
+function ctx(url: string): SystemContext {
+  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000 }));
+  const bm25 = keywordRetriever('bm25', corpus);
+  return {
+    seed: deriveSeed(7, QUESTION.id),
+    tools: createRetrievalTools({ retrievers: { bm25 }, docs: { get: getPassageFrom(corpus) } }),
+    retrievers: { bm25 },
+    llm,
+    getPassage: getPassageFrom(corpus),
+    options: {},
+  };
+}
+
+/** A single-RAG answer citing the passage "Rule 402." under the handle it was shown, written by `form` ("P2" → "(P2)"). */
+async function answerCiting(form: (handle: string) => string): Promise<ResultRecord> {
+  srv = await startScriptedServer((req) => {
+    if (roleOf(req) !== 'analyst') return { status: 500, error: 'unexpected' };
+    const cite = form(shownHandle(req, 'Rule 402.')!);
+    return {
+      content: JSON.stringify({
+        reasoning: 'r',
+        answer: 'B',
+        claims: [{ text: 'Relevant evidence is admissible unless a rule provides otherwise', cites: [cite] }],
+      }),
+    };
+  });
+  const out = await createSingleRag({ k: 2 })(QUESTION, ctx(srv.url));
+  await srv.close();
+  srv = undefined;
+  return {
+    id: QUESTION.id,
+    prediction: out.prediction,
+    gold: 'B',
+    correct: out.prediction === 'B',
+    metrics: out.metrics,
+    tokens: { input: 1, output: 1, total: 2, calls: 1, retried: 0 },
+  } as ResultRecord;
+}
+
+describe('MAD citations written in another handle form', () => {
+  it.each([
+    ['(P2)', (h: string) => `(${h})`],
+    ['P2.', (h: string) => `${h}.`],
+    ['【P2】', (h: string) => `【${h}】`],
+    ['Passage 2', (h: string) => `Passage ${h.slice(1)}`],
+    ['P 02', (h: string) => `P 0${h.slice(1)}`],
+  ])(
+    'a citation written like %s is the passage shown under that handle: cited, in the index, seen (before: a cited id in no index, uncounted)',
+    async (_, form) => {
+      const r = await answerCiting(form);
+      expect(r.metrics).toMatchObject({ citations: 1, citationsExist: 1, citationsSeen: 1, citationsSupportive: 1, unresolvedCitations: 0 });
+      const m = madMetrics([r]);
+      expect(m.citations.exist).toEqual({ mean: 1, n: 1 });
+      expect(m.unresolvedCitations).toEqual({ citations: 0, items: 0 });
+      expect(madMetricsMarkdown(m)).not.toContain('named no passage handle shown');
+    },
+  );
+
+  it('a citation that names no single handle ("P2, P3") is counted beside the figures it leaves out: report.md, report.json and the end line', async () => {
+    const r = await answerCiting((h) => `${h}, P3`);
+    expect(r.metrics).toMatchObject({ citations: 1, citationsExist: 0, citationsSeen: 0, unresolvedCitations: 1 });
+    const m = madMetrics([r]);
+    expect(m.unresolvedCitations).toEqual({ citations: 1, items: 1 }); // report.json's metrics
+    expect(madMetricsMarkdown(m)).toContain(
+      '**Note:** 1 citation in 1 item named no passage handle shown (kept as written, each counts as a cited id not in the index and not shown).',
+    );
+    expect(runTokensText([r], 2)).toBe('tokens 2; 1 citation in 1 item named no passage handle shown');
+  });
+
+  it('a run dir an older lexcase started (no passageHandleReading) is unknown on resume, not a difference: the warning says what it read', () => {
+    const now = { system: 'mad/mad', dataset: 'barexam', passageHandleReading: PASSAGE_HANDLE_READING };
+    const { unrecorded, config } = withUnrecorded({ system: 'mad/mad', dataset: 'barexam' }, now);
+    expect(unrecorded.map((u) => u.key)).toEqual(['passageHandleReading']);
+    expect(unrecorded[0].what).toMatch(
+      /an older lexcase read only "P3", "\[P3\]" and "p3", so a citation its models wrote "\(P3\)", "P3\." or "Passage 3" named no passage/,
+    );
+    expect(config).toEqual(now);
+  });
+});
