@@ -57,6 +57,80 @@ describe('the WebAssembly posting walks', () => {
     expect(Array.from(scores)).toEqual(Array.from(jsT));
   });
 
+  it('keeps the largest score the BM25 walk stored (storedMax, the bound blocked-taat.ts skips a block by): no untouched doc, reset by resetMax, per list and per run of lists', () => {
+    // Lists of one block as blocked-taat.ts walks them: scores already in the block (earlier lists),
+    // one untouched doc holding the block's largest (storedMax must not see it), odd counts of postings.
+    const B = 16384;
+    const lists: { low: Uint16Array; tf: Uint8Array; p1: number }[] = [0.02, 0.3, 0.004].map((d, r) => {
+      const docs: number[] = [];
+      for (let i = 0; i < B; i++) if (((i * (r + 7) * 2654435761) >>> 20) % 1000 < d * 1000 && i !== 777) docs.push(i);
+      if (docs.length % 2 === 0) docs.pop();
+      return { low: Uint16Array.from(docs), tf: Uint8Array.from(docs, (i) => 1 + ((i * 31 + r) % 7)), p1: 1.1 + r * 0.7 };
+    });
+    // and a short list whose block-wide largest score is stored by the walk's last, scalar step
+    lists.push({ low: Uint16Array.of(100, 200, 300), tf: Uint8Array.of(1, 1, 255), p1: 50 });
+    const norm = Float64Array.from({ length: B }, (_, i) => 0.4 + ((i * 13) % 97) / 41);
+    const start = Float64Array.from({ length: B }, (_, i) => ((i * 7) % 11) * 0.05);
+    start[777] = 1e6;
+    const normOff = 0,
+      scoresOff = normOff + B * 8,
+      descOff = scoresOff + B * 8;
+    let at = descOff + 24 * lists.length;
+    const k = createKernel(at + lists.reduce((s, l) => s + l.low.length * 3 + 16, 0));
+    const mem = k.memory.buffer;
+    new Float64Array(mem, normOff, B).set(norm);
+    const place = lists.map((l) => {
+      const lowOff = at;
+      new Uint16Array(mem, lowOff, l.low.length).set(l.low);
+      const tfOff = lowOff + l.low.length * 2;
+      new Uint8Array(mem, tfOff, l.tf.length).set(l.tf);
+      at = (tfOff + l.tf.length + 8) & ~7;
+      return { lowOff, tfOff };
+    });
+    const di = new Int32Array(mem, descOff, 6 * lists.length);
+    const df = new Float64Array(mem, descOff, 3 * lists.length);
+    lists.forEach((l, r) => {
+      di.set([place[r].lowOff, place[r].tfOff, 0, l.low.length], 6 * r);
+      df[3 * r + 2] = l.p1;
+    });
+    // JavaScript reference: each list in order; the largest score its postings stored.
+    const js = Float64Array.from(start);
+    const perList = lists.map((l) => {
+      let m = 0;
+      for (let p = 0; p < l.low.length; p++) {
+        const i = l.low[p];
+        js[i] = js[i] + (l.p1 * l.tf[p]) / (l.tf[p] + norm[i]);
+        m = Math.max(m, js[i]);
+      }
+      return m;
+    });
+    const jsMax = Math.max(...perList);
+    expect(jsMax).toBeLessThan(1e6);
+    const scores = new Float64Array(mem, scoresOff, B);
+    scores.set(start);
+    k.resetMax();
+    expect(k.storedMax()).toBe(0);
+    lists.forEach((l, r) => {
+      expect(k.bm25(place[r].lowOff, place[r].tfOff, 0, l.low.length, B, 0, normOff, scoresOff, l.p1)).toBe(l.low.length);
+      expect(k.storedMax()).toBe(Math.max(...perList.slice(0, r + 1)));
+    });
+    expect(Array.from(scores)).toEqual(Array.from(js));
+    // the last list alone after a reset: its own largest only
+    k.resetMax();
+    scores.set(start);
+    const last = lists.length - 1;
+    k.bm25(place[last].lowOff, place[last].tfOff, 0, lists[last].low.length, B, 0, normOff, scoresOff, lists[last].p1);
+    const lastAlone = Math.max(0, ...Array.from(lists[last].low, (i, p) => start[i] + (lists[last].p1 * lists[last].tf[p]) / (lists[last].tf[p] + norm[i])));
+    expect(k.storedMax()).toBe(lastAlone);
+    // a run of lists, as blocked-taat.ts's walkTerms calls it
+    scores.set(start);
+    k.resetMax();
+    k.bm25Lists(descOff, lists.length, B, 0, normOff, scoresOff);
+    expect(Array.from(scores)).toEqual(Array.from(js));
+    expect(k.storedMax()).toBe(jsMax);
+    expect(Array.from(di.filter((_, i) => i % 6 === 2))).toEqual(lists.map((l) => l.low.length));
+  });
+
   it('adds fused dense runs exactly as one JavaScript pass per list, reading each row through its own address', () => {
     // Three lists' tf bytes at unrelated places (as resident dense lists are), docs 3..1000 of a block.
     const nLists = 3;
