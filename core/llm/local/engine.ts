@@ -161,7 +161,9 @@ export class LocalEngine {
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: this.info.model,
-      choices: [{ index: 0, message, logprobs: null, finish_reason: toolCalls ? 'tool_calls' : res.metadata.stopReason === 'maxTokens' ? 'length' : 'stop' }],
+      // a reply stopped at the token limit says so whatever its shape: a forced tool call (structuredOutput "tool") cut there
+      // carries cut arguments, and reading it as 'tool_calls' hid the cut from tokens.cutShort and from the item's error
+      choices: [{ index: 0, message, logprobs: null, finish_reason: res.metadata.stopReason === 'maxTokens' ? 'length' : toolCalls ? 'tool_calls' : 'stop' }],
       usage: { prompt_tokens: used.usedInputTokens, completion_tokens: used.usedOutputTokens, total_tokens: used.usedInputTokens + used.usedOutputTokens },
     };
   }

@@ -21,7 +21,7 @@ import { localModelOn, localModelUnavailable } from '../../../tests/support/loca
 import { writeTinyGguf } from '../../../tests/support/tiny-gguf.js';
 import { llmConfigSchema } from '../../config.js';
 import { createChatModel, llmStats } from '../factory.js';
-import { invokeStructured } from '../structured.js';
+import { CUT_SHORT, invokeStructured } from '../structured.js';
 import { UsageMeter } from '../usage.js';
 import { prepareLocalModel } from './prepare.js';
 import { loadNodeLlamaCpp } from './runtime.js';
@@ -83,6 +83,17 @@ describe.skipIf(!!unavailable)(`the local provider on a tiny GGUF model${needs}`
     const free = (await model.bindTools!([search, rewrite]).invoke(ask)) as AIMessage;
     if (free.tool_calls?.length) for (const c of free.tool_calls) expect(['bm25_search', 'rewrite_query']).toContain(c.name);
     else expect(typeof free.content).toBe('string');
+  }, 120_000);
+
+  it('a forced tool call (structuredOutput "tool") cut at llm.maxTokens is counted as cut short and its error says so, as a json_schema reply cut there is', async () => {
+    for (const structuredOutput of ['tool', 'json_schema']) {
+      const usage = new UsageMeter();
+      const model = localModelOn(file, { usage, extra: { temperature: 0, maxTokens: 8, structuredOutput } });
+      const e = await invokeStructured(model, ask, Verdict, { what: 'juror vote' }).catch((x: unknown) => x as Error);
+      expect(e, structuredOutput).toBeInstanceOf(Error);
+      expect((e as Error).message, structuredOutput).toContain(CUT_SHORT);
+      expect(usage.snapshot(), structuredOutput).toMatchObject({ calls: 2, cutShort: 2 });
+    }
   }, 120_000);
 
   it('the response cache keys a reply by the runtime settings: one cached with a 512-token context is not served to a 1,024-token one, but is to the same settings', async () => {
