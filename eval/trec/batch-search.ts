@@ -37,6 +37,12 @@ export interface BatchSearchOptions {
   keepRun?: boolean;
   /** Each topic's hits → what is kept and written, e.g. document aggregation (aggregate/: aggregateHits). */
   mapHits?: (hits: Hit[]) => Hit[];
+  /**
+   * With `mapHits`: the hits a topic's mapped list should hold (aggregation: documents a topic). A
+   * topic whose search filled all `k` hits (the method ranks more) yet maps to fewer is counted in
+   * `mappedShort`: its list was cut by `k` (--passage-hits), not by what the method finds.
+   */
+  mappedK?: number;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
   /** Worker threads (default 1: the calling thread); more need `source`. */
@@ -69,6 +75,8 @@ export interface BatchSearchResult {
   runFile?: string;
   /** Dense, hybrid: "N of M queries were longer than the transformers model's 512 tokens: …" (retrieval/dense-query-cut.ts), when any was. */
   queriesCut?: string;
+  /** With `mappedK`: the topics whose `k` hits mapped to fewer than `mappedK` (count, the first 10, the fewest any got); absent when none did. */
+  mappedShort?: { count: number; examples: string[]; fewest: number };
 }
 
 export async function batchSearch(retriever: Retriever, topics: readonly Topic[], opts: BatchSearchOptions): Promise<BatchSearchResult> {
@@ -80,6 +88,8 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
   const keepRun = opts.keepRun ?? true;
   const times: number[] = [];
   const empty: string[] = [];
+  const short: string[] = [];
+  let fewest = Infinity;
   let hits = 0;
   const threads = opts.source && opts.threads && opts.threads > 1 ? Math.min(opts.threads, topics.length) : 1;
   const now = opts.now ?? (() => performance.now());
@@ -88,6 +98,11 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
   const take = async (t: Topic, found: Hit[], ms: number) => {
     const tied = applyTies(found, opts.ties);
     const res = opts.mapHits ? opts.mapHits(tied) : tied;
+    // all k hits taken, fewer kept: the cut at k decided the list (a document ranked past them is missing)
+    if (opts.mapHits && opts.mappedK !== undefined && found.length >= opts.k && res.length < opts.mappedK) {
+      short.push(t.id);
+      fewest = Math.min(fewest, res.length);
+    }
     times.push(ms);
     // A topic without hits has no line in the run file, so it is absent from the in-memory run too
     // (trec_eval then skips it unless -c / --complete) and listed in `empty`; `eval retrieval
@@ -148,5 +163,6 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     threads,
     ...(opts.runFile ? { runFile: opts.runFile } : {}),
     ...(queriesCut ? { queriesCut } : {}),
+    ...(short.length ? { mappedShort: { count: short.length, examples: short.slice(0, 10), fewest } } : {}),
   };
 }

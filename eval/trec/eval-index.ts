@@ -33,7 +33,15 @@ import { DEFAULT_DEPTH } from './depth.js';
 import type { TieMode } from './anserini-ties.js';
 import { openDocStore, type OpenedDocStore } from '../../indexer/docstore.js';
 import { judgementsNotInIndex, type JudgedIds } from './qrels-in-index.js';
-import { aggregateHits, describeAggregation, docMapOf, parseAggregate, PASSAGE_HITS_PER_DOC, type Aggregation } from './aggregate/index.js';
+import {
+  aggregateHits,
+  describeAggregation,
+  docMapOf,
+  parseAggregate,
+  PASSAGE_HITS_PER_DOC,
+  passageHitsShortNote,
+  type Aggregation,
+} from './aggregate/index.js';
 
 export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   index: string;
@@ -174,12 +182,18 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
         ...opts,
         k: passageHits ?? depth,
         runFile,
-        ...(aggregation ? { tag: `lexcase-${method}-${aggregation.strategy.name}`, mapHits: (hits) => aggregateHits(hits, aggregation!) } : {}),
+        ...(aggregation ? { tag: `lexcase-${method}-${aggregation.strategy.name}`, mapHits: (hits) => aggregateHits(hits, aggregation!), mappedK: depth } : {}),
         source,
         onProgress: (d, t) => opts.onProgress?.(method, d, t),
       });
       opts.onRanked?.(method, scores.ranked(e.perTopic), e);
       if (b.queriesCut) warnings.push(`${method}: ${b.queriesCut}`);
+      // documents a topic fewer than the header's depth because the passage hits ran out of documents
+      const short = passageHitsShortNote(b.mappedShort, b.topics, depth, passageHits ?? depth);
+      if (short) {
+        warnings.push(`${method}: ${short}`);
+        log.warn(`eval retrieval ${method}: ${short}`);
+      }
       results.push({
         method,
         tag: b.tag,

@@ -16,6 +16,8 @@ import { openDocStore, type OpenedDocStore } from '../../../indexer/docstore.js'
 import { openRetriever } from '../../../retrieval/open.js';
 import type { Hit } from '../../../retrieval/types.js';
 import { bundledLines, LEGAL_CORPUS_PASSAGES } from '../../../tests/support/bundled-data.js';
+import { evalTopicsOnIndex } from '../eval-index.js';
+import { parseMeasures } from '../measures.js';
 import { aggregateHits, aggregateRun, AGGREGATION_NAMES, docMapOf, parseAggregate, parseDocIdPattern, type Aggregation } from './index.js';
 
 interface Row {
@@ -132,6 +134,42 @@ describe('document aggregation', () => {
     expect(() => aggregateRun(new Map([['q1', [{ docid: 'cap-nowhere#p0', score: 1 }]]]), a)).toThrow(
       /passage "cap-nowhere#p0" is not in index .*another index/,
     );
+  });
+
+  it("eval retrieval --topics --aggregate says when a topic's passage hits held fewer documents than --hits (its recall counts only those), and not when they held enough", async () => {
+    const bm25 = await openRetriever(index, 'bm25');
+    const all = await bm25.search(QUERY, { k: rows.length });
+    // the documents the query matches, all judged relevant, and as many documents a topic (--hits)
+    const matched = [...new Set(all.map((h) => docOf.get(h.id)!))];
+    const depth = matched.length;
+    expect(depth).toBeGreaterThan(2);
+    // the best 3 passages come from fewer documents than that
+    const few = 3;
+    const found = new Set(all.slice(0, few).map((h) => docOf.get(h.id))).size;
+    expect(found).toBeLessThan(depth);
+    const run = async (passageHits: number) =>
+      evalTopicsOnIndex({
+        index,
+        methods: ['bm25'],
+        topics: [{ id: 'q1', text: QUERY }],
+        topicsFile: 'topics.tsv',
+        qrels: new Map([['q1', new Map(matched.map((d) => [d, 1]))]]),
+        qrelsFile: 'qrels.txt',
+        depth,
+        aggregate: { strategy: 'maxp', passageHits },
+        measures: parseMeasures([`recall@${depth}`]),
+        iterations: 200,
+      });
+    const recall = (r: Awaited<ReturnType<typeof run>>) => r.results[0].means[`recall@${depth}`].estimate;
+    const short = await run(few);
+    expect(recall(short)).toBeCloseTo(found / depth, 9);
+    expect(short.warnings).toContainEqual(
+      `bm25: 1 of 1 topic got fewer than ${depth} documents from its ${few} passages (--passage-hits ${few}; as few as ${found}, e.g. q1): a document whose passages rank below them is not in the run, so figures cut at ${depth} count only the documents found; give a larger --passage-hits`,
+    );
+    // passage hits that reach every matched document: recall 1, nothing to say
+    const whole = await run(all.length);
+    expect(recall(whole)).toBe(1);
+    expect(whole.warnings ?? []).not.toContainEqual(expect.stringContaining('--passage-hits'));
   });
 
   it('names the strategies in its errors and wants a capture group in a pattern', () => {

@@ -44,6 +44,23 @@ export const describeAggregation = (a: Aggregation, passageHits?: number) => ({
   ...(passageHits !== undefined ? { passageHits } : {}),
 });
 
+/**
+ * What a reader must know when topics' passage hits held fewer documents than a topic should get:
+ * "2 of 5 topics got fewer than 20 documents from their 25 passages (--passage-hits 25; as few as 3,
+ * e.g. q0, q1): …". Their runs hold only those documents, so a figure cut at more (recall@20) counts
+ * a shorter list than the header's "20 documents a topic" says. Undefined when none did.
+ */
+export function passageHitsShortNote(
+  short: { count: number; examples: readonly string[]; fewest: number } | undefined,
+  topics: number,
+  documents: number,
+  passageHits: number,
+): string | undefined {
+  if (!short?.count) return undefined;
+  const eg = short.examples.slice(0, 5).join(', ');
+  return `${short.count.toLocaleString('en-US')} of ${topics.toLocaleString('en-US')} ${topics === 1 ? 'topic' : 'topics'} got fewer than ${documents.toLocaleString('en-US')} documents from ${short.count === 1 ? 'its' : 'their'} ${passageHits.toLocaleString('en-US')} passages (--passage-hits ${passageHits}; as few as ${short.fewest}, e.g. ${eg}): a document whose passages rank below them is not in the run, so figures cut at ${documents} count only the documents found; give a larger --passage-hits`;
+}
+
 function check(a: Aggregation): void {
   if (a.strategy.needsFirst && !a.map.isFirst)
     throw errors.usage(`--aggregate ${a.strategy.name} needs each document's first passage, which only an index's passage order gives: add --index DIR`);

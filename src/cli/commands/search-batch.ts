@@ -128,15 +128,17 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
       ties: flags.ties,
       threads,
       source: { index: flags.index, method: flags.method, retrieverOptions: options },
-      ...(agg ? { mapHits: (hits) => aggregateHits(hits, agg.aggregation) } : {}),
+      ...(agg ? { mapHits: (hits) => aggregateHits(hits, agg.aggregation), mappedK: k } : {}),
       onProgress: (d) => bar.update(d),
     });
   } finally {
     bar.stop();
     await agg?.close();
   }
-  const { describeAggregation } = await import('../../../eval/trec/aggregate/index.js');
+  const { describeAggregation, passageHitsShortNote } = await import('../../../eval/trec/aggregate/index.js');
   const aggregate = agg ? describeAggregation(agg.aggregation, agg.passageHits) : undefined;
+  const passageHitsShort = agg ? passageHitsShortNote(r.mappedShort, r.topics, k, agg.passageHits ?? k) : undefined;
+  if (passageHitsShort) log.warn(`search ${r.method}: ${passageHitsShort}`);
   const rm3 = 'expand' in retriever ? { rm3: (retriever as Rm3Retriever).params } : {};
   const summary = {
     topics: r.topics,
@@ -154,6 +156,7 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
     latency: r.latency,
     ...(note ? { note } : {}),
     ...(r.queriesCut ? { queriesCut: r.queriesCut } : {}),
+    ...(passageHitsShort ? { passageHitsShort } : {}),
   };
   if (r.queriesCut) log.warn(`search ${r.method}: ${r.queriesCut}`);
   output(g, summary, () =>
