@@ -52,6 +52,16 @@ const llm = () => createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, mode
 const userOf = (r: { body: { messages: { role: string; content: string }[] } }) => r.body.messages.find((m) => m.role === 'user')!.content;
 
 describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
+  it('a -k over the retrieval tool\'s 50 passages a search is refused before any item, naming -k and the limit (it failed every item with "Received tool input did not match expected schema")', async () => {
+    const runDir = join(dir, 'run-acal-k60');
+    const before = srv.requests.length;
+    await expect(runAcal({ task: 'hearsay', runDir, llm: llm(), limit: 2, indexDir: index(), k: 60, iterations: 200 })).rejects.toThrow(
+      'invalid -k: 60 passages a search is over the 50 the retrieval tools return a search (retrieval/tools/search-tool.ts): give 50 or fewer',
+    );
+    expect(srv.requests.length).toBe(before);
+    expect(existsSync(join(runDir, 'results.jsonl'))).toBe(false);
+  });
+
   it('writes results, a graph per item and a report with CIs; the verdicts follow the scripted judgement; resume skips done items', async () => {
     const items = (await loadLegalBenchTask('hearsay')).slice(0, 8);
     const runDir = join(dir, 'run-acal');

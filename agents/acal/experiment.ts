@@ -17,6 +17,7 @@ import { table } from '../../eval/report/format.js';
 import { contextFrom, runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
+import { checkSearchToolK } from '../../retrieval/tools/search-tool.js';
 import { YES_NO_READING } from '../common/yes-no.js';
 import { CLASH_WINNER_READING } from './clash-winner.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
@@ -105,6 +106,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
   const items = opts.limit !== undefined ? all.slice(0, opts.limit) : all;
   // k's default, once for this route: the tools, the system and config.json get this k.
   const k = opts.k ?? DEFAULT_K;
+  // the evidence is k passages of one search through the retrieval tool: over its most, every item failed
+  if (idx && (system === 'acal' || system === 'rag')) checkSearchToolK(k);
   const passageChars = opts.passageChars ?? DEFAULT_PASSAGE_CHARS;
 
   let retrievers: Partial<Record<string, Retriever>> = {};

@@ -4,7 +4,9 @@ import type { SystemContext } from '../../eval/types.js';
 import { deriveSeed } from '../../core/rng.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { getPassageFrom, keywordRetriever } from '../case/test-support/fixtures.js';
+import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { buildEvidencePool } from './evidence-pool.js';
+import { runMadExperiment } from './experiment.js';
 
 // every option's query ranks the same passage first ("hearsay"), then its own
 const CORPUS: Record<string, string> = {
@@ -53,5 +55,15 @@ describe('the shared evidence pool', () => {
     }
     // before: the order was always A, B, C, D — option A's hits got the lower handles on every item
     expect(firsts.size).toBeGreaterThan(1);
+  });
+});
+
+describe('run mad -k', () => {
+  it('over the retrieval tool\'s 50 passages a search is refused before any item or model call, naming -k and the limit (every item failed with "Received tool input did not match expected schema")', async () => {
+    const llm = new FakeChatModel([]);
+    await expect(runMadExperiment({ dataset: 'barexam', split: 'val', index: 'not-opened', k: 60, llm, limit: 1 })).rejects.toThrow(
+      'invalid -k: 60 passages a search is over the 50 the retrieval tools return a search (retrieval/tools/search-tool.ts): give 50 or fewer',
+    );
+    expect(llm.calls).toHaveLength(0);
   });
 });

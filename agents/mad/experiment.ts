@@ -13,6 +13,7 @@ import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
 import { errors } from '../../core/errors.js';
+import { checkSearchToolK } from '../../retrieval/tools/search-tool.js';
 import { log } from '../../core/log.js';
 import { UsageMeter, type TokenUsage } from '../../core/llm/usage.js';
 import type { ResultRecord } from '../../eval/types.js';
@@ -92,6 +93,8 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
   const system = o.system ?? 'mad';
   if (!MAD_SYSTEMS.includes(system)) throw errors.invalidInput('system', `"${system}"; expected one of ${MAD_SYSTEMS.join(', ')}`);
   const s = madSettings(o);
+  // the pool searches k passages a query through the retrieval tool: over its most, every item failed
+  checkSearchToolK(s.k);
   const seed = o.seed ?? 13;
   if (!o.llm) throw errors.llmNotConfigured();
   const questions: Question[] = await loadQuestionsLimited(o.dataset, o.split, { seed: o.splitSeed, limit: o.limit });

@@ -16,11 +16,28 @@
  */
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
+import { errors } from '../../core/errors.js';
 import type { DocStore, Retriever } from '../types.js';
 import { makeSnippet } from './snippet.js';
 import { recordToolCall, type ToolRecorder } from './tool-recorder.js';
 import { DEFAULT_K } from '../default-k.js';
 import { printedRun } from '../top-k.js';
+
+/** The most passages one search of the tool returns: its input's `k` is 1–50 (a model asking for more is refused by the schema). */
+export const MAX_SEARCH_TOOL_K = 50;
+
+/**
+ * A system that searches through the tool with its own `k` (MAD's evidence pool, ACAL's evidence)
+ * checks it once, before any item: a k over MAX_SEARCH_TOOL_K failed every item with LangChain's
+ * "Received tool input did not match expected schema", naming neither k nor the limit.
+ */
+export function checkSearchToolK(k: number, field = '-k'): void {
+  if (k > MAX_SEARCH_TOOL_K)
+    throw errors.invalidInput(
+      field,
+      `${k} passages a search is over the ${MAX_SEARCH_TOOL_K} the retrieval tools return a search (retrieval/tools/search-tool.ts): give ${MAX_SEARCH_TOOL_K} or fewer`,
+    );
+}
 
 /**
  * The tool's input, in the strict subset a model is offered (both fields required, k may be null);
@@ -30,7 +47,7 @@ export const searchInputSchema = z.preprocess(
   (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('k' in v) ? { ...v, k: null } : v),
   z.object({
     query: z.string().describe('Search query: keywords, or a statement of the legal issue and rule you need'),
-    k: z.number().int().min(1).max(50).nullable().describe('Number of passages to return (1-50; null: the default)'),
+    k: z.number().int().min(1).max(MAX_SEARCH_TOOL_K).nullable().describe(`Number of passages to return (1-${MAX_SEARCH_TOOL_K}; null: the default)`),
   }),
 );
 
