@@ -148,6 +148,12 @@ describe('dense index in LanceDB', () => {
       const m = await addDenseIndex(out, { embedder: five, spec: short, batchSize: 16 });
       expect(five.embedded).toBe(60);
       expect(warn.mock.calls.flat().join('\n')).toMatch(/other settings \(maxWords unlimited → 5\); embedding all 60 passages again/);
+      // the passages the word limit cut are counted and said (before: nothing said how many)
+      const cut = passages.filter((x) => x.text.split(/\s+/).filter(Boolean).length > 5).length;
+      expect(cut).toBeGreaterThan(50);
+      expect(warn.mock.calls.flat()).toContain(
+        `dense: ${cut} of 60 passages were longer than the word limit (--max-words 5): embedded from their first 5 words`,
+      );
       expect(info.mock.calls.flat().join('\n')).not.toMatch(/resuming/);
       expect((m.dense as unknown as DenseSection).spec).toMatchObject({ maxWords: 5 });
     } finally {

@@ -34,7 +34,7 @@ import { log } from '../../core/log.js';
 import { createProgress } from '../../core/progress.js';
 import { createEmbedder, recordableSpec } from '../embed/create-embedder.js';
 import type { Embedder, EmbedderSpec } from '../embed/types.js';
-import { vectorSpecChanges } from '../embed/vector-spec.js';
+import { vectorSettings, vectorSpecChanges } from '../embed/vector-spec.js';
 import { olderVectorSources, vectorSource } from '../embed/vector-source.js';
 import { modelMaxTokens, overModelMaxTokens } from '../embed/model-token-limit.js';
 import { checkResumeSource } from './resume-source.js';
@@ -295,12 +295,20 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
     const countKnown = known?.embeddedTextChecksum !== undefined && known.passagesOverModelMaxTokens !== undefined;
     const clipped = countKnown ? undefined : (overModelMaxTokens(spec, embedder.provider, embedder.model) ?? embedder.tokenLimit?.readsInPart);
     let over = countKnown ? known.passagesOverModelMaxTokens! : 0;
+    // Passages the spec's word limit (--max-words) cut, whose first maxWords words the model then
+    // reads whole (a passage the model also cuts is in `over`): before, a transformers build (token
+    // count taken after the word cut), an OpenAI-compatible one (nothing counted) and use-lite with a
+    // limit under its 128 tokens cut passages there without a word. Not counted where the vectors'
+    // record gave `over` (countKnown: no passage is read for it).
+    const maxWords = countKnown ? 0 : Number(vectorSettings(spec, embedder.provider, embedder.model).maxWords);
+    let overWords = 0;
     try {
       for await (const p of opts.passages ?? store!.entries()) {
         seen.push(p.id);
         const text = passageEmbedText(p);
         textHash.add(p.id, text);
         if (clipped?.(text)) over++;
+        else if (maxWords > 0 && wordsOver(text, maxWords)) overWords++;
         if (done.has(p.id)) continue;
         ids.push(p.id);
         texts.push(text);
@@ -350,6 +358,11 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
         `dense: ${over.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} ${rows === 1 ? 'passage' : 'passages'} ${over === 1 ? 'was' : 'were'} longer than the ${embedder.provider} model's ${maxTokens} tokens: embedded from ${over === 1 ? 'its' : 'their'} first ${maxTokens} tokens`,
       );
 
+    if (overWords)
+      log.warn(
+        `dense: ${overWords.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} ${rows === 1 ? 'passage' : 'passages'} ${overWords === 1 ? 'was' : 'were'} longer than the word limit (--max-words ${maxWords}): embedded from ${overWords === 1 ? 'its' : 'their'} first ${maxWords} words${over ? `, which the model reads whole (the ${over.toLocaleString('en-US')} it cuts at its tokens are counted apart)` : ''}`,
+      );
+
     const dense: DenseSection = {
       embedder: embedder.provider,
       embedderId: embedder.id,
@@ -380,4 +393,11 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
   } finally {
     if (ownEmbedder) await embedder.close?.();
   }
+}
+
+/** Whether `text` has more than `max` whitespace-separated words (embed/batching.ts truncateWords cuts it then), counted without splitting all of it. */
+function wordsOver(text: string, max: number): boolean {
+  let n = 0;
+  for (const _ of text.matchAll(/\S+/g)) if (++n > max) return true;
+  return false;
 }
