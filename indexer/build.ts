@@ -34,6 +34,7 @@ import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, t
 import { checkOutDir } from './out-dir.js';
 import { PhaseClock, type BuildPhase } from './build-phases.js';
 import { CorpusNotes } from './corpus-notes.js';
+import { IdOrdinals } from './id-ordinals.js';
 import { acquireLock } from '../core/dir-lock.js';
 import { clearOwnTempName, createMarkedDir, removeStaleBuildDirs, removeTempDir, swapIntoPlace } from './build-dirs.js';
 import { describeType, idKey, idProblem, quoteId } from '../corpora/passage-rules.js';
@@ -383,7 +384,8 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
     sink = sinkNow;
     const compressDocs = opts.compressDocs ?? true;
     const docs = new DocStoreWriter(tmp, compressDocs);
-    const seen = new Map<string, number>();
+    // Every id's NFC key, off the GC heap (id-ordinals.ts): index i is passage i + 1.
+    const seen = new IdOrdinals();
     const origins = new PassageOrigins();
     const notes = new CorpusNotes();
     /** Ids whose NFC form differs from the id as read (keyed by the NFC form), for the message naming both. */
@@ -408,7 +410,8 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
       checkPassage(p, n + 1, corpusName);
       // Ids are compared in Unicode NFC: "café" written precomposed and decomposed are one id.
       const key = idKey(p.id);
-      const first = seen.get(key);
+      const found = seen.addOrFind(key);
+      const first = found >= 0 ? found + 1 : undefined;
       // A file loader's passage is named by its file and line (a CSV header, blank lines and
       // multi-line records make the line differ from the passage's ordinal); a passage built in code by its ordinal.
       const origin = passageOrigin(p);
@@ -429,7 +432,6 @@ async function buildLocked<T extends PassageInput>(passages: PassagesInput<T>, o
             : `${e.message} (first seen ${firstOrigin ? 'on' : 'as'} ${firstAt})`;
         throw e;
       }
-      seen.set(key, n + 1);
       origins.add(n + 1, origin);
       if (key !== p.id) twins.set(key, p.id);
       docs.add(withSource(p, corpusName));
