@@ -44,6 +44,22 @@ describe('passage handles', () => {
     for (const ref of ['P3, P5', 'P3 and P5', 'P3-P5', 'P3a', '3', 'Pp3', '(P3)(P4)', 'cap-1#p3', 'P32']) expect([ref, h.idOf(ref)]).toEqual([ref, undefined]);
   });
 
+  it('a schema parse resolves without counting; an accepted reply counts its kept-as-written citations once, even after the text got a handle of its own', () => {
+    const h = new PassageHandles();
+    h.handle('mbe_1');
+    // one reply parsed twice (a failed safeParse, then the structured call's own parse)
+    const first = ['P1', 'P1, P2'].map((c) => h.resolveCited(c));
+    const accepted = ['(P1)', 'P1, P2'].map((c) => h.resolveCited(c));
+    expect(first).toEqual(['mbe_1', 'P1, P2']);
+    expect(h.unresolved).toBe(0);
+    h.countUnresolved(accepted);
+    expect(h.unresolved).toBe(1);
+    // a later round shows the opponents' citations under handles, the kept text among them (MAD's rebuttals)
+    h.handle('P1, P2');
+    h.countUnresolved(accepted);
+    expect(h.unresolved).toBe(2);
+  });
+
   it('a wrapped search tool returns handles across calls; other tools are untouched', async () => {
     const search = tool(
       async ({ query }: { query: string }) =>

@@ -44,6 +44,7 @@ export class PassageHandles {
   private readonly byId = new Map<string, string>();
   private readonly byHandle = new Map<string, string>();
   private unresolvedCites = 0;
+  private readonly keptAsWritten = new Set<string>();
 
   /** The handle of `id` in this map (allocated on first sight: P1, P2, …). */
   handle(id: string): string {
@@ -83,7 +84,26 @@ export class PassageHandles {
     return this.resolve(ref);
   }
 
-  /** The citations `cite` could not map to a handle of this map so far. */
+  /**
+   * `resolve` for a schema's transform (agents/mad/schemas.ts), which must not count: one reply may be
+   * parsed more than once (a first safeParse, a structured call's repair, a retried attempt) and a
+   * rejected reply's citations are none. What it keeps as written is noted, and the caller counts an
+   * accepted reply's citations once (`countUnresolved`).
+   */
+  resolveCited(ref: string): string {
+    const id = this.idOf(ref);
+    if (id !== undefined) return id;
+    const kept = this.resolve(ref);
+    this.keptAsWritten.add(kept);
+    return kept;
+  }
+
+  /** Counts, once, the citations of one accepted reply that `resolveCited` kept as written. */
+  countUnresolved(ids: readonly string[]): void {
+    for (const id of ids) if (this.keptAsWritten.has(id)) this.unresolvedCites++;
+  }
+
+  /** The citations `cite` (or `countUnresolved`) could not map to a handle of this map so far. */
   get unresolved(): number {
     return this.unresolvedCites;
   }

@@ -38,6 +38,7 @@ export async function citedAnswer(
     ),
     { what, signal },
   );
+  h.countUnresolved(r.value.claims.flatMap((c) => c.cites)); // the accepted reply's citations, once (schemas.ts `id`)
   const citations = await checkCitations(r.value.claims, new Set(pool.map((p) => p.id)), getPassage);
   return { answer: r.value.answer, reasoning: r.value.reasoning, claims: r.value.claims, citations, ...(r.attempts > 1 ? { raw: r.raw } : {}) };
 }

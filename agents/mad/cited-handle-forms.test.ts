@@ -101,6 +101,20 @@ describe('MAD citations written in another handle form', () => {
     expect(runTokensText([r], 2)).toBe('tokens 2; 1 citation in 1 item named no passage handle shown');
   });
 
+  it('a citation naming no single handle counts once per accepted reply: a rejected first reply that cites it too is not counted (before: 2 for 1)', async () => {
+    let n = 0;
+    srv = await startScriptedServer((req) => {
+      if (roleOf(req) !== 'analyst') return { status: 500, error: 'unexpected' };
+      const claims = [{ text: 'Relevant evidence is admissible unless a rule provides otherwise', cites: [`${shownHandle(req, 'Rule 402.')!}, P3`] }];
+      // the first reply answers no option letter (re-asked); the second is the accepted answer
+      return { content: JSON.stringify({ reasoning: 'r', answer: n++ === 0 ? 'B or C' : 'B', claims }) };
+    });
+    const out = await createSingleRag({ k: 2 })(QUESTION, ctx(srv.url));
+    expect(srv.requests).toHaveLength(2);
+    expect(out.prediction).toBe('B');
+    expect(out.metrics).toMatchObject({ citations: 1, citationsExist: 0, unresolvedCitations: 1 });
+  });
+
   it('a run dir an older lexcase started (no passageHandleReading) is unknown on resume, not a difference: the warning says what it read', () => {
     const now = { system: 'mad/mad', dataset: 'barexam', passageHandleReading: PASSAGE_HANDLE_READING };
     const { unrecorded, config } = withUnrecorded({ system: 'mad/mad', dataset: 'barexam' }, now);

@@ -161,6 +161,7 @@ async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
       }
     }
     r ??= await invokeStructured(model, messages, briefSchema(shown(), opening ? 'opening' : 'rebuttal'), { what, signal: o.signal });
+    passageHandles().countUnresolved(r.value.claims.flatMap((c) => c.cites)); // the accepted brief's citations, once (schemas.ts `id`)
     const seenIds = new Set([...evidence, ...cited, ...added].map((p) => p.id));
     const citations = await checkCitations(r.value.claims, seenIds, o.getPassage);
     return {

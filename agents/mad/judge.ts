@@ -33,6 +33,7 @@ export async function judge(
   const handles = [...pool, ...cited].map((p) => h.handle(p.id));
   const r = await invokeStructured(llm, messages, judgeSchema(letters, handles), { what: 'judge', signal });
   const v = r.value;
+  h.countUnresolved(v.unsupported_citations); // the accepted reply's citations, once (schemas.ts `id`)
   return {
     verdict: v.verdict,
     rationale: [v.rationale[0], v.rationale[1], v.rationale[2]],
