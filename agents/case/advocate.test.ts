@@ -3,6 +3,7 @@ import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { runAdvocate } from './advocate.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
 import { factsOf } from '../common/question-text.js';
+import { PassageHandles, withPassageHandles } from '../common/passage-handles.js';
 
 const tools = [searchTool('bm25_search', keywordRetriever('bm25')), searchTool('qld_search', keywordRetriever('qld'))];
 const hyp = { key: 'C', text: QUESTION.choices[2], letter: 'C' };
@@ -75,6 +76,24 @@ describe('LLM advocate (createAgent tool loop)', () => {
     expect(a.stop).toBe('token-limit');
     expect(a.toolCalls).toHaveLength(2); // 610 < 1000 after one step, 1220 ≥ 1000 after two
     expect(a.steps).toBe(2);
+  });
+
+  it('a final reply whose only pick names no handle ("P1, P2") gets the compile call; the compiled picks are the evidence and only their citations count (before: the replaced pick counted too)', async () => {
+    const model = new FakeChatModel((call) =>
+      call.index === 0
+        ? { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach own witness' } }] }
+        : call.tools.length
+          ? JSON.stringify({ evidence: [{ id: 'P1, P2', justification: 'both' }] })
+          : JSON.stringify({ evidence: [{ id: /^(P\d+): Rule 607/m.exec(call.text)?.[1], justification: 'any party may impeach' }] }),
+    );
+    const h = new PassageHandles();
+    const a = await withPassageHandles(
+      () => runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 2, getPassage: getPassageFrom(PASSAGES) }),
+      h,
+    );
+    expect(model.calls).toHaveLength(3); // search, the final reply, the compile call
+    expect(a.evidence.map((e) => e.id)).toEqual(['fre607']);
+    expect(h.unresolved).toBe(0);
   });
 
   it('a malformed final reply gets the compile call; two more failures fall back to evidence scores with the error recorded', async () => {

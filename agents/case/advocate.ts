@@ -147,10 +147,13 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   let error: string | undefined;
   let failedStep: AdvocateResult['failedStep'];
   let unparsed = false;
+  let finalCites: string[] = [];
   if (stop === 'final') {
     try {
       const sel = parseStructured(lastText, EvidenceSelection);
-      picked = sel.evidence.map((e) => ({ ...e, id: handles.cite(e.id) }));
+      // counted below only if these picks stay the advocate's (a compile call replaces them)
+      picked = sel.evidence.map((e) => ({ ...e, id: handles.resolve(e.id) }));
+      finalCites = sel.evidence.map((e) => e.id);
       analysis = sel.analysis;
     } catch {
       unparsed = true; // fall through to the compile call
@@ -161,6 +164,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     const shown = [...candidates.values()].sort((a, b) => b.score - a.score).slice(0, compileCandidates);
     const list = shown.map((c) => `${handles.handle(c.id)}: ${truncate(c.snippet.replace(/\s+/g, ' '), compileSnippetChars)}`).join('\n');
     const tally = { tokens: 0 };
+    finalCites = []; // the final reply's picks are replaced, its citations not the advocate's
     try {
       const r = await invokeStructured(
         countingModel(o.llm, tally),
@@ -183,6 +187,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     }
     tokens += tally.tokens;
   }
+  for (const c of finalCites) handles.cite(c); // the final reply's citations, kept as the advocate's evidence: counted once
   let raw: string | undefined;
   if (stop === 'final' && !picked && candidates.size === 0) {
     // nothing to compile from: without this the advocate read as one that searched and found nothing
