@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function shards(names: [string, string], copies: [Question[], Question[]]): Promise<string[]> {
+async function shards(names: string[], copies: Question[][]): Promise<string[]> {
   const { recipe, text } = loadRecipe('case-table2');
   const dirs = names.map((n) => join(dir, n));
   for (const [i, d] of dirs.entries()) {
@@ -41,7 +41,7 @@ async function shards(names: [string, string], copies: [Question[], Question[]])
       recipeText: text,
       dir: d,
       limit: LIMIT,
-      shard: { index: i + 1, count: 2 },
+      shard: { index: i + 1, count: names.length },
       only: ['llm-only'],
       runCommand: baselineRunner(() => copy),
     });
@@ -64,6 +64,19 @@ describe('merge and shards that read other item text', () => {
     // the same copy on both hosts merges
     const [t1, t2] = await shards(['b1', 'b2'], [questions, questions]);
     expect((await mergeShards(join(dir, 'merged-b'), [t1, t2], recipe)).runs[0]).toMatchObject({ status: 'done', items: LIMIT });
+  }, 60_000);
+
+  it('refuses shards 2 and 3 that read other text when shard 1, of an older lexcase, records none (before: merged, the note naming shard 1 only)', async () => {
+    const { recipe } = loadRecipe('case-table2');
+    // host 3's copy: the third question (shard 3's item) reworded; shard 1 from an older lexcase
+    const reworded = questions.map((q, i) => (i === 2 ? { ...q, question: `${q.question} (Reworded.)` } : q));
+    const [s1, s2, s3] = await shards(['d1', 'd2', 'd3'], [questions, questions, reworded]);
+    const f = join(runDirOf(s1, 'llm-only'), 'shard.json');
+    const { allContentChecksum: _, ...older } = JSON.parse(readFileSync(f, 'utf8'));
+    writeFileSync(f, JSON.stringify(older));
+    await expect(mergeShards(join(dir, 'merged-d'), [s1, s2, s3], recipe)).rejects.toThrow(
+      `${runDirOf(s3, 'llm-only')}: read other item text than ${runDirOf(s2, 'llm-only')} (the same ${LIMIT} item ids`,
+    );
   }, 60_000);
 
   it('merges shards of an older lexcase (no allContentChecksum) with one note naming them, recorded in the run', async () => {

@@ -236,15 +236,18 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
   shards.sort((a, b) => a.shard.shard.index - b.shard.shard.index);
   const ref = shards[0];
   const unchecked: string[] = [];
+  // the items' text against the first shard that records it: shard 1 of an older lexcase (no allContentChecksum) must
+  // not leave shards 2 and 3 unchecked against each other
+  const textRef = shards.find((s) => s.shard.allContentChecksum);
   for (const s of shards.slice(1)) {
     if (s.shard.allIdsSha256 !== ref.shard.allIdsSha256)
       throw errors.runInvalid(s.dir, `ran a different item list than ${ref.dir} (different data or --limit)`);
     // the same ids over other text (a question reworded in one host's copy of the data): refused, as a resume refuses an
     // edited item (resume-items.ts); before, the shards merged into one figure over two versions of the data, with no word
-    if (s.shard.allContentChecksum && ref.shard.allContentChecksum && s.shard.allContentChecksum !== ref.shard.allContentChecksum)
+    if (s.shard.allContentChecksum && textRef?.shard.allContentChecksum && s.shard.allContentChecksum !== textRef.shard.allContentChecksum)
       throw errors.runInvalid(
         s.dir,
-        `read other item text than ${ref.dir} (the same ${ref.shard.allIds.length} item ids, but the question, options or text a model is shown differs: allContentChecksum ${s.shard.allContentChecksum.slice(0, 19)}… in its shard.json, ${ref.shard.allContentChecksum.slice(0, 19)}… in ${ref.dir}'s): the shards read different copies or versions of the data, and one figure over them would mix the two; run every shard over the same data (a shard run again goes into a new --run-dir)`,
+        `read other item text than ${textRef.dir} (the same ${ref.shard.allIds.length} item ids, but the question, options or text a model is shown differs: allContentChecksum ${s.shard.allContentChecksum.slice(0, 19)}… in its shard.json, ${textRef.shard.allContentChecksum.slice(0, 19)}… in ${textRef.dir}'s): the shards read different copies or versions of the data, and one figure over them would mix the two; run every shard over the same data (a shard run again goes into a new --run-dir)`,
       );
     // a shard's config against the first one's with the comparison a resume makes (resume-compare.ts), the index by its
     // content (merge-config.ts): a field the older shard's lexcase did not record is "unknown", not a difference
