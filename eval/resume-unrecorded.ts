@@ -101,7 +101,9 @@
  *   passageHandleReading
  *                 how a CASE, MAD or ACAL run reads the passage handles its models cite
  *                 (agents/common/passage-handles.ts): "(P3)", "P3.", "Passage 3" are taken; an older
- *                 lexcase took "P3", "[P3]", "p3" only, so its earlier items may have lost citations (a resume warns)
+ *                 lexcase took "P3", "[P3]", "p3" only, so its earlier items may have lost citations (a resume warns); one
+ *                 that recorded the reading on 2026-12-01 counted an unresolved citation at every parse of a reply: that
+ *                 older value warns the same way ("records an older")
  *   clashWinnerReading
  *                 how an ACAL run reads a clash's winner (agents/acal/clash-winner.ts): "a", "B.", "(A)",
  *                 "Argument B" are taken; an older lexcase took "A" and "B" exactly, retried any other and
@@ -133,6 +135,10 @@
 /** The `optionLetterReading` a CASE, MCQ baseline, MAD or EMAR run recorded from 2026-11-30 to 2026-12-01 (agents/common/option-letter.ts). */
 const OPTION_LETTER_READING_BEFORE_LOWER =
   'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option ("(A) or (D)")';
+
+/** The `passageHandleReading` a CASE, MAD or ACAL run recorded on 2026-12-01 before it counted a citation once per accepted reply (agents/common/passage-handles.ts). */
+const PASSAGE_HANDLE_READING_BEFORE_ONCE =
+  'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted (metrics.unresolvedCitations)';
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -322,7 +328,10 @@ const ADDED: {
   {
     path: ['passageHandleReading'],
     what: 'how a cited passage handle is read: an older lexcase read only "P3", "[P3]" and "p3", so a citation its models wrote "(P3)", "P3." or "Passage 3" named no passage (a MAD citation not in the index, a CASE advocate\'s pick or an ACAL argument\'s citation dropped), uncounted; its earlier items may hold citation and evidence figures this lexcase would not',
-    lacks: absent,
+    // recorded on 2026-12-01 before a citation that names no handle was counted once per accepted reply
+    lacks: (before, after) => absent(before, after) || (before === PASSAGE_HANDLE_READING_BEFORE_ONCE && after !== before),
+    olderWhat:
+      'how a cited passage handle is read: the lexcase that recorded it (2026-12-01) counted a citation that names no passage handle ("P3, P5") at every parse of a reply (a MAD reply re-asked or parsed again, a CASE final reply whose picks a compile call replaced), so its earlier items may count more such citations (metrics.unresolvedCitations) than this lexcase would',
   },
   {
     path: ['clashWinnerReading'],

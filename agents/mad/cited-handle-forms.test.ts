@@ -14,7 +14,7 @@ import { llmConfigSchema } from '../../core/config.js';
 import { createChatModel } from '../../core/llm/factory.js';
 import { deriveSeed } from '../../core/rng.js';
 import { runTokensText } from '../../eval/run-counts.js';
-import { withUnrecorded } from '../../eval/resume-unrecorded.js';
+import { unrecordedText, withUnrecorded } from '../../eval/resume-unrecorded.js';
 import { PASSAGE_HANDLE_READING } from '../common/passage-handles.js';
 import type { ResultRecord, SystemContext } from '../../eval/types.js';
 import { createRetrievalTools } from '../../retrieval/tools/index.js';
@@ -123,5 +123,16 @@ describe('MAD citations written in another handle form', () => {
       /an older lexcase read only "P3", "\[P3\]" and "p3", so a citation its models wrote "\(P3\)", "P3\." or "Passage 3" named no passage/,
     );
     expect(config).toEqual(now);
+  });
+
+  it('a run dir that recorded the reading of 2026-12-01 (a citation counted at every parse) resumes with "records an older passageHandleReading"', () => {
+    const now = { system: 'mad/mad', dataset: 'barexam', passageHandleReading: PASSAGE_HANDLE_READING };
+    const older = PASSAGE_HANDLE_READING.replace(', counted once per accepted reply (', ', counted (');
+    expect(older).not.toBe(PASSAGE_HANDLE_READING);
+    const { unrecorded } = withUnrecorded({ ...now, passageHandleReading: older }, now);
+    expect(unrecorded.map((u) => u.key)).toEqual(['passageHandleReading']);
+    expect(unrecordedText(unrecorded)).toMatch(
+      /records an older passageHandleReading \(how a cited passage handle is read: the lexcase that recorded it \(2026-12-01\) counted a citation/,
+    );
   });
 });
