@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../../core/version.js';
+import { runUnresolvedCitations, unresolvedCitationsText } from '../../../eval/run-counts.js';
 import { readAudit, readGraph } from '../../../agents/acal/graph/store.js';
 import { scriptedArena } from '../../../agents/acal/test-support/scripted-arena.js';
 import { startScriptedServer, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
@@ -100,7 +101,15 @@ describe('lexcase run acal', () => {
       .reduce((s, l) => s + JSON.parse(l).tokens.total, 0);
     expect(total).toBeGreaterThan(1000);
     // before: "run dir: …: ran 3, skipped 0 (already done), failed 0" and no token figure
-    expect(first.out).toContain(`run dir: ${out}: ran 3, skipped 0 (already done), failed 0; tokens ${total.toLocaleString('en-US')}\n`);
+    // with -k 0 no passage is shown: every citation the server writes names no handle, counted after the tokens (run-counts.ts)
+    const u = runUnresolvedCitations(
+      readFileSync(join(out, 'results.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
+    const unresolved = u.citations ? `; ${unresolvedCitationsText(u)}` : '';
+    expect(first.out).toContain(`run dir: ${out}: ran 3, skipped 0 (already done), failed 0; tokens ${total.toLocaleString('en-US')}${unresolved}\n`);
     const again = await cli(...args);
     expect(again.code, again.err).toBe(0);
     expect(again.out).toContain(`run dir: ${out}: ran 0, skipped 3 (already done), failed 0; tokens ${total.toLocaleString('en-US')} (whole run; this call 0)`);

@@ -16,6 +16,7 @@ import { briefReply, debaterLetter, humanText, judgeReply, roleOf, roundOf } fro
 import { startScriptedServer, type RecordedRequest, type ScriptReply, type ScriptedServer } from '../../../tests/support/scripted-openai-server.js';
 import { runCli } from '../../../tests/support/run-cli.js';
 import { PACKAGE_ROOT } from '../../../core/version.js';
+import { runUnresolvedCitations, unresolvedCitationsText } from '../../../eval/run-counts.js';
 
 const cli = (...args: string[]) => runCli(args);
 
@@ -303,8 +304,15 @@ describe('lexcase run mad', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(total(1)).toBeGreaterThan(100);
     // before: "…-s1: ran 2, skipped 0 (already done), failed 0" and no token figure
+    // the script's citations name no handle shown: the end line counts them after the tokens (run-counts.ts)
+    const unresolved = (seed: number) => {
+      const u = runUnresolvedCitations(lines(join(`${base}-s${seed}`, 'results.jsonl')).map((l) => JSON.parse(l)));
+      return u.citations ? `; ${unresolvedCitationsText(u)}` : '';
+    };
     for (const seed of [1, 2])
-      expect(first.stdout).toContain(`${base}-s${seed}: ran 2, skipped 0 (already done), failed 0; tokens ${total(seed).toLocaleString('en-US')}\n`);
+      expect(first.stdout).toContain(
+        `${base}-s${seed}: ran 2, skipped 0 (already done), failed 0; tokens ${total(seed).toLocaleString('en-US')}${unresolved(seed)}\n`,
+      );
     const again = await cli(...args);
     expect(again.code, again.stderr).toBe(0);
     for (const seed of [1, 2])
