@@ -310,6 +310,25 @@ export function runUnresolvedCitations(results: readonly ResultRecord[]): { cita
  * `cite`), which every citation and evidence figure leaves out; before 2026-12-01 nothing counted them, and
  * "(P3)", "P3." or "Passage 3" were among them.
  */
+/** The passages CASE advocates picked after they had their k (results' `metrics.picksBeyondK`), dropped, and the items with any. */
+export function runPicksBeyondK(results: readonly ResultRecord[]): { picks: number; items: number } {
+  let picks = 0;
+  let items = 0;
+  for (const r of results) {
+    const n = r.metrics?.picksBeyondK;
+    if (typeof n === 'number' && n > 0) {
+      picks += n;
+      items++;
+    }
+  }
+  return { picks, items };
+}
+
+/** "3 advocate picks beyond k in 1 item dropped": the end line's count of runPicksBeyondK. */
+export function picksBeyondKText(u: { picks: number; items: number }): string {
+  return `${u.picks.toLocaleString('en-US')} advocate ${u.picks === 1 ? 'pick' : 'picks'} beyond k in ${u.items.toLocaleString('en-US')} ${u.items === 1 ? 'item' : 'items'} dropped`;
+}
+
 export function unresolvedCitationsText(u: { citations: number; items: number }): string {
   return `${u.citations.toLocaleString('en-US')} ${u.citations === 1 ? 'citation' : 'citations'} in ${u.items.toLocaleString('en-US')} ${u.items === 1 ? 'item' : 'items'} named no passage handle shown`;
 }

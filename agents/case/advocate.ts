@@ -23,7 +23,7 @@
  * real ids: the tools are wrapped here, the handles the model picks are mapped back to ids.
  *
  * Evidence can only be passages some tool returned to this advocate: ids it invents are dropped and
- * listed in `rejectedIds`, so nothing outside retrieval (e.g. a dataset's gold passage) can enter a
+ * listed in `rejectedIds` (and `rejected`, with the reason, as are the picks beyond its k), so nothing outside retrieval (e.g. a dataset's gold passage) can enter a
  * juror's prompt through an advocate.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
@@ -44,7 +44,7 @@ import { truncate } from '../common/question-text.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS } from '../common/defaults.js';
 import { countingModel } from './token-tally.js';
 import { extractToolTrace, spentTokensOf, TOKEN_LIMIT_NOTE, tokensOf, type Candidate } from './tool-trace.js';
-import type { AdvocateResult, EvidenceItem, Hypothesis } from './types.js';
+import type { AdvocateResult, EvidenceItem, Hypothesis, RejectedPick } from './types.js';
 
 export const EvidenceSelection = z.object({
   analysis: z.string().optional(),
@@ -87,22 +87,30 @@ function tokenLimitMiddleware(maxTokens: number) {
   });
 }
 
+/**
+ * The model's picks as evidence: the first `k` distinct passages some tool returned. Every other pick
+ * is dropped and listed in `rejected` with its reason: an id no tool returned, or a passage picked
+ * after the advocate already had its k (before 2026-12-01 those were dropped unlisted).
+ */
 function selectEvidence(
   picked: { id: string; justification: string }[],
   candidates: Map<string, Candidate>,
   k: number,
-): { evidence: EvidenceItem[]; rejected: string[] } {
+): { evidence: EvidenceItem[]; rejected: RejectedPick[] } {
   const evidence: EvidenceItem[] = [];
-  const rejected: string[] = [];
+  const rejected: RejectedPick[] = [];
   for (const p of picked) {
     const c = candidates.get(p.id);
     if (!c) {
-      rejected.push(p.id);
+      rejected.push({ id: p.id, reason: 'no tool returned it' });
       continue;
     }
     if (evidence.some((e) => e.id === p.id)) continue;
+    if (evidence.length >= k) {
+      if (!rejected.some((r) => r.id === p.id)) rejected.push({ id: p.id, reason: 'beyond k' });
+      continue;
+    }
     evidence.push({ id: p.id, score: c.score, justification: truncate(p.justification.replace(/\s+/g, ' ').trim(), CASE_PROMPT_LIMITS.advocateNoteChars) });
-    if (evidence.length >= k) break;
   }
   return { evidence, rejected };
 }
@@ -183,6 +191,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
       failedStep = 'compile';
       picked = [...candidates.values()]
         .sort((a, b) => b.score - a.score)
+        .slice(0, o.k) // the fallback's own ranking, not the model's picks: nothing beyond k to list as rejected
         .map((c) => ({ id: c.id, justification: '(no parseable selection; ranked by evidence score)' }));
     }
     tokens += tally.tokens;
@@ -207,7 +216,8 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     stance,
     evidence,
     toolCalls: calls,
-    rejectedIds: rejected,
+    rejectedIds: rejected.map((r) => r.id),
+    rejected,
     steps,
     stop,
     tokens,

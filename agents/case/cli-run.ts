@@ -7,7 +7,7 @@
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { warnValidity } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
-import { runCountsText, unresolvedCitationsText } from '../../eval/run-counts.js';
+import { picksBeyondKText, runCountsText, unresolvedCitationsText } from '../../eval/run-counts.js';
 import { degeneracyWarnings } from '../common/degeneracy.js';
 import { runOptions, type RunOptionFlags } from '../common/run-options.js';
 import type { CaseExperimentResult } from './experiment.js';
@@ -25,7 +25,13 @@ interface CaseFlags extends RunOptionFlags {
 export function formatRun(r: CaseExperimentResult, title: string): string {
   // beside the counts, the evidence cited as no passage handle shown, as MAD's and ACAL's end lines say it (eval/run-counts.ts)
   const unresolved = r.metrics.unresolvedCitations;
-  return [`${title}: ${r.runDir}`, `${runCountsText(r)}${unresolved?.citations ? `; ${unresolvedCitationsText(unresolved)}` : ''}`, '', r.markdown].join('\n');
+  const beyondK = r.metrics.picksBeyondK; // and the picks advocates made after they had their k, dropped
+  return [
+    `${title}: ${r.runDir}`,
+    `${runCountsText(r)}${unresolved?.citations ? `; ${unresolvedCitationsText(unresolved)}` : ''}${beyondK?.picks ? `; ${picksBeyondKText(beyondK)}` : ''}`,
+    '',
+    r.markdown,
+  ].join('\n');
 }
 
 /** The printed summary of a CASE-runner run (`--json`). */

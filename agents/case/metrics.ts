@@ -27,6 +27,7 @@ import {
   runRetriesUnrecorded,
   retriesUnrecordedText,
   runReplyFlags,
+  runPicksBeyondK,
   runUnresolvedCitations,
   uncountedRequestsText,
   type RunReplyFlags,
@@ -105,6 +106,12 @@ export interface CaseMetrics {
    * runs that do not record it (before 2026-12-01, when "(P3)", "P3." and "Passage 3" were among them, uncounted).
    */
   unresolvedCitations?: { citations: number; items: number };
+  /**
+   * Passages the advocates picked after they already had their k (results' `metrics.picksBeyondK`; each trace's
+   * `advocates[].rejected`, reason "beyond k"), dropped from their evidence, and the items with any; absent for runs
+   * that do not record it (offline; before 2026-12-01, when they were dropped unlisted and uncounted).
+   */
+  picksBeyondK?: { picks: number; items: number };
   /** Exploratory hypotheses equally close to several options, so credited to none (map-hypotheses.ts), of `of`; absent without exploratory hypotheses. */
   tiedHypotheses?: { tied: number; of: number };
 }
@@ -237,6 +244,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     },
     ...(coverage ? { goldInIndex: coverage } : {}),
     ...(records.some((r) => typeof r.metrics?.unresolvedCitations === 'number') ? { unresolvedCitations: runUnresolvedCitations(records) } : {}),
+    ...(records.some((r) => typeof r.metrics?.picksBeyondK === 'number') ? { picksBeyondK: runPicksBeyondK(records) } : {}),
     tools: { calls, callsPerQuestion: n ? callTotal / n : 0, distinctPassagesPerQuestion: n ? distinct / n : 0 },
     tokens: {
       total: tokenTotal,
@@ -296,6 +304,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
       'evidence cited as no passage handle shown (dropped from the evidence)',
       `${m.unresolvedCitations.citations} in ${m.unresolvedCitations.items} items`,
     ]);
+  if (m.picksBeyondK?.picks) rows.push(['advocate picks beyond k (dropped from the evidence)', `${m.picksBeyondK.picks} in ${m.picksBeyondK.items} items`]);
   if (m.tiedHypotheses)
     rows.push(['exploratory hypotheses equally close to several options (credited to none)', `${m.tiedHypotheses.tied} of ${m.tiedHypotheses.of}`]);
   lines.push(table(['metric', 'value [95% interval] method'], rows, ['l', 'l']));

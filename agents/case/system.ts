@@ -131,7 +131,11 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
         prediction: verdict.answer,
         confidence: verdict.confidence,
         trace,
-        metrics: { abstentions: jurors.filter((j) => j.abstained).length },
+        metrics: {
+          abstentions: jurors.filter((j) => j.abstained).length,
+          // the passages advocates picked after they had their k: dropped, listed in each trace's `rejected` (metrics.ts picksBeyondK)
+          picksBeyondK: advocates.reduce((n, a) => n + (a.rejected ?? []).filter((r) => r.reason === 'beyond k').length, 0),
+        },
         ...(stepFailures ? { stepFailures } : {}),
         ...(verdict.answer === null
           ? { error: errorText(errors.llmOutputInvalid('the jury', `no valid juror vote: all ${jurors.length} juror(s) abstained (unparseable output)`)) }

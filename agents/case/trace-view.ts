@@ -22,6 +22,8 @@ export function advocateTrace(a: AdvocateResult, passageChars?: number) {
       ...withCut(e.text ?? '', passageChars),
     })),
     ...(a.rejectedIds.length ? { rejectedIds: a.rejectedIds } : {}),
+    // always written for an LLM advocate (empty when nothing was dropped): the report counts it, and a trace without it is from before the count
+    ...(a.rejected ? { rejected: a.rejected } : {}),
     ...(a.retrievalScores ? { retrievalScores: a.retrievalScores } : {}),
     ...(a.error ? { error: a.error } : {}),
     // the reply the advocate could not use (a tool call written as text, an empty reply), cut: the reason beside its error

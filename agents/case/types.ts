@@ -32,13 +32,21 @@ export interface EvidenceItem {
   text?: string;
 }
 
+/** A pick the advocate dropped: an id no tool returned to it, or a passage picked after it already had its k. */
+export interface RejectedPick {
+  id: string;
+  reason: 'no tool returned it' | 'beyond k';
+}
+
 export interface AdvocateResult {
   hypothesis: Hypothesis;
   stance: 'for' | 'against';
   evidence: EvidenceItem[];
   toolCalls: ToolCallRecord[];
-  /** Ids the advocate named that no tool ever returned to it (dropped: evidence must come from tools). */
+  /** Ids of the advocate's picks it dropped: ones no tool ever returned to it (evidence must come from tools) and ones beyond its k. */
   rejectedIds: string[];
+  /** The same picks with the reason each was dropped (LLM advocates; absent offline, where nothing is picked). */
+  rejected?: RejectedPick[];
   /** Model calls of the tool loop (not the note a limit appends when it ends it, nor the compile call after a limit). */
   steps: number;
   /** Why the loop stopped: "final" answer, "step-limit", "token-limit", or "offline". */

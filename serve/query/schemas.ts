@@ -236,7 +236,7 @@ export const evidenceOutput = z.object({
   evidence: z.array(evidenceItem),
   toolCalls: z.array(evidenceToolCall).describe('the searches the advocate ran'),
   analysis: z.string().optional().describe("the LLM advocate's analysis"),
-  rejectedIds: z.array(z.string()).optional().describe('ids the model named that no tool returned (dropped)'),
+  rejectedIds: z.array(z.string()).optional().describe('ids the model picked and the advocate dropped: ones no tool returned, and ones beyond k'),
   stop: z.string().describe('why the advocate stopped (final, offline, max-steps, …)'),
   tokens: z.number().int().describe('LLM tokens used (0 offline)'),
   error: z.string().optional(),

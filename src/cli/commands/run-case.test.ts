@@ -338,6 +338,47 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
     }
   }, 60_000);
 
+  it('run case --k 2: an advocate that picks 4 passages keeps 2; the 2 beyond k are listed in the trace with the reason and counted in results, --json metrics and report.md', async () => {
+    const srv = await startScriptedServer((req): ScriptReply => {
+      if (/juror on a panel/.test(body(req))) return { content: JSON.stringify({ reasoning: 'step by step', vote: 'A' }) };
+      const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+      if (toolMsgs.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'negligence duty of care', k: 4 } }] };
+      const ids = toolMsgs.flatMap((m) => JSON.parse(m.content).results.map((x: { id: string }) => x.id));
+      return { content: JSON.stringify({ evidence: [...ids.slice(0, 4), 'P999'].map((id: string) => ({ id, justification: 'relevant rule' })) }) };
+    });
+    try {
+      useScriptedLlm(srv.url);
+      const runDir = join(dir, 'run-llm-beyond-k');
+      const r = await cli('--json', 'run', 'case', '--index', index, '--limit', '1', '--tools', 'bm25', '--k', '2', '--run-dir', runDir, '--no-cache');
+      expect(r.code, r.stderr).toBe(0);
+      const trace = JSON.parse(readFileSync(join(runDir, 'traces', `${val[0].id}.json`), 'utf8'));
+      const advocates = trace.advocates as {
+        evidence: { id: string }[];
+        toolCalls: { ids: string[] }[];
+        rejected: { id: string; reason: string }[];
+        rejectedIds: string[];
+      }[];
+      expect(advocates).toHaveLength(4);
+      for (const a of advocates) {
+        const returned = a.toolCalls[0].ids;
+        expect(a.evidence.map((e) => e.id)).toEqual(returned.slice(0, 2));
+        expect(a.rejected).toEqual([
+          { id: returned[2], reason: 'beyond k' },
+          { id: returned[3], reason: 'beyond k' },
+          { id: 'P999', reason: 'no tool returned it' },
+        ]);
+        expect(a.rejectedIds).toEqual([returned[2], returned[3], 'P999']);
+      }
+      // counted where the picks naming no handle shown are: results.jsonl, the CLI's metrics, report.md's table
+      expect(JSON.parse(lines(join(runDir, 'results.jsonl'))[0]).metrics).toMatchObject({ picksBeyondK: 8, unresolvedCitations: 4 });
+      expect(JSON.parse(r.stdout).metrics).toMatchObject({ picksBeyondK: { picks: 8, items: 1 }, unresolvedCitations: { citations: 4, items: 1 } });
+      const report = readFileSync(join(runDir, 'report.md'), 'utf8');
+      expect(report).toMatch(/\| advocate picks beyond k \(dropped from the evidence\) +\| 8 in 1 items +\|/);
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
+
   it("run case --k 3: a search call that names no k returns the run's 3 passages (the CLI k reaches the tools)", async () => {
     const srv = await startScriptedServer(oneSearchThenEvidence);
     try {
