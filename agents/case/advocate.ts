@@ -40,7 +40,7 @@ import { invokeStructured, messageText, parseStructured } from '../../core/llm/s
 import { rejectReply } from '../../core/llm/cache-validation.js';
 import { withCall } from '../../core/llm/record-replay.js';
 import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './prompts.js';
-import { truncate } from '../common/question-text.js';
+import { cutFrom, truncate } from '../common/question-text.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS } from '../common/defaults.js';
 import { countingModel } from './token-tally.js';
 import { extractToolTrace, spentTokensOf, TOKEN_LIMIT_NOTE, tokensOf, type Candidate } from './tool-trace.js';
@@ -110,7 +110,15 @@ function selectEvidence(
       if (!rejected.some((r) => r.id === p.id)) rejected.push({ id: p.id, reason: 'beyond k' });
       continue;
     }
-    evidence.push({ id: p.id, score: c.score, justification: truncate(p.justification.replace(/\s+/g, ' ').trim(), CASE_PROMPT_LIMITS.advocateNoteChars) });
+    // the note as the jurors read it, cut at advocateNoteChars; a cut one keeps its length (counted in report.md's CASE section)
+    const note = p.justification.replace(/\s+/g, ' ').trim();
+    const cut = cutFrom(note, CASE_PROMPT_LIMITS.advocateNoteChars);
+    evidence.push({
+      id: p.id,
+      score: c.score,
+      justification: truncate(note, CASE_PROMPT_LIMITS.advocateNoteChars),
+      ...(cut !== undefined ? { noteCutFrom: cut } : {}),
+    });
   }
   return { evidence, rejected };
 }

@@ -21,7 +21,8 @@ export const caseSection: SectionBuilder = (run, o) => {
         .join(', ')}.`
     : '';
   const passageChars = (run.config.config as { passageChars?: unknown } | undefined)?.passageChars;
-  const cut = contextCuts(run.traces, passageChars) ?? evidenceCuts(run.traces, passageChars);
+  const noteChars = (run.config.config as { advocateNoteChars?: unknown } | undefined)?.advocateNoteChars;
+  const cut = contextCuts(run.traces, passageChars) ?? evidenceCuts(run.traces, passageChars, noteChars);
   return {
     id: 'case',
     title: `CASE metrics${m.label ? ` (${m.label})` : ''}`,
@@ -55,19 +56,47 @@ function contextCuts(traces: Map<string, Record<string, unknown>>, passageChars:
 
 /**
  * LLM CASE: the advocates' evidence passages the jurors' case file cut to config.json `passageChars`
- * (traces' `advocates[].evidence[].cutFrom`). Undefined for an offline run (no juror reads a prompt,
+ * (traces' `advocates[].evidence[].cutFrom`), then their notes cut to `advocateNoteChars`
+ * (`evidence[].noteCutFrom`): " **3 of 8 advocates' notes** (in 1 of 1 items) **were cut to their first 300 characters** …". Undefined for an offline run (no juror reads a prompt,
  * config.json records no passageChars) and when no advocate found evidence.
  */
-function evidenceCuts(traces: Map<string, Record<string, unknown>>, passageChars: unknown) {
+function evidenceCuts(traces: Map<string, Record<string, unknown>>, passageChars: unknown, noteChars: unknown) {
   if (typeof passageChars !== 'number') return undefined;
+  // the advocates' notes beside each passage, cut to config.json advocateNoteChars (evidence[].noteCutFrom); traces before the count lack advocateNoteChars
+  const notes = tallyCuts(traces.values(), (tr) => {
+    const ev = ((tr.advocates as { evidence?: { noteCutFrom?: number }[] }[] | undefined) ?? []).flatMap((a) => a.evidence ?? []);
+    return { total: ev.length, cut: ev.filter((e) => typeof e.noteCutFrom === 'number').length, counted: typeof tr.advocateNoteChars === 'number' };
+  });
+  const noteLimit = typeof noteChars === 'number' ? `${noteChars.toLocaleString('en-US')} characters` : 'config.json advocateNoteChars';
   const t = tallyCuts(traces.values(), (tr) => {
     const ev = ((tr.advocates as { evidence?: { cutFrom?: number }[] }[] | undefined) ?? []).flatMap((a) => a.evidence ?? []);
     return { total: ev.length, cut: ev.filter((e) => typeof e.cutFrom === 'number').length, counted: typeof tr.passageChars === 'number' };
   });
-  return cutReport(t, passageChars, {
+  const r = cutReport(t, passageChars, {
     cut: (limit) =>
       `**${t.cut} of ${t.passages} evidence passages** (in ${t.cutItems} of ${t.items} items) **were cut to their first ${limit}** in the jurors' case file (config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the jurors read only their start.`,
     whole: (limit) =>
       `All ${t.passages} evidence passages of ${t.items} item${t.items === 1 ? '' : 's'} were shown whole to the jurors (none longer than ${limit}).`,
+    after: () =>
+      (notes.passages
+        ? notes.cut
+          ? ` **${notes.cut} of ${notes.passages} advocates' notes** (in ${notes.cutItems} of ${notes.items} items) **were cut to their first ${noteLimit}** (config.json \`advocateNoteChars\`; each evidence item's \`noteCutFrom\`, the note's length).`
+          : ` All ${notes.passages} advocates' notes were shown whole (none longer than ${noteLimit}).`
+        : '') +
+      (notes.uncounted
+        ? ` ${notes.uncounted} item${notes.uncounted === 1 ? "'s" : "s'"} advocates' notes are from before lexcase counted their cuts: not in this count.`
+        : ''),
   });
+  if (!r || !(notes.passages || notes.uncounted)) return r;
+  return {
+    line: r.line,
+    json: {
+      ...r.json,
+      notes: notes.passages,
+      notesCut: notes.cut,
+      noteItems: notes.items,
+      noteCutItems: notes.cutItems,
+      ...(notes.uncounted ? { notesUncounted: notes.uncounted } : {}),
+    },
+  };
 }

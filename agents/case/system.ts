@@ -89,6 +89,7 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
       trace.hypotheses = hypotheses;
       trace.advocates = [];
       trace.passageChars = CASE_PROMPT_LIMITS.jurorPassageChars; // the juror's cut: evidence[].cutFrom counts what it cut
+      trace.advocateNoteChars = CASE_PROMPT_LIMITS.advocateNoteChars; // the notes' cut: evidence[].noteCutFrom counts what it cut
       for (const h of hypotheses) {
         const a = await runAdvocate({
           llm,

@@ -18,6 +18,7 @@ export function advocateTrace(a: AdvocateResult, passageChars?: number) {
       id: e.id,
       score: e.score,
       justification: e.justification,
+      ...(e.noteCutFrom !== undefined ? { noteCutFrom: e.noteCutFrom } : {}),
       snippet: truncate((e.text ?? '').replace(/\s+/g, ' '), 240),
       ...withCut(e.text ?? '', passageChars),
     })),

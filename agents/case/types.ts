@@ -28,6 +28,8 @@ export interface EvidenceItem {
   /** Comparable evidence score (reciprocal-rank based; see docs/case.md "Scores"). */
   score: number;
   justification: string;
+  /** The note's length (whitespace collapsed) when `justification` is its first CASE_PROMPT_LIMITS.advocateNoteChars characters, cut ("…"). */
+  noteCutFrom?: number;
   /** Passage text (shown to jurors); absent when the doc store has no text for the id. */
   text?: string;
 }

@@ -379,6 +379,46 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
     }
   }, 60_000);
 
+  it("run case: an advocate's note longer than 300 characters is cut for the jurors, its length kept in the trace (noteCutFrom) and counted in report.md", async () => {
+    const long = `The voucher rule ${'bars a party from impeaching its own witness '.repeat(10)}end.`; // 461 characters
+    const srv = await startScriptedServer((req): ScriptReply => {
+      if (/juror on a panel/.test(body(req))) return { content: JSON.stringify({ reasoning: 'step by step', vote: 'A' }) };
+      const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+      if (toolMsgs.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'negligence duty of care' } }] };
+      const ids = toolMsgs.flatMap((m) => JSON.parse(m.content).results.map((x: { id: string }) => x.id));
+      return {
+        content: JSON.stringify({
+          evidence: [
+            { id: ids[0], justification: long },
+            { id: ids[1], justification: 'relevant rule' },
+          ],
+        }),
+      };
+    });
+    try {
+      useScriptedLlm(srv.url);
+      const runDir = join(dir, 'run-llm-note-cut');
+      const r = await cli('--json', 'run', 'case', '--index', index, '--limit', '1', '--tools', 'bm25', '--k', '2', '--run-dir', runDir, '--no-cache');
+      expect(r.code, r.stderr).toBe(0);
+      const trace = JSON.parse(readFileSync(join(runDir, 'traces', `${val[0].id}.json`), 'utf8'));
+      expect(trace.advocateNoteChars).toBe(300);
+      const evidence = (trace.advocates as { evidence: { justification: string; noteCutFrom?: number }[] }[]).flatMap((a) => a.evidence);
+      expect(evidence).toHaveLength(8);
+      for (const [i, e] of evidence.entries()) {
+        if (i % 2) expect([e.justification, e.noteCutFrom]).toEqual(['relevant rule', undefined]);
+        else expect([e.justification, e.noteCutFrom]).toEqual([`${long.slice(0, 299)}…`, long.length]);
+      }
+      const report = readFileSync(join(runDir, 'report.md'), 'utf8');
+      expect(report).toContain(" **4 of 8 advocates' notes** (in 1 of 1 items) **were cut to their first 300 characters** (config.json `advocateNoteChars`;");
+      expect(JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')).sections.case.contextCut).toMatchObject({
+        notes: 8,
+        notesCut: 4,
+      });
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
+
   it("run case --k 3: a search call that names no k returns the run's 3 passages (the CLI k reaches the tools)", async () => {
     const srv = await startScriptedServer(oneSearchThenEvidence);
     try {
