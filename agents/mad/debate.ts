@@ -66,8 +66,8 @@ export interface DebateTrace {
   system: 'mad';
   settings: MadSettings;
   letters: string[];
-  /** `cutFrom`: the passage's length when the prompts show only its first `settings.passageChars` characters. */
-  pool: { id: string; query: string; cutFrom?: number }[];
+  /** `cutFrom`: the passage's length when the prompts show only its first `settings.passageChars` characters; `fromSnippet`: no doc-store text, the search snippet shown (a cut). */
+  pool: { id: string; query: string; cutFrom?: number; fromSnippet?: true }[];
   rounds: { round: number; briefs: Brief[] }[];
   crossExamination?: CrossExamination;
   judge?: Judgment;

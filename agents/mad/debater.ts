@@ -91,14 +91,23 @@ async function requestSnippet(
     const hits = await searchWith(tool, query, 1, o.signal);
     const results = [];
     let cut: number | undefined;
+    let fromSnippet = false;
     for (const h of hits) {
       const p = await o.getPassage(h.id);
       const text = p?.text ?? h.snippet ?? '';
-      added.push({ id: h.id, text, query });
+      if (p?.text === undefined) fromSnippet = true; // no doc-store text: the search snippet stands in (counted as cut)
+      added.push({ id: h.id, text, query, ...(p?.text === undefined ? { fromSnippet: true as const } : {}) });
       cut ??= cutFrom(text, o.passageChars); // counted in report.md's MAD section (report-section.ts poolCuts)
       results.push({ id: passageHandles().handle(h.id), text: truncate(text.replace(/\s+/g, ' '), o.passageChars) });
     }
-    request = { tool: call.name, query, ids: hits.map((h) => h.id), passageChars: o.passageChars, ...(cut !== undefined ? { cutFrom: cut } : {}) };
+    request = {
+      tool: call.name,
+      query,
+      ids: hits.map((h) => h.id),
+      passageChars: o.passageChars,
+      ...(cut !== undefined ? { cutFrom: cut } : {}),
+      ...(fromSnippet ? { fromSnippet: true as const } : {}),
+    };
     toolMessages.push(new ToolMessage({ tool_call_id: id, content: JSON.stringify({ results }) }));
   }
   return { toolMessages, request, added, refused };

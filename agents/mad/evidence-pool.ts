@@ -58,14 +58,18 @@ export const POOL_ORDER = "issue query, then the options' queries in a seeded or
  * handle and is credited with a passage two queries share, so a fixed A, B, C, D order favoured
  * option A on every item. Drawn from the item seed (kind `pool options`), recorded in the trace.
  */
-/** The trace's pool: each passage's id and query, and `cutFrom` (its length) when the prompts show only its first `passageChars` characters. */
+/**
+ * The trace's pool: each passage's id and query, `cutFrom` (its length) when the prompts show only its
+ * first `passageChars` characters, and `fromSnippet` when the doc store had no text and the prompts show
+ * the search snippet instead (counted as cut in report.md: its whole length is unknown).
+ */
 export function poolTrace(
-  pool: readonly { id: string; text: string; query: string }[],
+  pool: readonly { id: string; text: string; query: string; fromSnippet?: true }[],
   passageChars: number,
-): { id: string; query: string; cutFrom?: number }[] {
+): { id: string; query: string; cutFrom?: number; fromSnippet?: true }[] {
   return pool.map((p) => {
     const n = cutFrom(p.text, passageChars);
-    return { id: p.id, query: p.query, ...(n !== undefined ? { cutFrom: n } : {}) };
+    return { id: p.id, query: p.query, ...(n !== undefined ? { cutFrom: n } : {}), ...(p.fromSnippet ? { fromSnippet: true as const } : {}) };
   });
 }
 
@@ -89,7 +93,8 @@ export async function buildEvidencePool(
       if (!h || seen.has(h.id)) continue;
       seen.add(h.id);
       const p = await ctx.getPassage(h.id);
-      pool.push({ id: h.id, text: p?.text ?? h.snippet ?? '', query: o.query });
+      // no text in the doc store: the search snippet stands in, a cut of its own (poolTrace marks it, report.md counts it)
+      pool.push(p?.text !== undefined ? { id: h.id, text: p.text, query: o.query } : { id: h.id, text: h.snippet ?? '', query: o.query, fromSnippet: true });
     }
   }
   return { pool, order: drawn.record };

@@ -60,10 +60,15 @@ export function checklistRates(traces: Iterable<Record<string, unknown>>): Recor
  */
 export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars: unknown) {
   const all = [...traces];
+  // a passage the doc store had no text for is shown as its search snippet (≤ 600 characters): a cut, its whole length unknown
+  const isCut = (p: { cutFrom?: number; fromSnippet?: true }) => typeof p.cutFrom === 'number' || p.fromSnippet === true;
+  let fromSnippet = 0;
+  let requestsFromSnippet = 0;
   const t = tallyCuts(all, (tr) => {
-    const pool = tr.pool as { cutFrom?: number }[] | undefined;
+    const pool = tr.pool as { cutFrom?: number; fromSnippet?: true }[] | undefined;
     if (!Array.isArray(pool)) return undefined;
-    return { total: pool.length, cut: pool.filter((p) => typeof p.cutFrom === 'number').length, counted: typeof tr.passageChars === 'number' };
+    fromSnippet += pool.filter((p) => p.fromSnippet).length;
+    return { total: pool.length, cut: pool.filter(isCut).length, counted: typeof tr.passageChars === 'number' };
   });
   // the snippets the debaters requested, in the items whose pool was counted
   const snip = tallyCuts(all, (tr) => {
@@ -72,9 +77,10 @@ export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars
     const requests = ((tr.rounds as { briefs?: Brief[] }[] | undefined) ?? [])
       .flatMap((r) => r.briefs ?? [])
       .flatMap((b) => (b.request?.ids.length ? [b.request] : []));
+    requestsFromSnippet += requests.filter((r) => r.fromSnippet).length;
     return {
       total: requests.length,
-      cut: requests.filter((r) => typeof r.cutFrom === 'number').length,
+      cut: requests.filter(isCut).length,
       counted: requests.every((r) => typeof r.passageChars === 'number'), // else requested before lexcase counted the snippets' cuts
     };
   });
@@ -83,9 +89,12 @@ export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars
       `**${t.cut} of ${t.passages} pool passages** (in ${t.cutItems} of ${t.items} items) **were cut to their first ${limit}** for the prompts (\`--passage-chars\`, config.json \`passageChars\`; the items' traces mark each as \`cutFrom\`, its length): the models read only their start.`,
     whole: (limit) => `All ${t.passages} pool passages of ${t.items} item${t.items === 1 ? '' : 's'} were shown whole (none longer than ${limit}).`,
     after: (limit) =>
+      (fromSnippet
+        ? ` ${fromSnippet} of them had no text in the index's doc store: the prompts showed their search snippet (at most 600 characters) instead, counted as cut (\`pool[].fromSnippet\`).`
+        : '') +
       (snip.passages
         ? snip.cut
-          ? ` **${snip.cut} of ${snip.passages} snippets the debaters requested** (in ${snip.cutItems} of ${snip.items} items) **were cut to the same ${limit}** in the tool result (each brief's \`request.cutFrom\`).`
+          ? ` **${snip.cut} of ${snip.passages} snippets the debaters requested** (in ${snip.cutItems} of ${snip.items} items) **were cut to the same ${limit}** in the tool result (each brief's \`request.cutFrom\`${requestsFromSnippet ? `; ${requestsFromSnippet} had no doc-store text, shown as the search snippet: \`request.fromSnippet\`` : ''}).`
           : ` All ${snip.passages} snippets the debaters requested were shown whole.`
         : '') +
       (snip.uncounted
@@ -97,6 +106,8 @@ export function poolCuts(traces: Iterable<Record<string, unknown>>, passageChars
     line: r.line,
     json: {
       ...r.json,
+      ...(fromSnippet ? { fromSnippet } : {}),
+      ...(requestsFromSnippet ? { snippetsFromSearch: requestsFromSnippet } : {}),
       ...(snip.passages || snip.uncounted
         ? {
             snippets: snip.passages,

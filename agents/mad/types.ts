@@ -8,6 +8,8 @@ export interface PoolPassage {
   text: string;
   /** The query that retrieved it (Round 0: the option-specific query; rebuttal: the debater's request). */
   query: string;
+  /** The doc store had no text for it: `text` is the search hit's snippet (at most 600 characters, itself a cut), counted as cut. */
+  fromSnippet?: true;
 }
 
 /** One cited claim as the debater wrote it. */
@@ -44,9 +46,10 @@ export interface Brief {
   /**
    * The one new snippet requested from the retriever this round, if any. `passageChars`: the
    * characters of it the tool result showed (absent in traces written before lexcase counted the
-   * cut); `cutFrom`: the snippet's whitespace-collapsed length when it was longer (requests return one passage).
+   * cut); `cutFrom`: the snippet's whitespace-collapsed length when it was longer (requests return one passage);
+   * `fromSnippet`: the doc store had no text, the search snippet was shown instead (counted as cut).
    */
-  request?: { tool: string; query: string; ids: string[]; passageChars?: number; cutFrom?: number };
+  request?: { tool: string; query: string; ids: string[]; passageChars?: number; cutFrom?: number; fromSnippet?: true };
   /** Set when the debater's reply was unparseable twice: it forfeits this round (empty brief). */
   error?: string;
   raw?: string[];
