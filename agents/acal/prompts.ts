@@ -11,6 +11,7 @@ import type { AcalGraph } from './graph/types.js';
 import type { CaseInput, EvidencePassage } from './llm/common.js';
 import { DEFAULT_PASSAGE_CHARS } from './passage-chars.js';
 import { describeRole, LEGAL_ROLES, roleByName, type LegalRole } from './roles.js';
+import { cutUnits } from '../../core/truncate.js';
 
 export function formatEvidence(evidence: EvidencePassage[], maxChars = DEFAULT_PASSAGE_CHARS): string {
   if (!evidence.length) return '(no passages retrieved)';
@@ -18,7 +19,7 @@ export function formatEvidence(evidence: EvidencePassage[], maxChars = DEFAULT_P
   return (
     evidence
       // handle + text only: a title (some corpora title every distractor and no gold passage) would tell them apart
-      .map((p) => `[${h.handle(p.id)}] ${p.text.length > maxChars ? p.text.slice(0, maxChars) + '…' : p.text}`)
+      .map((p) => `[${h.handle(p.id)}] ${p.text.length > maxChars ? cutUnits(p.text, maxChars) + '…' : p.text}`)
       .join('\n')
   );
 }

@@ -29,15 +29,5 @@ export function cutFrom(text: string, max: number, collapse = true): number | un
   return n > max ? n : undefined;
 }
 
-/**
- * `text` whole when it fits in `max` UTF-16 units, else its start and '…'. The cut never falls
- * inside a surrogate pair (an emoji, a rare CJK character): it goes before the pair, so a prompt
- * never ends in a lone surrogate (which a JSON request body would carry as an invalid `\ud83d`).
- */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return text.slice(0, end).trimEnd() + '…';
-}
+/** `text` whole when it fits in `max` UTF-16 units, else its start and '…', never split inside a surrogate pair (core/truncate.ts). */
+export { truncate } from '../../core/truncate.js';

@@ -35,6 +35,7 @@ import {
   type SearchInput,
   type SearchOutput,
 } from './schemas.js';
+import { cutUnits } from '../../core/truncate.js';
 
 export type { IndexSpec };
 export { parseInput };
@@ -64,7 +65,8 @@ export function passageUri(index: string, id: string): string {
   return `lexcase://${encodeURIComponent(index)}/passage/${encodeURIComponent(id)}`;
 }
 
-const clip = (text: string) => (text.length > SNIPPET_CHARS ? { snippet: text.slice(0, SNIPPET_CHARS), truncated: true } : { snippet: text, truncated: false });
+const clip = (text: string) =>
+  text.length > SNIPPET_CHARS ? { snippet: cutUnits(text, SNIPPET_CHARS), truncated: true } : { snippet: text, truncated: false };
 
 interface Entry {
   name: string;

@@ -12,6 +12,7 @@ import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 import { evidenceFor, evidenceModel, explainPassage, searchPassages } from '../../serve/query/index-queries.js';
 import { highlight, queryTerms, type Segment } from './highlight.js';
 import type { IndexContext } from './index-context.js';
+import { cutUnits } from '../../core/truncate.js';
 
 /** Longest passage text sent to the browser per hit. */
 export const MAX_PASSAGE_CHARS = 4000;
@@ -67,7 +68,7 @@ export const explainQuerySchema = z
   })
   .strict();
 
-const clip = (text: string) => (text.length > MAX_PASSAGE_CHARS ? { text: text.slice(0, MAX_PASSAGE_CHARS), truncated: true } : { text, truncated: false });
+const clip = (text: string) => (text.length > MAX_PASSAGE_CHARS ? { text: cutUnits(text, MAX_PASSAGE_CHARS), truncated: true } : { text, truncated: false });
 
 /** The query service's search (serve/query/index-queries.ts), its hits highlighted. */
 export async function search(ix: IndexContext, input: z.infer<typeof searchQuerySchema>) {

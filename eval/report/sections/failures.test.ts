@@ -89,4 +89,29 @@ describe('Failures in report.md', () => {
     expect(read.map((r) => r.spans).sort()).toEqual(ids.map((id) => [id]).sort());
     for (const r of read) expect(r.rest).toBe('- : model returned no answer letter');
   });
+
+  it('an error over 200 characters is cut with "…" (before: cut silently), never inside a surrogate pair', async () => {
+    // 198 characters, then an emoji (a surrogate pair) across the cut, then more
+    const error = `endpoint said: ${'x'.repeat(183)}\u{1F4DA} and the rest of a long provider message that goes on well past the cut`;
+    const dir = join(root, 'run-long');
+    await runExperiment({
+      lexcaseSystem: 'case',
+      runDir: dir,
+      system: async () => {
+        throw new Error(error);
+      },
+      items: [{ id: 'q1', answer: 'A' }],
+      gold: (q) => q.answer,
+      makeContext: ctx,
+      config: { system: 'case' },
+      seed: 1,
+    });
+    await writeReport(dir, { iterations: 50 });
+    const md = readFileSync(join(dir, 'report.md'), 'utf8').split('\n');
+    const line = md.slice(md.indexOf('## Failures')).find((l) => l.startsWith('- '))!;
+    const shown = codeSpans(line).rest.replace(/^- : /, '');
+    expect(shown).toBe(`endpoint said: ${'x'.repeat(183)}…`);
+    expect(shown.length).toBeLessThanOrEqual(200);
+    expect(shown).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/); // no lone first half of a pair
+  });
 });

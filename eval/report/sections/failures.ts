@@ -6,6 +6,7 @@ import { isFailed } from '../../metrics/failures.js';
 import { codeSpan, table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 import { tallyPerKey } from './tally.js';
+import { truncate } from '../../../core/truncate.js';
 
 /** What a failed item's line says: its error, else that it has no prediction. */
 const reason = (r: { error?: string }) => r.error ?? 'no prediction (no error recorded)';
@@ -29,7 +30,7 @@ export const failuresSection: SectionBuilder = (run) => {
       )}`
     : '';
   if (failed.length === 0) return { id: 'failures', title: 'Failures', markdown: `None.${stepMd}`, json };
-  const list = failed.slice(0, 20).map((r) => `- ${codeSpan(r.id)}: ${reason(r).split('\n')[0].slice(0, 200)}`);
+  const list = failed.slice(0, 20).map((r) => `- ${codeSpan(r.id)}: ${truncate(reason(r).split('\n')[0], 200)}`);
   const more = failed.length > 20 ? `\n- … ${failed.length - 20} more in report.json` : '';
   return {
     id: 'failures',
