@@ -311,22 +311,25 @@ export function runUnresolvedCitations(results: readonly ResultRecord[]): { cita
  * "(P3)", "P3." or "Passage 3" were among them.
  */
 /** The passages CASE advocates picked after they had their k (results' `metrics.picksBeyondK`), dropped, and the items with any. */
-export function runPicksBeyondK(results: readonly ResultRecord[]): { picks: number; items: number } {
+export function runPicksBeyondK(results: readonly ResultRecord[]): { picks: number; items: number; uncounted?: number } {
   let picks = 0;
   let items = 0;
+  let uncounted = 0;
   for (const r of results) {
     const n = r.metrics?.picksBeyondK;
     if (typeof n === 'number' && n > 0) {
       picks += n;
       items++;
     }
+    // an LLM CASE item (its jury recorded abstentions) written before the count, in a resumed older run dir
+    if (typeof n !== 'number' && typeof r.metrics?.abstentions === 'number') uncounted++;
   }
-  return { picks, items };
+  return { picks, items, ...(uncounted ? { uncounted } : {}) };
 }
 
 /** "3 advocate picks beyond k in 1 item dropped": the end line's count of runPicksBeyondK. */
-export function picksBeyondKText(u: { picks: number; items: number }): string {
-  return `${u.picks.toLocaleString('en-US')} advocate ${u.picks === 1 ? 'pick' : 'picks'} beyond k in ${u.items.toLocaleString('en-US')} ${u.items === 1 ? 'item' : 'items'} dropped`;
+export function picksBeyondKText(u: { picks: number; items: number; uncounted?: number }): string {
+  return `${u.picks.toLocaleString('en-US')} advocate ${u.picks === 1 ? 'pick' : 'picks'} beyond k in ${u.items.toLocaleString('en-US')} ${u.items === 1 ? 'item' : 'items'} dropped${u.uncounted ? ` (${u.uncounted.toLocaleString('en-US')} ${u.uncounted === 1 ? 'item' : 'items'} from before lexcase counted them not counted)` : ''}`;
 }
 
 export function unresolvedCitationsText(u: { citations: number; items: number }): string {

@@ -209,3 +209,20 @@ describe('caseMetrics: evidence cited as no passage handle shown', () => {
     ).not.toHaveProperty('unresolvedCitations');
   });
 });
+
+describe('caseMetrics: advocate picks beyond k', () => {
+  it('counts them beside the picks naming no handle, and names the items of a resumed older run dir that were not counted', () => {
+    const recs: ResultRecord[] = [
+      { ...rec('q1', true, 'high', {}), metrics: { abstentions: 0, picksBeyondK: 3 } },
+      { ...rec('q2', true, 'high', {}), metrics: { abstentions: 0, picksBeyondK: 0 } },
+      { ...rec('q3', false, 'high', {}), metrics: { abstentions: 1 } }, // written before the count
+    ];
+    const m = caseMetrics(recs, new Map());
+    expect(m.picksBeyondK).toEqual({ picks: 3, items: 1, uncounted: 1 });
+    expect(caseMetricsMarkdown(m)).toMatch(
+      /\| advocate picks beyond k \(dropped from the evidence\) +\| 3 in 1 items \(1 items from before the count not counted\) +\|/,
+    );
+    // a run that records none (before 2026-12-01, offline) says nothing
+    expect(caseMetrics([recs[2]], new Map())).not.toHaveProperty('picksBeyondK');
+  });
+});

@@ -111,7 +111,7 @@ export interface CaseMetrics {
    * `advocates[].rejected`, reason "beyond k"), dropped from their evidence, and the items with any; absent for runs
    * that do not record it (offline; before 2026-12-01, when they were dropped unlisted and uncounted).
    */
-  picksBeyondK?: { picks: number; items: number };
+  picksBeyondK?: { picks: number; items: number; uncounted?: number };
   /** Exploratory hypotheses equally close to several options, so credited to none (map-hypotheses.ts), of `of`; absent without exploratory hypotheses. */
   tiedHypotheses?: { tied: number; of: number };
 }
@@ -304,7 +304,11 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
       'evidence cited as no passage handle shown (dropped from the evidence)',
       `${m.unresolvedCitations.citations} in ${m.unresolvedCitations.items} items`,
     ]);
-  if (m.picksBeyondK?.picks) rows.push(['advocate picks beyond k (dropped from the evidence)', `${m.picksBeyondK.picks} in ${m.picksBeyondK.items} items`]);
+  if (m.picksBeyondK?.picks)
+    rows.push([
+      'advocate picks beyond k (dropped from the evidence)',
+      `${m.picksBeyondK.picks} in ${m.picksBeyondK.items} items${m.picksBeyondK.uncounted ? ` (${m.picksBeyondK.uncounted} items from before the count not counted)` : ''}`,
+    ]);
   if (m.tiedHypotheses)
     rows.push(['exploratory hypotheses equally close to several options (credited to none)', `${m.tiedHypotheses.tied} of ${m.tiedHypotheses.of}`]);
   lines.push(table(['metric', 'value [95% interval] method'], rows, ['l', 'l']));
