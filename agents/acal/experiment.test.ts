@@ -56,7 +56,7 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
     const runDir = join(dir, 'run-acal-k60');
     const before = srv.requests.length;
     await expect(runAcal({ task: 'hearsay', runDir, llm: llm(), limit: 2, indexDir: index(), k: 60, iterations: 200 })).rejects.toThrow(
-      'invalid -k: 60 passages a search is over the 50 the retrieval tools return a search (retrieval/tools/search-tool.ts): give 50 or fewer',
+      'invalid -k: 60 passages a search, but the retrieval tools return at most 50 passages a search: give 50 or fewer',
     );
     expect(srv.requests.length).toBe(before);
     expect(existsSync(join(runDir, 'results.jsonl'))).toBe(false);

@@ -94,7 +94,7 @@ describe('run mad -k', () => {
   it('over the retrieval tool\'s 50 passages a search is refused before any item or model call, naming -k and the limit (every item failed with "Received tool input did not match expected schema")', async () => {
     const llm = new FakeChatModel([]);
     await expect(runMadExperiment({ dataset: 'barexam', split: 'val', index: 'not-opened', k: 60, llm, limit: 1 })).rejects.toThrow(
-      'invalid -k: 60 passages a search is over the 50 the retrieval tools return a search (retrieval/tools/search-tool.ts): give 50 or fewer',
+      'invalid -k: 60 passages a search, but the retrieval tools return at most 50 passages a search: give 50 or fewer',
     );
     expect(llm.calls).toHaveLength(0);
   });

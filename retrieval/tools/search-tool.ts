@@ -35,7 +35,7 @@ export function checkSearchToolK(k: number, field = '-k'): void {
   if (k > MAX_SEARCH_TOOL_K)
     throw errors.invalidInput(
       field,
-      `${k} passages a search is over the ${MAX_SEARCH_TOOL_K} the retrieval tools return a search (retrieval/tools/search-tool.ts): give ${MAX_SEARCH_TOOL_K} or fewer`,
+      `${k} passages a search, but the retrieval tools return at most ${MAX_SEARCH_TOOL_K} passages a search: give ${MAX_SEARCH_TOOL_K} or fewer`,
     );
 }
 
