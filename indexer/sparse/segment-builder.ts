@@ -4,7 +4,7 @@
  * added in increasing order; postings are delta+varint encoded as they arrive.
  */
 import { scanTokens, type Analyzer } from '../analyzer.js';
-import { CF, DF, F64_STRIDE, LAST, PostingPool, STRIDE, TF } from './posting-pool.js';
+import { PostingPool } from './posting-pool.js';
 import { AsciiInterner, HASH_START, MISSING } from './ascii-interner.js';
 import { writeSegment, type SegmentSample } from './segment-file.js';
 
@@ -23,8 +23,11 @@ export class SegmentBuilder {
   /** The all-ASCII scan's raw token → term id cache (-1: dropped by the analyzer). */
   private ascii = new AsciiInterner();
   private terms: string[] = [];
-  /** The postings, and every term's tf in the current doc, last doc, df and cf (pool.state, one record a term). */
   private pool = new PostingPool();
+  private last = new Int32Array(1024);
+  private df = new Uint32Array(1024);
+  private cf = new Float64Array(1024);
+  private tfCount = new Int32Array(1024);
   private touched: number[] = [];
   /** Postings held in memory now. */
   postings = 0;
@@ -57,29 +60,44 @@ export class SegmentBuilder {
         id = this.terms.length;
         this.terms.push(t);
         this.dict.set(t, id);
+        if (id >= this.last.length) this.growTermArrays();
         this.pool.ensureTerms(id + 1);
-        this.pool.state[id * STRIDE + LAST] = -1;
+        this.last[id] = -1;
       }
     }
     return id;
+  }
+
+  private growTermArrays(): void {
+    const n = this.last.length * 2;
+    const grow = <T extends Int32Array | Uint32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(n);
+      b.set(a as never);
+      return b;
+    };
+    this.last = grow(this.last, (k) => new Int32Array(k));
+    this.df = grow(this.df, (k) => new Uint32Array(k));
+    this.cf = grow(this.cf, (k) => new Float64Array(k));
+    this.tfCount = grow(this.tfCount, (k) => new Int32Array(k));
   }
 
   /** Index one document; returns its length in index terms. */
   addDoc(doc: number, text: string): number {
     const dl = this.fastScan && !NON_ASCII.test(text) ? this.scanAscii(text) : this.scanAny(text);
     const touched = this.touched;
+    const tfCount = this.tfCount;
+    const last = this.last;
+    const df = this.df;
+    const cf = this.cf;
     const pool = this.pool;
-    const st = pool.state;
-    const f64 = pool.f64;
     for (let i = 0; i < touched.length; i++) {
       const id = touched[i];
-      const o = id * STRIDE;
-      const tf = st[o + TF];
-      st[o + TF] = 0;
-      pool.posting(id, doc - st[o + LAST], tf);
-      st[o + LAST] = doc;
-      st[o + DF]++;
-      f64[id * F64_STRIDE + CF] += tf;
+      const tf = tfCount[id];
+      tfCount[id] = 0;
+      pool.posting(id, doc - last[id], tf);
+      last[id] = doc;
+      df[id]++;
+      cf[id] += tf;
     }
     this.postings += touched.length;
     touched.length = 0;
@@ -95,7 +113,7 @@ export class SegmentBuilder {
       const id = this.termId(raw);
       if (id < 0) return;
       dl++;
-      if (this.pool.state[id * STRIDE + TF]++ === 0) touched.push(id);
+      if (this.tfCount[id]++ === 0) touched.push(id);
     });
     return dl;
   }
@@ -131,8 +149,7 @@ export class SegmentBuilder {
       start = -1;
       if (id < 0) continue;
       dl++;
-      // pool.state is re-read: termOf may have grown it
-      if (this.pool.state[id * STRIDE + TF]++ === 0) touched.push(id);
+      if (this.tfCount[id]++ === 0) touched.push(id);
     }
     return dl;
   }
@@ -145,28 +162,28 @@ export class SegmentBuilder {
   /** Write the held postings as a segment file and start a fresh segment. */
   spill(path: string): { terms: number; postings: number; samples: SegmentSample[]; bytes: number } {
     const ids: number[] = [];
-    const st = this.pool.state;
-    const f64 = this.pool.f64;
-    for (let id = 0; id < this.terms.length; id++) if (st[id * STRIDE + DF] !== 0) ids.push(id);
+    for (let id = 0; id < this.terms.length; id++) if (this.df[id] > 0) ids.push(id);
     ids.sort((a, b) => (this.terms[a] < this.terms[b] ? -1 : this.terms[a] > this.terms[b] ? 1 : 0));
     const pool = this.pool;
     const scratch = { buf: new Uint8Array(1 << 16) };
     const terms = this.terms;
+    const df = this.df;
+    const cf = this.cf;
     function* records() {
       for (const id of ids) {
         const n = pool.copyTo(id, scratch);
-        yield { term: terms[id], df: st[id * STRIDE + DF] >>> 0, cf: f64[id * F64_STRIDE + CF], postings: scratch.buf.subarray(0, n) };
+        yield { term: terms[id], df: df[id], cf: cf[id], postings: scratch.buf.subarray(0, n) };
       }
     }
     const { samples, bytes } = writeSegment(path, ids.length, records());
     const out = { terms: ids.length, postings: this.postings, samples, bytes };
+    pool.clear(this.terms.length);
     if (this.dictionaryFull) this.resetDictionary();
     else {
-      pool.clear(this.terms.length);
       for (const id of ids) {
-        st[id * STRIDE + LAST] = -1;
-        st[id * STRIDE + DF] = 0;
-        f64[id * F64_STRIDE + CF] = 0;
+        this.last[id] = -1;
+        this.df[id] = 0;
+        this.cf[id] = 0;
       }
     }
     this.postings = 0;
@@ -178,6 +195,8 @@ export class SegmentBuilder {
     this.surface.clear();
     this.ascii.clear();
     this.terms = [];
-    this.pool.reset();
+    this.last.fill(-1);
+    this.df.fill(0);
+    this.cf.fill(0);
   }
 }
