@@ -220,7 +220,7 @@ describe('caseMetrics: advocate picks beyond k', () => {
     const m = caseMetrics(recs, new Map());
     expect(m.picksBeyondK).toEqual({ picks: 3, items: 1, uncounted: 1 });
     expect(caseMetricsMarkdown(m)).toMatch(
-      /\| advocate picks beyond k \(dropped from the evidence\) +\| 3 in 1 items \(1 items from before the count not counted\) +\|/,
+      /\| advocate picks beyond k \(dropped from the evidence\) +\| 3 in 1 item \(1 item from before the count not counted\) +\|/,
     );
     // a run that records none (before 2026-12-01, offline) says nothing
     expect(caseMetrics([recs[2]], new Map())).not.toHaveProperty('picksBeyondK');

@@ -307,7 +307,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
   if (m.picksBeyondK?.picks)
     rows.push([
       'advocate picks beyond k (dropped from the evidence)',
-      `${m.picksBeyondK.picks} in ${m.picksBeyondK.items} items${m.picksBeyondK.uncounted ? ` (${m.picksBeyondK.uncounted} items from before the count not counted)` : ''}`,
+      `${m.picksBeyondK.picks} in ${m.picksBeyondK.items} ${m.picksBeyondK.items === 1 ? 'item' : 'items'}${m.picksBeyondK.uncounted ? ` (${m.picksBeyondK.uncounted} ${m.picksBeyondK.uncounted === 1 ? 'item' : 'items'} from before the count not counted)` : ''}`,
     ]);
   if (m.tiedHypotheses)
     rows.push(['exploratory hypotheses equally close to several options (credited to none)', `${m.tiedHypotheses.tied} of ${m.tiedHypotheses.of}`]);

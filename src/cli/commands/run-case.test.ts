@@ -373,7 +373,7 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
       expect(JSON.parse(lines(join(runDir, 'results.jsonl'))[0]).metrics).toMatchObject({ picksBeyondK: 8, unresolvedCitations: 4 });
       expect(JSON.parse(r.stdout).metrics).toMatchObject({ picksBeyondK: { picks: 8, items: 1 }, unresolvedCitations: { citations: 4, items: 1 } });
       const report = readFileSync(join(runDir, 'report.md'), 'utf8');
-      expect(report).toMatch(/\| advocate picks beyond k \(dropped from the evidence\) +\| 8 in 1 items +\|/);
+      expect(report).toMatch(/\| advocate picks beyond k \(dropped from the evidence\) +\| 8 in 1 item +\|/);
     } finally {
       await srv.close();
     }
