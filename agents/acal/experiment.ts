@@ -37,7 +37,7 @@ import { loadFewShot } from './few-shot.js';
 import { acalTask } from './tasks.js';
 import { DEFAULT_PASSAGE_CHARS } from './passage-chars.js';
 import { requestFingerprint } from '../../eval/request-fingerprint.js';
-import { PASSAGE_HANDLE_READING } from '../common/passage-handles.js';
+import { PASSAGE_HANDLE_READING } from '../common/passage-handle-reading.js';
 import { acalRequests } from './requests.js';
 
 export { ACAL_SYSTEMS, type AcalSystemName };

@@ -34,7 +34,7 @@ import { PRINTED_RUN_RANKING, PRINTED_SEARCH_RANKING, searchScoreDigits } from '
 import { HYPOTHESIS_MAPPING } from './map-hypotheses.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS, casePromptLimitsConfig } from '../common/defaults.js';
 import { OPTION_LETTER_READING } from '../common/option-letter.js';
-import { PASSAGE_HANDLE_READING } from '../common/passage-handles.js';
+import { PASSAGE_HANDLE_READING } from '../common/passage-handle-reading.js';
 
 export interface CaseExperimentOptions {
   system: 'case' | 'baseline';

@@ -36,7 +36,7 @@ import {
 import type { MadSettings } from './types.js';
 import { warnGoldMissing, withGoldInIndex } from '../common/gold-in-index.js';
 import { OPTION_LETTER_READING } from '../common/option-letter.js';
-import { PASSAGE_HANDLE_READING } from '../common/passage-handles.js';
+import { PASSAGE_HANDLE_READING } from '../common/passage-handle-reading.js';
 
 export interface MadExperimentOptions extends Partial<MadSettings> {
   system?: MadSystemName;
