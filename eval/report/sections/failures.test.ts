@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runExperiment } from '../../runner.js';
-import type { SystemContext } from '../../types.js';
+import type { AgentSystem, SystemContext } from '../../types.js';
 import { writeReport } from '../write-report.js';
 
 /**
@@ -56,6 +56,13 @@ function codeSpans(line: string): { spans: string[]; rest: string } {
 
 const ctx = (): SystemContext => ({ seed: 0, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} });
 
+/** A CASE-shaped run of `items` through `system` into `dir`, then its report: report.md's lines. */
+async function reportLines(dir: string, items: { id: string; answer: string }[], system: AgentSystem<{ id: string; answer: string }>): Promise<string[]> {
+  await runExperiment({ lexcaseSystem: 'case', runDir: dir, system, items, gold: (q) => q.answer, makeContext: ctx, config: { system: 'case' }, seed: 1 });
+  await writeReport(dir, { iterations: 50 });
+  return readFileSync(join(dir, 'report.md'), 'utf8').split('\n');
+}
+
 let root: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'lexcase-failures-'));
@@ -67,20 +74,10 @@ describe('Failures in report.md', () => {
     const ids = ['mbe`0412', 'q``2``', '`lead', 'trail`', ' spaced ', 'plain-07'];
     const items = [...ids.map((id) => ({ id, answer: 'A' })), { id: 'ok-1', answer: 'A' }];
     const dir = join(root, 'run`bm25');
-    await runExperiment({
-      runDir: dir,
-      system: async (item) => {
-        if (item.id !== 'ok-1') throw new Error('model returned no answer letter');
-        return { prediction: 'A', trace: {} };
-      },
-      items,
-      gold: (q) => q.answer,
-      makeContext: ctx,
-      config: { system: 'case' },
-      seed: 1,
+    const md = await reportLines(dir, items, async (item) => {
+      if (item.id !== 'ok-1') throw new Error('model returned no answer letter');
+      return { prediction: 'A', trace: {} };
     });
-    await writeReport(dir, { iterations: 50 });
-    const md = readFileSync(join(dir, 'report.md'), 'utf8').split('\n');
     expect(codeSpans(md[2])).toEqual({ spans: [dir], rest: '' });
     const list = md.slice(md.indexOf('## Failures')).filter((l) => l.startsWith('- '));
     expect(list).toHaveLength(ids.length);
@@ -94,20 +91,9 @@ describe('Failures in report.md', () => {
     // 198 characters, then an emoji (a surrogate pair) across the cut, then more
     const error = `endpoint said: ${'x'.repeat(183)}\u{1F4DA} and the rest of a long provider message that goes on well past the cut`;
     const dir = join(root, 'run-long');
-    await runExperiment({
-      lexcaseSystem: 'case',
-      runDir: dir,
-      system: async () => {
-        throw new Error(error);
-      },
-      items: [{ id: 'q1', answer: 'A' }],
-      gold: (q) => q.answer,
-      makeContext: ctx,
-      config: { system: 'case' },
-      seed: 1,
+    const md = await reportLines(dir, [{ id: 'q1', answer: 'A' }], async () => {
+      throw new Error(error);
     });
-    await writeReport(dir, { iterations: 50 });
-    const md = readFileSync(join(dir, 'report.md'), 'utf8').split('\n');
     const line = md.slice(md.indexOf('## Failures')).find((l) => l.startsWith('- '))!;
     const shown = codeSpans(line).rest.replace(/^- : /, '');
     expect(shown).toBe(`endpoint said: ${'x'.repeat(183)}…`);
