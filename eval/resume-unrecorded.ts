@@ -96,8 +96,8 @@
  *                 how a CASE, MCQ baseline, MAD or EMAR run reads an option letter (agents/common/option-letter.ts):
  *                 "b", "(B)", "B. <text>" are taken; an older lexcase read a hedged reply ("A or D",
  *                 "(A) or (D)") as its first letter, so its earlier items may differ (a resume warns); one
-                 that recorded the reading before 2026-12-01 read "B. Not B; the answer is c" (a lower-case
-                 letter named as the answer) as B: that older value warns the same way ("records an older")
+ *                 that recorded the reading before 2026-12-01 read "B. Not B; the answer is c" (a lower-case
+ *                 letter named as the answer) as B: that older value warns the same way ("records an older")
  *   passageHandleReading
  *                 how a CASE, MAD or ACAL run reads the passage handles its models cite
  *                 (agents/common/passage-handles.ts): "(P3)", "P3.", "Passage 3" are taken; an older
