@@ -15,6 +15,7 @@ import { loadQuestions } from '../corpora/registry.js';
 import type { Question } from '../corpora/types.js';
 import { SEED_DERIVATION } from '../core/rng.js';
 import { REQUEST_SEEDS } from '../agents/mad/llm-call.js';
+import { JURY_TIE_RULE } from '../agents/case/majority-vote.js';
 import { contextFrom, runExperiment } from './runner.js';
 import type { AgentSystem } from './types.js';
 
@@ -249,6 +250,24 @@ describe('resuming a run dir an older lexcase wrote', () => {
       ),
     });
     expect(readFileSync(join(dir, 'results.jsonl'), 'utf8')).toBe(lines);
+  });
+
+  it('an old CASE run without juryTieRule (tied letters told apart by their float evidence sums then): resumes with a warning naming it and records it; another recorded rule is refused', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 4);
+    const cfg = (limit: number, juryTieRule = JURY_TIE_RULE) => ({ system: 'case', mode: 'llm', hypotheses: 'direct', juryTieRule, limit, model: MODEL });
+    await resume(val.slice(0, 2), cfg(2));
+    const old = configOf();
+    delete old.config.juryTieRule;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+    const { stderr } = await resume(val.slice(0, 3), cfg(3));
+    expect(stderr).toMatch(
+      /does not record juryTieRule \(how CASE's jury breaks a tied vote: an older lexcase compared the tied letters' summed evidence scores exactly/,
+    );
+    expect(configOf()).toMatchObject({ config: { juryTieRule: JURY_TIE_RULE }, resumes: [{ unchecked: ['juryTieRule'] }] });
+    await expect(resume(val, cfg(4, 'summed evidence score, then the lowest letter'))).rejects.toMatchObject({
+      code: 'RUN_INVALID',
+      message: expect.stringMatching(/field "juryTieRule" differs/),
+    });
   });
 
   it('an old ACAL run without passageChars (700 then): resumes with a warning at 700, and is refused with another length', async () => {

@@ -50,6 +50,9 @@
  *   hypothesisMapping
  *                 how CASE's exploratory hypotheses are mapped to options (agents/case/map-hypotheses.ts):
  *                 an older lexcase gave a tie the lowest letter, so its exploratory run dirs are refused
+ *   juryTieRule   how an LLM CASE run's jury breaks a tied vote (agents/case/majority-vote.ts JURY_TIE_RULE): the
+ *                 summed evidence scores at 10 significant digits, then a seeded draw; an older lexcase compared
+ *                 the float sums exactly, so the same evidence listed in another order could decide a tie (a resume warns)
  *   evidenceQuery ACAL's (and its RAG baseline's) evidence search query, the task's terms and the
  *                 whole item text; unknown only where it was the same before: learned_hands_courts
  *                 searched with the post's first 600 characters, so its old run dirs (with
@@ -305,6 +308,13 @@ const ADDED: {
     lacks: () => false,
     differed:
       "this run dir's exploratory hypotheses were mapped by an older lexcase, which gave a hypothesis equally close to several options the lowest letter (towards option A; now none), so its items and new ones would not be comparable",
+  },
+  {
+    // an LLM CASE run records how its jury breaks a tie (agents/case/majority-vote.ts JURY_TIE_RULE); an older lexcase
+    // compared the summed evidence scores exactly, so float noise could decide a tie the seeded draw decides now
+    path: ['juryTieRule'],
+    what: "how CASE's jury breaks a tied vote: an older lexcase compared the tied letters' summed evidence scores exactly, so letters with the same evidence (the same passages at the same ranks, listed in another order) were told apart by the float's last bits and the tie went to one of them without the seeded draw; its earlier items may hold such predictions",
+    lacks: absent,
   },
   {
     path: ['evidenceQuery'],

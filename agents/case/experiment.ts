@@ -32,6 +32,7 @@ import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { METHODS } from '../../retrieval/methods.js';
 import { PRINTED_RUN_RANKING, PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
 import { HYPOTHESIS_MAPPING } from './map-hypotheses.js';
+import { JURY_TIE_RULE } from './majority-vote.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS, casePromptLimitsConfig } from '../common/defaults.js';
 import { OPTION_LETTER_READING } from '../common/option-letter.js';
 import { PASSAGE_HANDLE_READING } from '../common/passage-handle-reading.js';
@@ -182,6 +183,9 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
             // exploratory hypotheses → options: a tie maps to none (an older lexcase gave it the lowest letter; resume-unrecorded.ts refuses its run dirs)
             ...(!offline && o.hypotheses === 'exploratory' ? { hypothesisMapping: HYPOTHESIS_MAPPING } : {}),
             jurors: offline ? 0 : (o.jurors ?? AGENT_DEFAULTS.jurors),
+            // how a tied jury vote is decided: evidence scores at 10 significant digits, then a seeded draw
+            // (an older lexcase compared the float sums exactly; resume-unrecorded.ts warns)
+            ...(offline ? {} : { juryTieRule: JURY_TIE_RULE }),
             tools: o.tools ?? 'all',
             // the offline advocates fuse each retriever's printed run (an older lexcase: its internal tie order; resume-unrecorded.ts refuses its run dirs)
             // the evidence selection that runs: the learned selector only where it applies (no --tools, bm25 and qld in the

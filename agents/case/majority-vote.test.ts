@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { majorityVote } from './majority-vote.js';
+import { evidenceScoreByLetter } from './trace-view.js';
+import type { AdvocateResult } from './types.js';
 
 const L = ['A', 'B', 'C', 'D'];
 
@@ -30,6 +32,28 @@ describe('majorityVote', () => {
     const wins: Record<string, number> = { B: 0, C: 0, D: 0 };
     for (let seed = 0; seed < 300; seed++) wins[majorityVote(['D', 'B', 'C'], L, { B: 1, C: 1, D: 1 }, seed).answer!]++;
     for (const l of ['B', 'C', 'D']) expect(wins[l]).toBeGreaterThan(70);
+  });
+  it('1–1 between two letters whose advocates picked the same passages at the same ranks, listed in another order, goes to the seeded draw, not to the float sum', () => {
+    // one bm25 search of 10 hits each; both advocates keep ranks 1, 2, 3, 4 and 10 (evidence score 1/(60 + rank), tool-trace.ts):
+    // A's advocate lists them in rank order, B's in reverse, so their sums differ only in the float's last bit
+    const ranks = [1, 2, 3, 4, 10];
+    const advocate = (letter: string, order: number[]) =>
+      ({
+        hypothesis: { key: letter, text: `option ${letter}`, letter },
+        evidence: order.map((r) => ({ id: `mbe_${r}`, score: 1 / (60 + r), justification: '' })),
+      }) as unknown as AdvocateResult;
+    const scores = evidenceScoreByLetter([advocate('A', ranks), advocate('B', [...ranks].reverse())]);
+    expect(scores.A).not.toBe(scores.B); // 0.0783062050397455 vs 0.07830620503974549
+    const winners = new Set<string>();
+    for (let seed = 0; seed < 40; seed++) {
+      const v = majorityVote(['A', 'B', null], L, scores, seed);
+      expect(v).toMatchObject({ confidence: 'tie', tieBreak: { tied: ['A', 'B'], by: 'seeded-draw', scores: { A: 0.07830620504, B: 0.07830620504 } } });
+      winners.add(v.answer!);
+    }
+    expect([...winners].sort()).toEqual(['A', 'B']); // before: A on every seed, "by evidence-score"
+    // a real difference in evidence still decides: rank 9 for rank 10 in B's list
+    const closer = evidenceScoreByLetter([advocate('A', ranks), advocate('B', [9, 4, 3, 2, 1])]);
+    expect(majorityVote(['A', 'B', null], L, closer, 3)).toMatchObject({ answer: 'B', tieBreak: { by: 'evidence-score' } });
   });
   it('1–1 with an abstention is a tie', () => {
     expect(majorityVote(['D', null, 'A'], L, { A: 0.2, D: 0.3 })).toMatchObject({ answer: 'D', confidence: 'tie' });

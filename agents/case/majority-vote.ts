@@ -5,7 +5,9 @@
  *   for it (unanimous, no abstention), "low" when it won a strict plurality without unanimity
  *   (2–1, or 2–0 with an abstention).
  * - A tie for the most votes (1–1–1, 1–1 with an abstention) is broken by the summed evidence
- *   score of each tied letter's advocate(s); if those are equal too, by a seeded draw among the
+ *   score of each tied letter's advocate(s), compared at 10 significant digits (`comparedEvidenceScore`:
+ *   the same passages at the same ranks, listed in another order, sum to floats that differ in the
+ *   last bit, which before 2026-12-01 decided the tie); if those are equal too, by a seeded draw among the
  *   letters still tied (the item's seed: deriveSeed(seed, "tie-break:")), recorded in `tieBreak`
  *   (`draw`) — the paper gives no tie rule, and "the lowest letter" would favour option A.
  *   Confidence "tie".
@@ -14,6 +16,25 @@
  */
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import type { VerdictRecord, Vote } from './types.js';
+
+/** The significant digits summed evidence scores are compared at (JURY_TIE_RULE). */
+export const EVIDENCE_SCORE_DIGITS = 10;
+
+/**
+ * How CASE's jury breaks a tie, recorded in an LLM run's config.json (`juryTieRule`): a run dir an
+ * older lexcase started compared the float sums exactly, so a tie between letters with the same
+ * evidence could go to the letter whose advocate listed it in rank order instead of the seeded draw;
+ * its resume warns (eval/resume-unrecorded.ts).
+ */
+export const JURY_TIE_RULE = `summed evidence score at ${EVIDENCE_SCORE_DIGITS} significant digits, then a seeded draw`;
+
+/**
+ * A letter's summed evidence score as the tie rule compares it: 10 significant digits, so that sums of
+ * the same reciprocal-rank scores in another order (equal but for the float's last bits) tie.
+ */
+export function comparedEvidenceScore(score: number): number {
+  return Number.isFinite(score) && score !== 0 ? Number(score.toPrecision(EVIDENCE_SCORE_DIGITS)) : score;
+}
 
 export function majorityVote(votes: (Vote | null)[], candidates: string[], evidenceScore: Record<string, number> = {}, seed = 0): VerdictRecord {
   const tally: Record<string, number> = {};
@@ -28,7 +49,7 @@ export function majorityVote(votes: (Vote | null)[], candidates: string[], evide
     return { answer: top[0], confidence: unanimous ? 'high' : 'low', tally };
   }
   const scores: Record<string, number> = {};
-  for (const l of top) scores[l] = evidenceScore[l] ?? 0;
+  for (const l of top) scores[l] = comparedEvidenceScore(evidenceScore[l] ?? 0);
   const best = Math.max(...top.map((l) => scores[l]));
   const byScore = top.filter((l) => scores[l] === best);
   if (byScore.length === 1) return { answer: byScore[0], confidence: 'tie', tally, tieBreak: { tied: top, by: 'evidence-score', scores } };
