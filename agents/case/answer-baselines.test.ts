@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Question } from '../../corpora/types.js';
 import { perItemInterval } from '../../eval/stats/index.js';
 import { answerBaselines } from './answer-baselines.js';
+import { loadQuestions } from '../../corpora/registry.js';
 
 const q = (id: string, choices: string[], answer: string): Question => ({ id, prompt: '', question: 'q?', choices, answer, goldPassageIds: [] });
 
@@ -16,6 +17,20 @@ describe('answerBaselines', () => {
     for (const r of [a, longest])
       expect(r.ci.lo!).toBeLessThanOrEqual(r.rate), expect(r.ci.hi!).toBeGreaterThanOrEqual(r.rate), expect(r.method).toBe('95% Wilson');
     expect(chance).toMatchObject({ ci: { lo: null, hi: null }, method: 'no interval: n < 10' });
+  });
+
+  it('the longest option among equally long ones is a seeded draw per question, counted in the row, not the lowest letter', async () => {
+    // 40 questions whose options A and B are equally long and longest, gold B: the lowest letter was right on none
+    const qs = Array.from({ length: 40 }, (_, i) => q(`mbe_${i}`, ['the buyer may rescind', 'the buyer may recover', 'no', 'yes'], 'B'));
+    const [, , longest] = answerBaselines(qs, 13);
+    expect(longest.name).toBe('longest option (40 ties drawn)');
+    expect(longest.ties).toBe(40);
+    expect(longest.rate).toBeGreaterThan(0.25); // before: 0 (A on every question)
+    expect(longest.rate).toBeLessThan(0.75);
+    expect(answerBaselines(qs, 13)[2].rate).toBe(longest.rate); // the same seed, the same draws
+    // Bar Exam QA val (split seed 13): 4 questions have two or three equally long longest options
+    const val = await loadQuestions('barexam', 'val');
+    expect(answerBaselines(val, 13)[2]).toMatchObject({ name: 'longest option (4 ties drawn)', ties: 4 });
   });
 
   it('chance over questions that all have four options is an exact 25%: no interval, not the [25.0, 25.0] the demo printed', () => {
