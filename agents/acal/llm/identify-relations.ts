@@ -76,15 +76,22 @@ const judgement = z.object({ relation: z.enum(RELATIONS), confidence: z.number()
 /**
  * The judgements of exactly the pairs `ids` ("s1~a2"): sent as an object with one required property
  * per pair (a schema-following server must judge every pair of the batch); parsed from that object
- * or from the older list form [{pair, relation, confidence}], refused when a pair is missing.
+ * or from the older list form [{pair, relation, confidence}], refused when a pair is missing or, in
+ * the list form, judged twice two ways (before 2026-12-01 the first judgement was kept, unsaid).
  */
 export function relationsSchema(ids: string[]) {
   const byPair = z
     .union([z.record(z.string(), judgement), z.array(judgement.extend({ pair: z.string() }))])
-    .transform((v) => {
+    .transform((v, ctx) => {
       const out: Record<string, z.infer<typeof judgement>> = {};
-      if (Array.isArray(v)) for (const j of v) out[j.pair] ??= { relation: j.relation, confidence: j.confidence };
-      else Object.assign(out, v);
+      if (!Array.isArray(v)) return Object.assign(out, v);
+      for (const j of v) {
+        const seen = out[j.pair];
+        // a pair judged twice two ways names no relation: refused (asked again once), never its first judgement
+        if (seen && (seen.relation !== j.relation || seen.confidence !== j.confidence))
+          ctx.addIssue({ code: 'custom', message: `pair ${j.pair} judged twice: ${seen.relation} ${seen.confidence}, then ${j.relation} ${j.confidence}` });
+        out[j.pair] ??= { relation: j.relation, confidence: j.confidence };
+      }
       return out;
     })
     .superRefine((v, ctx) => {
