@@ -16,6 +16,7 @@ import type { Question } from '../corpora/types.js';
 import { SEED_DERIVATION } from '../core/rng.js';
 import { REQUEST_SEEDS } from '../agents/mad/llm-call.js';
 import { JURY_TIE_RULE } from '../agents/case/majority-vote.js';
+import { RELATIONS_READING } from '../agents/acal/llm/identify-relations.js';
 import { contextFrom, runExperiment } from './runner.js';
 import type { AgentSystem } from './types.js';
 
@@ -268,6 +269,20 @@ describe('resuming a run dir an older lexcase wrote', () => {
       code: 'RUN_INVALID',
       message: expect.stringMatching(/field "juryTieRule" differs/),
     });
+  });
+
+  it('an old ACAL run without relationsReading (a pair judged twice two ways read as its first judgement then): resumes with a warning naming it and records it', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
+    const cfg = (limit: number) => ({ system: 'acal/acal', task: 'hearsay', limit, k: 0, relationsReading: RELATIONS_READING, model: MODEL });
+    await resume(val.slice(0, 1), cfg(1));
+    const old = configOf();
+    delete old.config.relationsReading;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+    const { stderr } = await resume(val.slice(0, 2), cfg(2));
+    expect(stderr).toMatch(
+      /does not record relationsReading \(how an argument-relations reply is read: an older lexcase kept the first of two different judgements/,
+    );
+    expect(configOf()).toMatchObject({ config: { relationsReading: RELATIONS_READING }, resumes: [{ unchecked: ['relationsReading'] }] });
   });
 
   it('an old ACAL run without passageChars (700 then): resumes with a warning at 700, and is refused with another length', async () => {

@@ -107,6 +107,9 @@
  *                 lexcase took "P3", "[P3]", "p3" only, so its earlier items may have lost citations (a resume warns); one
  *                 that recorded the reading on 2026-12-01 counted an unresolved citation at every parse of a reply: that
  *                 older value warns the same way ("records an older")
+ *   relationsReading
+ *                 how an ACAL run reads an argument-relations reply (agents/acal/llm/identify-relations.ts): a list-form
+ *                 reply that judges one pair twice two ways is refused; an older lexcase kept the first (a resume warns)
  *   clashWinnerReading
  *                 how an ACAL run reads a clash's winner (agents/acal/clash-winner.ts): "a", "B.", "(A)",
  *                 "Argument B" are taken; an older lexcase took "A" and "B" exactly, retried any other and
@@ -342,6 +345,11 @@ const ADDED: {
     lacks: (before, after) => absent(before, after) || (before === PASSAGE_HANDLE_READING_BEFORE_ONCE && after !== before),
     olderWhat:
       'how a cited passage handle is read: the lexcase that recorded it (2026-12-01) counted a citation that names no passage handle ("P3, P5") at every parse of a reply (a MAD reply re-asked or parsed again, a CASE final reply whose picks a compile call replaced), so its earlier items may count more such citations (metrics.unresolvedCitations) than this lexcase would',
+  },
+  {
+    path: ['relationsReading'],
+    what: 'how an argument-relations reply is read: an older lexcase kept the first of two different judgements of one pair in a list-form reply (an attack edge, and so a clash, from a reply that also called the pair a support), so its earlier items may hold relations this lexcase refuses (asked again once)',
+    lacks: absent,
   },
   {
     path: ['clashWinnerReading'],

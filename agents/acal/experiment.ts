@@ -19,6 +19,7 @@ import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import { checkSearchToolK } from '../../retrieval/tools/search-tool.js';
 import { YES_NO_READING } from '../common/yes-no.js';
+import { RELATIONS_READING } from './llm/identify-relations.js';
 import { CLASH_WINNER_READING } from './clash-winner.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
@@ -162,6 +163,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
           escalation: opts.escalation !== false,
           // how a clash's winner is read: "Argument A", "B." taken (an older lexcase: "A"/"B" exactly; resume-unrecorded.ts warns)
           clashWinnerReading: CLASH_WINNER_READING,
+          // how a relations reply is read: a pair judged twice two ways refused (an older lexcase kept the first; resume-unrecorded.ts warns)
+          relationsReading: RELATIONS_READING,
           // how an argument's cited handle is read: "(P3)", "P3.", "Passage 3" taken (an older lexcase: "P3", "[P3]" only; resume-unrecorded.ts warns)
           passageHandleReading: PASSAGE_HANDLE_READING,
         }

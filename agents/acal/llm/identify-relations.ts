@@ -71,6 +71,13 @@ export async function identifyRelations(
 }
 
 const RELATIONS = ['attack', 'support', 'neutral'] as const;
+
+/**
+ * How an ACAL run reads a relations reply, recorded in its config.json (`relationsReading`): a run dir
+ * an older lexcase started, which kept the first of two different judgements of one pair in a list-form
+ * reply, resumes with a warning (eval/resume-unrecorded.ts).
+ */
+export const RELATIONS_READING = 'one judgement per pair; a list-form reply that judges a pair twice two ways is refused';
 const judgement = z.object({ relation: z.enum(RELATIONS), confidence: z.number().min(0).max(1) });
 
 /**
