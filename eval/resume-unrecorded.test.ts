@@ -51,6 +51,12 @@ async function resume(items: Question[], config: Record<string, unknown>): Promi
   return { stderr };
 }
 const configOf = () => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+/** The run dir's config.json as an older lexcase wrote it: without `field`. */
+function forget(field: string): void {
+  const old = configOf();
+  delete old.config[field];
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+}
 
 describe('resuming a run dir an older lexcase wrote', () => {
   it('old config without indexContent and with the model id only: resumes with a warning, records them as unchecked, and refuses a different index or endpoint afterwards', async () => {
@@ -257,9 +263,7 @@ describe('resuming a run dir an older lexcase wrote', () => {
     const val = (await loadQuestions('barexam', 'val')).slice(0, 4);
     const cfg = (limit: number, juryTieRule = JURY_TIE_RULE) => ({ system: 'case', mode: 'llm', hypotheses: 'direct', juryTieRule, limit, model: MODEL });
     await resume(val.slice(0, 2), cfg(2));
-    const old = configOf();
-    delete old.config.juryTieRule;
-    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+    forget('juryTieRule');
     const { stderr } = await resume(val.slice(0, 3), cfg(3));
     expect(stderr).toMatch(
       /does not record juryTieRule \(how CASE's jury breaks a tied vote: an older lexcase compared the tied letters' summed evidence scores exactly/,
@@ -275,9 +279,7 @@ describe('resuming a run dir an older lexcase wrote', () => {
     const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
     const cfg = (limit: number) => ({ system: 'acal/acal', task: 'hearsay', limit, k: 0, relationsReading: RELATIONS_READING, model: MODEL });
     await resume(val.slice(0, 1), cfg(1));
-    const old = configOf();
-    delete old.config.relationsReading;
-    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+    forget('relationsReading');
     const { stderr } = await resume(val.slice(0, 2), cfg(2));
     expect(stderr).toMatch(
       /does not record relationsReading \(how an argument-relations reply is read: an older lexcase kept the first of two different judgements/,
