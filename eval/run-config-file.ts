@@ -33,6 +33,8 @@ export interface RunConfigFile {
      * when that attempt was not interrupted, and in resumes written before 2026-12-01.
      */
     underWay?: { items: number; requests: number };
+    /** A merged run's: the shard this resume ran (eval/reproduce/merge.ts; eval/run-resumes.ts). */
+    shard?: number;
   }[];
   /**
    * The model switched its structured-output mode during the run (core/llm/structured.ts: the

@@ -46,6 +46,7 @@ import { readRun } from './read-run.js';
 import type { RunData } from './types.js';
 import { plannedItems, type RunWriter } from '../run-planned.js';
 import { runWriter } from '../run-dir-guard.js';
+import { runResumes } from '../run-resumes.js';
 
 export interface RunSide {
   dir: string;
@@ -117,10 +118,10 @@ export function configDiff(a: Record<string, unknown>, b: Record<string, unknown
   return out;
 }
 
-/** The lexcase commits a run's items ran under: its provenance's (a merged run's every shard's) and each resume's. */
-export const commitsOf = (f: Pick<RunData['config'], 'provenance' | 'resumes'>): string => {
+/** The lexcase commits a run's items ran under: its provenance's (a merged run's every shard's) and each resume's (a merged run's every shard's: run-resumes.ts). */
+export const commitsOf = (f: Pick<RunData['config'], 'provenance' | 'resumes' | 'mergedFrom'>): string => {
   const p = f.provenance ?? {};
-  const shas = [...(p.gitShas?.map((g) => g.gitSha) ?? [p.gitSha]), ...(f.resumes ?? []).map((r) => r.gitSha)];
+  const shas = [...(p.gitShas?.map((g) => g.gitSha) ?? [p.gitSha]), ...runResumes(f).map((r) => r.gitSha)];
   return [...new Set(shas.filter((x): x is string => typeof x === 'string'))].join(', ');
 };
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../agents/systems.js'; // the agent systems' list (a recipe names them), handed to eval
 import { loadQuestions } from '../../corpora/registry.js';
 import type { Question } from '../../corpora/types.js';
+import { writeReport } from '../report/write-report.js';
 import { readRunUnderWay } from '../run-counts.js';
 import { mergeShards } from './merge.js';
 import { loadRecipe } from './recipe.js';
@@ -60,5 +61,44 @@ describe('merge and the shards’ interrupts', () => {
     // before: { items: 1, requests: 1 } (shard 1's alone)
     expect(await readRunUnderWay(to)).toEqual({ items: 3, requests: 4 });
     expect(readFileSync(join(to, 'report.md'), 'utf8')).toContain('**4 requests sent by 3 items under way at an interrupt**');
+  }, 60_000);
+
+  it("keeps every shard's resumes in the merged config.json, each with its shard, so report.md says shard 2's resume and its interrupt's", async () => {
+    const { recipe, text } = loadRecipe('case-table2');
+    const [s1, s2] = ['r1', 'r2'].map((d) => join(dir, d));
+    const grid = (d: string, i: number) =>
+      runGrid({
+        recipe,
+        recipeText: text,
+        dir: d,
+        limit: LIMIT,
+        shard: { index: i, count: 2 },
+        only: ['llm-only'],
+        runCommand: baselineRunner(() => questions),
+      });
+    await grid(s1, 1);
+    await grid(s2, 2);
+    // shard 2 stopped by a SIGINT with its last item under way (no line; as src/cli/run-interrupt.ts records it), then resumed by its grid
+    const f = join(runDirOf(s2, 'llm-only'), 'config.json');
+    const results = join(runDirOf(s2, 'llm-only'), 'results.jsonl');
+    writeFileSync(results, readFileSync(results, 'utf8').split('\n').slice(0, -2).join('\n') + '\n');
+    const cfg2 = JSON.parse(readFileSync(f, 'utf8'));
+    writeFileSync(f, JSON.stringify({ ...cfg2, interrupts: [{ signal: 'SIGINT', at: new Date().toISOString(), items: 1, requests: 2 }] }));
+    await grid(s2, 2);
+    expect(JSON.parse(readFileSync(f, 'utf8')).resumes).toMatchObject([{ items: 3, skipped: 2, underWay: { items: 1, requests: 2 } }]);
+    const merged = await mergeShards(join(dir, 'merged-resumes'), [s1, s2], recipe);
+    const to = runDirOf(merged.out, 'llm-only');
+    const cfg = JSON.parse(readFileSync(join(to, 'config.json'), 'utf8'));
+    // before: no resumes (shard 1's, which had none), against shard 2's interrupt
+    expect(cfg.resumes).toMatchObject([{ shard: 2, items: 3, skipped: 2, underWay: { items: 1, requests: 2 } }]);
+    expect(cfg.interrupts).toMatchObject([{ shard: 2, items: 1, requests: 2 }]);
+    const md = readFileSync(join(to, 'report.md'), 'utf8');
+    expect(md).toContain('- **resumed**: 1× (shard 2: 1×)');
+    expect(JSON.parse(readFileSync(join(to, 'report.json'), 'utf8')).sections.summary.resumes).toMatchObject([{ shard: 2, underWay: { requests: 2 } }]);
+    // a merged run dir written before (shard 1's resumes at the top) reads every shard's from mergedFrom
+    const { resumes: _all, ...old } = cfg;
+    writeFileSync(join(to, 'config.json'), JSON.stringify(old));
+    await writeReport(to);
+    expect(readFileSync(join(to, 'report.md'), 'utf8')).toContain('- **resumed**: 1× (shard 2: 1×)');
   }, 60_000);
 });

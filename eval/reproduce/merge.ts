@@ -30,6 +30,7 @@ import { unrecordedText } from '../resume-unrecorded.js';
 import { describeDifference, stableJson } from '../resume-config.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
+import { shardResumes } from '../run-resumes.js';
 import type { ResultRecord } from '../types.js';
 import { mergeComparable, mergedGitShas, mixedCodeWarning, shardProvenance, unsharded } from './merge-config.js';
 import type { Recipe } from './recipe.js';
@@ -310,7 +311,7 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   const merged = p.allIds.map((id) => p.byId.get(id)!.rec);
   const prov = ref.config.provenance as Record<string, unknown> | undefined;
   const config = unsharded(ref.config.config);
-  // each shard's code, start and resumes (the merged provenance and resumes are shard 1's, with every shard's git sha where they differ)
+  // each shard's code, start and resumes (the merged provenance is shard 1's, with every shard's git sha where they differ)
   const mergedFrom = p.shards.map((s) => {
     const sp = s.config.provenance as { datasetChecksum?: string } | undefined;
     return {
@@ -337,10 +338,14 @@ async function writeMergedRun(p: PlannedRun, out: string): Promise<{ items: numb
   const interrupts = p.shards.flatMap((s) =>
     Array.isArray(s.config.interrupts) ? (s.config.interrupts as object[]).map((x) => ({ ...x, shard: s.shard.shard.index })) : [],
   );
-  const { interrupts: _shard1Interrupts, ...refConfig } = ref.config;
+  // every shard's resumes, each with its shard (eval/run-resumes.ts): before, shard 1's alone, so report.md's
+  // "resumed" left out the other shards' and their interrupts had no resume that ran their items again
+  const resumes = shardResumes(mergedFrom);
+  const { interrupts: _shard1Interrupts, resumes: _shard1Resumes, ...refConfig } = ref.config;
   await writeJsonAtomic(join(to, RUN_FILES.config), {
     ...refConfig,
     ...(interrupts.length ? { interrupts } : {}),
+    ...(resumes.length ? { resumes } : {}),
     config,
     ...(prov
       ? {

@@ -36,6 +36,8 @@ export async function compareRunInput(run: RunEntry) {
     config: (file.config ?? {}) as Record<string, unknown>,
     provenance: file.provenance,
     ...(Array.isArray(file.resumes) ? { resumes: file.resumes } : {}),
+    // a merged run's shards, whose resumes are every shard's (eval/run-resumes.ts)
+    ...(Array.isArray(file.mergedFrom) ? { mergedFrom: file.mergedFrom } : {}),
   } as RunConfigFile;
   return { dir: run.id, config, results: await latestResults(run), traces: new Map(), droppedTail: false, problem: runConfigProblem(file) };
 }

@@ -3,6 +3,7 @@ import { llmFields } from '../llm-fields.js';
 import type { RunData, SectionBuilder } from '../types.js';
 import { replyFingerprintsOf, replyFingerprintsText } from '../../reply-fingerprints.js';
 import { replyModelsText } from '../../reply-models.js';
+import { runResumes, type RunResume } from '../../run-resumes.js';
 
 /** The shards a merged run came from: each one's items, code and resumes. */
 function mergedText(from: NonNullable<RunData['config']['mergedFrom']>): string {
@@ -32,11 +33,11 @@ function gitShaText(p: RunData['config']['provenance']): string {
  * ("git sha: 3950e8a0…", "resumed: 1×") while 3 of a run's 6 items came from a resume under another
  * build; config.json kept it, `lexcase compare` said it, the run's own report did not.
  */
-function resumeCommitsText(run: RunData): string | undefined {
+function resumeCommitsText(run: RunData, resumes: readonly RunResume[]): string | undefined {
   const p = run.config.provenance;
   const own = new Set([p.gitSha, ...(p.gitShas ?? []).map((g) => g.gitSha)]);
   const other = new Map<string, number>();
-  for (const r of run.config.resumes ?? [])
+  for (const r of resumes)
     if (typeof r.gitSha === 'string' && !own.has(r.gitSha)) other.set(r.gitSha, (other.get(r.gitSha) ?? 0) + Math.max(0, r.items - r.skipped));
   if (!other.size) return undefined;
   const each = [...other].map(([sha, n]) => `${sha.slice(0, 12)} (${n} item${n === 1 ? '' : 's'} to run)`);
@@ -60,10 +61,20 @@ function dataFileFields(files: unknown): [string, unknown][] {
   );
 }
 
+/** "3×", a merged run's with its shards': "3× (shard 1: 1×, shard 2: 2×)". */
+function resumedText(resumes: readonly RunResume[]): string {
+  const byShard = new Map<number, number>();
+  for (const r of resumes) if (r.shard !== undefined) byShard.set(r.shard, (byShard.get(r.shard) ?? 0) + 1);
+  const each = [...byShard].map(([s, n]) => `shard ${s}: ${n}×`);
+  return `${resumes.length}×${each.length ? ` (${each.join(', ')})` : ''}`;
+}
+
 export const summarySection: SectionBuilder = (run) => {
   const c = run.config.config;
   const p = run.config.provenance;
-  const resumedUnder = resumeCommitsText(run);
+  // a merged run's: every shard's (run-resumes.ts; a merged run dir written before 2026-12-01 recorded shard 1's alone at the top)
+  const resumes = runResumes(run.config);
+  const resumedUnder = resumeCommitsText(run, resumes);
   const fields: [string, unknown][] = [
     ...Object.entries(c).filter(([, v]) => v !== undefined && (typeof v !== 'object' || Array.isArray(v))),
     // the model and prompts are objects in config.json: their few identifying settings, the endpoint masked
@@ -89,7 +100,7 @@ export const summarySection: SectionBuilder = (run) => {
     ['git sha', gitShaText(p)],
     ['lexcase version', p.lexcaseVersion],
     ['created', p.createdAt],
-    ...(run.config.resumes?.length ? [['resumed', `${run.config.resumes.length}×`] as [string, unknown]] : []),
+    ...(resumes.length ? [['resumed', resumedText(resumes)] as [string, unknown]] : []),
     ...(resumedUnder ? [['resumed under', resumedUnder] as [string, unknown]] : []),
     ...(run.config.mergedFrom?.length ? [['merged from', mergedText(run.config.mergedFrom)] as [string, unknown]] : []),
     ...(run.config.mergeWarnings ?? []).map((w) => ['warning', w] as [string, unknown]),
@@ -111,7 +122,7 @@ export const summarySection: SectionBuilder = (run) => {
       config: c,
       seed: run.config.seed,
       provenance: p,
-      resumes: run.config.resumes ?? [],
+      resumes,
       ...(fingerprints.length ? { systemFingerprints: Object.fromEntries(fingerprints) } : {}),
       ...(run.config.structuredOutputSwitches ? { structuredOutputSwitches: run.config.structuredOutputSwitches } : {}),
       ...(run.config.mergedFrom ? { mergedFrom: run.config.mergedFrom } : {}),

@@ -1,0 +1,23 @@
+/**
+ * A run's resumes as config.json records them (`resumes`), and a merged run's as every shard's: a
+ * merged run (`lexcase merge`, eval/reproduce/merge.ts) keeps each shard's resumes in `mergedFrom[].resumes`,
+ * and from 2026-12-01 in its top-level `resumes` too, each with its shard. Before, the top-level list was
+ * shard 1's alone, so report.md's "resumed" (and the commits a resume ran under) left out every other
+ * shard's resumes, and the merged run's interrupts (every shard's) outnumbered the resumes that ran
+ * their items again; a merged run dir written then is read from `mergedFrom`, which holds them all.
+ */
+import type { RunConfigFile } from './run-config-file.js';
+
+export type RunResume = NonNullable<RunConfigFile['resumes']>[number];
+
+/** Every shard's resumes, in shard order, each with its shard (`mergedFrom` of a merged run's config.json). */
+export function shardResumes(from: readonly { shard: { index: number }; resumes?: readonly RunResume[] }[]): RunResume[] {
+  return [...from].sort((a, b) => a.shard.index - b.shard.index).flatMap((s) => (s.resumes ?? []).map((r) => ({ ...r, shard: s.shard.index })));
+}
+
+/** The run's resumes: a merged run's every shard's (from `mergedFrom`, which every merged run dir records), another's its own. */
+export function runResumes(file: Partial<Pick<RunConfigFile, 'resumes' | 'mergedFrom'>>): RunResume[] {
+  const from = file.mergedFrom;
+  if (Array.isArray(from) && from.length && from.every((s) => Array.isArray(s.resumes))) return shardResumes(from);
+  return Array.isArray(file.resumes) ? file.resumes : [];
+}
