@@ -134,7 +134,15 @@ export interface TopKOptions {
  * (assertDistinctHits). A retriever's own run as printed: printedRun below, which passes its digits.
  */
 export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: number, o: TopKOptions = {}): Promise<Hit[]> {
-  if (k < 1) return [];
+  return (await searchTopKCut(search, k, o)).hits;
+}
+
+/**
+ * searchTopK's k hits, and `cut`: whether the method ranks more than them (the search, at least k + 1
+ * deep, found more than k), so a short list made from them was cut at k rather than all there is.
+ */
+export async function searchTopKCut(search: (depth: number) => Promise<Hit[]>, k: number, o: TopKOptions = {}): Promise<{ hits: Hit[]; cut: boolean }> {
+  if (k < 1) return { hits: [], cut: false };
   const { ties, digits, who } = o;
   const { key } = orderOf(ties, digits);
   for (let depth = k + 1; ; depth *= 2) {
@@ -142,7 +150,7 @@ export async function searchTopK(search: (depth: number) => Promise<Hit[]>, k: n
     assertDistinctHits(found, who);
     const ranked = rankedHits(found, ties, digits);
     // Fewer than asked: every hit there is. Else every unsearched hit scores at most the last one.
-    if (ranked.length < depth || key(ranked[ranked.length - 1].score) !== key(ranked[k - 1].score)) return ranked.slice(0, k);
+    if (ranked.length < depth || key(ranked[ranked.length - 1].score) !== key(ranked[k - 1].score)) return { hits: ranked.slice(0, k), cut: ranked.length > k };
   }
 }
 

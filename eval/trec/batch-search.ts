@@ -14,7 +14,7 @@ import { percentile } from '../bootstrap.js';
 import { runDocsOfHits, type RunDoc, type TrecRun } from './run.js';
 import { applyTies, type TieMode } from './anserini-ties.js';
 import { searchOnWorkers, type SearchSource } from './search-workers.js';
-import { searchTopK } from '../../retrieval/top-k.js';
+import { searchTopKCut } from '../../retrieval/top-k.js';
 import { queriesCutNote } from '../../retrieval/dense-query-cut.js';
 
 export interface BatchSearchOptions {
@@ -39,8 +39,10 @@ export interface BatchSearchOptions {
   mapHits?: (hits: Hit[]) => Hit[];
   /**
    * With `mapHits`: the hits a topic's mapped list should hold (aggregation: documents a topic). A
-   * topic whose search filled all `k` hits (the method ranks more) yet maps to fewer is counted in
-   * `mappedShort`: its list was cut by `k` (--passage-hits), not by what the method finds.
+   * topic whose search was cut at `k` hits (the method ranks more: retrieval/top-k.ts searchTopKCut)
+   * yet maps to fewer is counted in `mappedShort`: its list was cut by `k` (--passage-hits), not by
+   * what the method finds. Before, a topic whose method matched exactly `k` passages was counted too,
+   * and the warning told the user to raise --passage-hits, which would have found nothing more.
    */
   mappedK?: number;
   onProgress?: (done: number, total: number) => void;
@@ -95,11 +97,11 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
   const now = opts.now ?? (() => performance.now());
   const w0 = now();
   let s0 = w0;
-  const take = async (t: Topic, found: Hit[], ms: number) => {
+  const take = async (t: Topic, found: Hit[], ms: number, cut: boolean) => {
     const tied = applyTies(found, opts.ties);
     const res = opts.mapHits ? opts.mapHits(tied) : tied;
-    // all k hits taken, fewer kept: the cut at k decided the list (a document ranked past them is missing)
-    if (opts.mapHits && opts.mappedK !== undefined && found.length >= opts.k && res.length < opts.mappedK) {
+    // the cut at k left a hit out, and fewer were kept: the cut decided the list (a document ranked past them is missing)
+    if (opts.mapHits && opts.mappedK !== undefined && cut && res.length < opts.mappedK) {
       short.push(t.id);
       fewest = Math.min(fewest, res.length);
     }
@@ -121,19 +123,23 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
         opts.source!,
         topics,
         { threads, k: opts.k, approx: opts.approx, ties: opts.ties, signal: opts.signal, onStarted: () => (s0 = now()) },
-        (i, found, ms) => take(topics[i], found, ms),
+        (i, found, ms, cut) => take(topics[i], found, ms, cut),
       );
     else
       for (const t of topics) {
         opts.signal?.throwIfAborted();
         const t0 = now();
         // The top k as trec_eval ranks them, the first k of any deeper run (retrieval/top-k.ts).
-        const found = await searchTopK((depth) => retriever.search(t.text, { k: depth, ...(opts.approx ? { approx: opts.approx } : {}) }), opts.k, {
-          ties: opts.ties,
-          digits,
-          who: `retriever ${retriever.method}, topic "${t.id}"`,
-        });
-        await take(t, found, now() - t0);
+        const { hits: found, cut } = await searchTopKCut(
+          (depth) => retriever.search(t.text, { k: depth, ...(opts.approx ? { approx: opts.approx } : {}) }),
+          opts.k,
+          {
+            ties: opts.ties,
+            digits,
+            who: `retriever ${retriever.method}, topic "${t.id}"`,
+          },
+        );
+        await take(t, found, now() - t0, cut);
       }
   } catch (e) {
     // stopped (an error, Ctrl-C): no run file of part of the topics; an earlier one at that path stays

@@ -2,7 +2,7 @@
  * A batch-search worker (search-workers.ts): opens the index read-only (openRetriever) once, then
  * answers one topic at a time.
  *   → {type:'open', index, method, options}          ← {type:'ready', method} | {type:'error', …}
- *   → {type:'search', i, text, k, ties?, approx?}     ← {type:'hits', i, hits, ms} | {type:'error', i, …}
+ *   → {type:'search', i, text, k, ties?, approx?}     ← {type:'hits', i, hits, cut, ms} | {type:'error', i, …}
  * The k hits are the top k as trec_eval ranks them (retrieval/top-k.ts searchTopK), as on the calling thread.
  */
 import { parentPort } from 'node:worker_threads';
@@ -10,7 +10,7 @@ import { isLexcaseError } from '../../core/errors.js';
 import { openRetriever } from '../../retrieval/open.js';
 import type { ApproxOptions, Retriever } from '../../retrieval/types.js';
 import type { TieMode } from './anserini-ties.js';
-import { searchTopK } from '../../retrieval/top-k.js';
+import { searchTopKCut } from '../../retrieval/top-k.js';
 
 type In =
   | { type: 'open'; index: string; method: string; options: Record<string, unknown> }
@@ -34,10 +34,12 @@ parentPort!.on('message', (m: In) => {
   }
   const t0 = performance.now();
   opened!
-    .then((r) => searchTopK((depth) => r.search(m.text, { k: depth, ...(m.approx ? { approx: m.approx } : {}) }), m.k, { ties: m.ties, digits: r.scoreDigits }))
+    .then((r) =>
+      searchTopKCut((depth) => r.search(m.text, { k: depth, ...(m.approx ? { approx: m.approx } : {}) }), m.k, { ties: m.ties, digits: r.scoreDigits }),
+    )
     .then(
-      (hits) =>
-        parentPort!.postMessage({ type: 'hits', i: m.i, hits: hits.map((h) => ({ id: h.id, score: h.score, rank: h.rank })), ms: performance.now() - t0 }),
+      ({ hits, cut }) =>
+        parentPort!.postMessage({ type: 'hits', i: m.i, hits: hits.map((h) => ({ id: h.id, score: h.score, rank: h.rank })), cut, ms: performance.now() - t0 }),
       (e) => parentPort!.postMessage(failure(e, m.i)),
     );
 });

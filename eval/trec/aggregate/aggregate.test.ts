@@ -172,6 +172,47 @@ describe('document aggregation', () => {
     expect(whole.warnings ?? []).not.toContainEqual(expect.stringContaining('--passage-hits'));
   });
 
+  it('eval retrieval --topics --aggregate does not warn when --passage-hits equals the passages the method matches (nothing was cut), and does one fewer', async () => {
+    const bm25 = await openRetriever(index, 'bm25');
+    // a query only some passages match: bm25 ranks every one of them, and no other
+    const query = 'witness';
+    const matchedPassages = await bm25.search(query, { k: rows.length });
+    const m = matchedPassages.length;
+    expect(m).toBeGreaterThan(1);
+    expect(m).toBeLessThan(rows.length);
+    const matchedDocs = new Set(matchedPassages.map((h) => docOf.get(h.id)!));
+    // as many documents a topic (--hits) as the index holds: more than those passages come from
+    const depth = docIds.length;
+    expect(matchedDocs.size).toBeLessThan(depth);
+    const run = async (passageHits: number, threads: number) =>
+      evalTopicsOnIndex({
+        index,
+        methods: ['bm25'],
+        topics: [{ id: 'q1', text: query }],
+        topicsFile: 'topics.tsv',
+        qrels: new Map([['q1', new Map(docIds.map((d) => [d, 1]))]]),
+        qrelsFile: 'qrels.txt',
+        depth,
+        aggregate: { strategy: 'maxp', passageHits },
+        measures: parseMeasures([`recall@${depth}`]),
+        iterations: 200,
+        threads,
+      });
+    for (const threads of [1, 2]) {
+      // every matched passage taken: the short list is all the method finds, a larger --passage-hits finds no more
+      // (before: "1 of 1 topic got fewer than 6 documents from its m passages … give a larger --passage-hits")
+      const all = await run(m, threads);
+      expect(all.results[0].means[`recall@${depth}`].estimate).toBeCloseTo(matchedDocs.size / depth, 9);
+      expect(all.warnings ?? []).not.toContainEqual(expect.stringContaining('--passage-hits'));
+      expect((await run(m + 5, threads)).results[0].means).toEqual(all.results[0].means);
+      // one passage fewer: the cut left a matched passage out, so the warning stays
+      const cut = await run(m - 1, threads);
+      expect(cut.warnings).toContainEqual(
+        expect.stringContaining(`bm25: 1 of 1 topic got fewer than ${depth} documents from its ${m - 1} passages (--passage-hits ${m - 1};`),
+      );
+    }
+  });
+
   it('names the strategies in its errors and wants a capture group in a pattern', () => {
     expect(AGGREGATION_NAMES).toEqual(['maxp', 'firstp', 'sump']);
     expect(() => parseAggregate('meanp')).toThrow(/expected one of maxp, firstp, sump, got "meanp"/);
