@@ -10,7 +10,7 @@
 import { canonicalById } from '../bootstrap.js';
 import { correctFlags, isFailed } from '../metrics/failures.js';
 import { macroScores } from '../metrics/macro.js';
-import { perItemInterval, proportionInterval, statisticInterval, type BootstrapSettings, type Interval } from '../stats/index.js';
+import { metricInterval, proportionInterval, statisticInterval, type BootstrapSettings, type Interval } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { Metric } from './recipe.js';
 
@@ -68,7 +68,8 @@ export function cellValue(records: readonly ResultRecord[], m: Metric, o: Bootst
       rs.length,
     );
   if (m.stat === 'mean')
-    return perItemInterval(
+    return metricInterval(
+      m.key!,
       rs.map((r) => num(r.metrics?.[m.key!])!),
       bo,
     );

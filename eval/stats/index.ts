@@ -8,6 +8,7 @@
 export * from './settings.js';
 export * from './methods.js';
 export * from './interval.js';
+export * from './count-metrics.js';
 export * from './mcnemar.js';
 export * from './sign-flip.js';
 export * from './paired.js';

@@ -4,7 +4,9 @@
  * on all ten answered items is 0 of 10, Wilson [0, 27.8%] — not a degenerate bootstrap [0, 0].
  */
 import { describe, expect, it } from 'vitest';
-import { perItemInterval } from '../../stats/index.js';
+import { COUNT_METRICS, meanInterval, perItemInterval } from '../../stats/index.js';
+import { cellValue } from '../../reproduce/stats.js';
+import type { Metric } from '../../reproduce/recipe.js';
 import type { ResultRecord } from '../../types.js';
 import type { RunConfigFile } from '../../run-config-file.js';
 import { itemMetricsSection } from './item-metrics.js';
@@ -29,6 +31,30 @@ describe('Per-item metrics: one interval rule with the reproduction tables', () 
     expect(json.citationsExist.ci.method).toBe('wilson');
     expect(json.citationsSeen.ci.method).toBe('bootstrap');
     expect(s!.markdown).toMatch(/\| citationsSupportive \| 10 \| +0\.000 \[0\.000, 0\.278\] \| +95% Wilson \|/);
+  });
+});
+
+describe('Per-item metrics: a count is a mean count, never a proportion', () => {
+  it('unresolvedCitations and forfeits at 0 or 1 on every item get the bootstrap of a mean count, as in a run where one item counts 2; a share at 0 or 1 keeps Wilson', async () => {
+    // a MAD run of 12 items: 3 with one forfeited brief and one unresolved citation, the rest none
+    const ones = (i: number) => (i % 4 === 0 ? 1 : 0);
+    const results = Array.from({ length: 12 }, (_, i) => rec(i, { unresolvedCitations: ones(i), forfeits: ones(i), citationsSupportive: ones(i) }));
+    const s = await itemMetricsSection(run(results), { iterations: 2000, seed: 13 });
+    const json = s!.json as Record<string, { kind: string; n: number; value: number; ci: { lo: number; hi: number; method: string } }>;
+    // before: 0.250 [0.089, 0.532] 95% Wilson — the share of items with one, whose bound says no item can count 2
+    const boot = meanInterval(
+      results.map((r) => ones(Number(r.id.slice(1)))),
+      { iterations: 2000, seed: 13 },
+    );
+    for (const k of ['unresolvedCitations', 'forfeits']) {
+      expect(json[k]).toMatchObject({ kind: 'mean', n: 12, value: 0.25, ci: { method: 'bootstrap', lo: boot.lo, hi: boot.hi } });
+      expect(s!.markdown).toMatch(new RegExp(`\\| ${k} +\\| 12 \\| +0\\.250 \\[[0-9.]+, [0-9.]+\\] \\| +95% bootstrap \\|`));
+    }
+    expect(json.citationsSupportive.ci.method).toBe('wilson');
+    // the reproduction table's cell of the same metric gives the same interval
+    const cell = cellValue(results, { stat: 'mean', key: 'unresolvedCitations' } as Metric, { iterations: 2000, seed: 13 });
+    expect(cell).toMatchObject({ method: 'bootstrap', lo: boot.lo, hi: boot.hi });
+    expect(COUNT_METRICS.has('citationsSupportive')).toBe(false);
   });
 });
 

@@ -2,14 +2,15 @@
  * Per-item metrics the system put in results (`metrics`): booleans as rates (a proportion:
  * Wilson), numbers as means — with the interval of the values' rule (eval/stats perItemInterval,
  * docs/eval.md: 0 or 1 on every item is a proportion, Wilson; else a graded mean, bootstrap, none
- * below n = 10), so a figure has the interval a reproduction table gives it — over the items that
+ * below n = 10; a count — forfeits, unresolvedCitations — always a graded mean: eval/stats/count-metrics.ts),
+ * so a figure has the interval a reproduction table gives it — over the items that
  * have the metric (null = not applicable, skipped). CASE's
  * advocate evidence-recall flags land here. Not for retrieval runs: their per-query hits and ranks
  * are the Figures section's Recall@k and MRR. A gold flag (`gold…`) over items none of which has its
  * gold passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) is not given, never 0%; when
  * some items have none, a line under the table says how many count as misses.
  */
-import { figureText, methodLabel, perItemInterval, proportionInterval } from '../../stats/index.js';
+import { figureText, metricInterval, methodLabel, proportionInterval } from '../../stats/index.js';
 import { recordedSystemSpec } from '../../systems.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
@@ -44,7 +45,7 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
             values.reduce((a, b) => a + b, 0),
             values.length,
           )
-        : perItemInterval(values, o);
+        : metricInterval(k, values, o);
     json[k] = { kind, n: values.length, value: ci.estimate, ci: { lo: ci.lo, hi: ci.hi, method: ci.method } };
     rows.push([k, values.length, figureText(ci, kind === 'rate' ? 'percent' : 'decimal'), methodLabel(ci)]);
   }
