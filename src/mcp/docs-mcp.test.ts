@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/version.js';
 import { loadPassages } from '../../corpora/registry.js';
 import { buildProgram } from '../cli/program.js';
-import { evidenceInput, explainInput, passageInput, searchInput } from '../../serve/query/schemas.js';
+import type { z } from 'zod';
+import { evidenceInput, explainInput, passageInput, searchHit, searchInput, searchOutput } from '../../serve/query/schemas.js';
 import { MCP_TOOLS } from './server.js';
 
 const doc = readFileSync(join(PACKAGE_ROOT, 'docs', 'mcp.md'), 'utf8');
@@ -46,6 +47,19 @@ describe('docs/mcp.md', () => {
       Object.keys(evidenceInput.shape),
     ]);
     expect(ex).toMatch(/"isError": true/);
+  });
+
+  it("the TypeScript example's search result names the fields every hit has, and title only as the field some passages have (Bar Exam QA's have none)", () => {
+    const comment = /console\.log\(r\.structuredContent\);\s*\/\/ (.*)/.exec(doc)?.[1] ?? '';
+    const top = /^\{ ([^[]*), hits: \[\{ ([^}]*) \}\] \}(.*)$/.exec(comment);
+    expect(top, comment).not.toBeNull();
+    // the output schema's fields a search of the bundled corpus always gives (title is optional: a Bar Exam QA passage has none)
+    const always = (o: z.ZodObject) => Object.keys(o.shape).filter((k) => !(o.shape[k] as z.ZodType).safeParse(undefined).success);
+    expect([...top![1].split(', '), 'hits']).toEqual(always(searchOutput));
+    // before: "rank, id, score, title, source, …" while the documented query's five hits are mbe_* passages without one
+    expect(top![2].split(', ')).toEqual(Object.keys(searchHit.shape).filter((k) => k !== 'title'));
+    expect(always(searchHit)).not.toContain('title');
+    expect(top![3]).toMatch(/title where a passage has one/);
   });
 
   it("the example exchange's passage counts (list_indexes, explain's N) are the bundled default corpus's: regenerate it when the corpus changes", async () => {
