@@ -57,6 +57,22 @@ afterAll(async () => {
 
 const byScore = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1)).map(([id, score]) => ({ id, score }));
 
+/** `eval retrieval --topics` of one topic q1 on bm25, per document (maxp), the `relevant` documents judged relevant, Recall@depth. */
+const maxpTopic = (query: string, relevant: readonly string[], depth: number, passageHits: number, threads = 1) =>
+  evalTopicsOnIndex({
+    index,
+    methods: ['bm25'],
+    topics: [{ id: 'q1', text: query }],
+    topicsFile: 'topics.tsv',
+    qrels: new Map([['q1', new Map(relevant.map((d) => [d, 1]))]]),
+    qrelsFile: 'qrels.txt',
+    depth,
+    aggregate: { strategy: 'maxp', passageHits },
+    measures: parseMeasures([`recall@${depth}`]),
+    iterations: 200,
+    threads,
+  });
+
 describe('document aggregation', () => {
   it('the corpus slice has documents of several passages (else there is nothing to aggregate)', () => {
     expect(rows.length).toBeGreaterThan(docIds.length * 3);
@@ -147,19 +163,7 @@ describe('document aggregation', () => {
     const few = 3;
     const found = new Set(all.slice(0, few).map((h) => docOf.get(h.id))).size;
     expect(found).toBeLessThan(depth);
-    const run = async (passageHits: number) =>
-      evalTopicsOnIndex({
-        index,
-        methods: ['bm25'],
-        topics: [{ id: 'q1', text: QUERY }],
-        topicsFile: 'topics.tsv',
-        qrels: new Map([['q1', new Map(matched.map((d) => [d, 1]))]]),
-        qrelsFile: 'qrels.txt',
-        depth,
-        aggregate: { strategy: 'maxp', passageHits },
-        measures: parseMeasures([`recall@${depth}`]),
-        iterations: 200,
-      });
+    const run = (passageHits: number) => maxpTopic(QUERY, matched, depth, passageHits);
     const recall = (r: Awaited<ReturnType<typeof run>>) => r.results[0].means[`recall@${depth}`].estimate;
     const short = await run(few);
     expect(recall(short)).toBeCloseTo(found / depth, 9);
@@ -184,20 +188,7 @@ describe('document aggregation', () => {
     // as many documents a topic (--hits) as the index holds: more than those passages come from
     const depth = docIds.length;
     expect(matchedDocs.size).toBeLessThan(depth);
-    const run = async (passageHits: number, threads: number) =>
-      evalTopicsOnIndex({
-        index,
-        methods: ['bm25'],
-        topics: [{ id: 'q1', text: query }],
-        topicsFile: 'topics.tsv',
-        qrels: new Map([['q1', new Map(docIds.map((d) => [d, 1]))]]),
-        qrelsFile: 'qrels.txt',
-        depth,
-        aggregate: { strategy: 'maxp', passageHits },
-        measures: parseMeasures([`recall@${depth}`]),
-        iterations: 200,
-        threads,
-      });
+    const run = (passageHits: number, threads: number) => maxpTopic(query, docIds, depth, passageHits, threads);
     for (const threads of [1, 2]) {
       // every matched passage taken: the short list is all the method finds, a larger --passage-hits finds no more
       // (before: "1 of 1 topic got fewer than 6 documents from its m passages … give a larger --passage-hits")
