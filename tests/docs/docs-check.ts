@@ -275,6 +275,26 @@ export function serverCommand(text: string): string {
   return /--port\b/.test(bare) ? bare.replace(/--port(\s+|=)\d+/, '--port 0') : `${bare} --port 0`;
 }
 
+/** Leading `VAR=value` words of a command (a value may be `$(…)`, quoted, or one word). */
+const ASSIGNMENTS = /^(?:[A-Za-z_]\w*=(?:\$\([^)]*\)|"[^"]*"|'[^']*'|\S*)\s+)*/;
+
+/**
+ * The bash line that starts a server command so that the server is the process the check signals:
+ * `exec` after the command's own `VAR=value` words (`LEXCASE_API_TOKEN=$(…) npx lexcase serve …`),
+ * with `npx lexcase` replaced by `bin` where given (npxExec).
+ */
+export function serverExecLine(cmd: string, bin?: string): string {
+  const assigns = ASSIGNMENTS.exec(cmd)?.[0] ?? '';
+  const rest = cmd.slice(assigns.length).replace(/^npx (--no )?lexcase\b/, (m) => bin ?? m);
+  return `${assigns}exec ${rest}`;
+}
+
+/** The URL to probe in what a server printed: its loopback URL, or 127.0.0.1 for one bound to every interface (`--host 0.0.0.0`). */
+export function probeUrl(printed: string): string | undefined {
+  const m = /(https?:\/\/)(127\.0\.0\.1|0\.0\.0\.0)(:\d+)/.exec(printed);
+  return m ? `${m[1]}127.0.0.1${m[3]}` : undefined;
+}
+
 /** One request that shows the server answers as the docs say: the explorer's page, the API's OpenAPI document, an MCP initialize. */
 async function probe(kind: ReturnType<typeof serverKind>, base: string): Promise<string> {
   const origin = new URL(base).origin;
@@ -311,7 +331,7 @@ async function runServe(text: string, state: Shell, timeoutS: number): Promise<O
   const kind = serverKind(text);
   const t0 = performance.now();
   // `npx lexcase serve …`: the installed bin as npxShim runs it (exec: the server is the child that gets the signal)
-  const child = spawn('bash', ['-c', `${prelude}\nexec ${cmd.replace(/^npx (--no )?lexcase\b/, (m) => npxExec(state.cwd) ?? m)}`], {
+  const child = spawn('bash', ['-c', `${prelude}\n${serverExecLine(cmd, npxExec(state.cwd))}`], {
     cwd: state.cwd,
     env: state.env,
     detached: true,
@@ -327,7 +347,7 @@ async function runServe(text: string, state: Shell, timeoutS: number): Promise<O
   const deadline = Date.now() + timeoutS * 1000;
   let url: string | undefined;
   while (!url && Date.now() < deadline) {
-    url = /https?:\/\/127\.0\.0\.1:\d+/.exec(stdout)?.[0];
+    url = probeUrl(stdout);
     if (!url) {
       const early = await Promise.race([exited, new Promise((r) => setTimeout(() => r('wait'), 200))]);
       if (early !== 'wait')

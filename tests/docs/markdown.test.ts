@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classify, commandMode, docFiles, serverCommand, serverKind, stripComment } from './docs-check.js';
+import { classify, commandMode, docFiles, probeUrl, serverCommand, serverExecLine, serverKind, stripComment } from './docs-check.js';
 import { compareModuloTimings, demoTable, REGIONS, reproRows } from './figures.js';
 import { fencedBlocks, figureRegions, matchLines, replaceRegion, shellCommands, strayMarkers, tableRows } from './markdown.js';
 
@@ -118,6 +118,20 @@ describe('fenced blocks and their markers', () => {
     expect(serverKind('npx lexcase serve --index idx')).toBe('explorer');
     expect(serverKind('npx lexcase serve --api')).toBe('api');
     expect(serverKind('npx lexcase mcp --http')).toBe('mcp-http');
+  });
+
+  it("a server off loopback (docs/mcp.md's token example) runs as the server process with its own variables, and is probed on 127.0.0.1", () => {
+    const line = 'LEXCASE_API_TOKEN=$(openssl rand -hex 24) npx lexcase serve --api --host 0.0.0.0 --index idx/default   # every interface';
+    expect(commandMode(line)).toBe('serve');
+    expect(serverExecLine(serverCommand(line), '"/c/node_modules/.bin/lexcase"')).toBe(
+      'LEXCASE_API_TOKEN=$(openssl rand -hex 24) exec "/c/node_modules/.bin/lexcase" serve --api --host 0.0.0.0 --index idx/default --port 0',
+    );
+    expect(serverExecLine('npx lexcase serve --index idx --port 0')).toBe('exec npx lexcase serve --index idx --port 0');
+    expect(probeUrl('lexcase API at http://0.0.0.0:41635/v1 (OpenAPI 3.1: http://0.0.0.0:41635/v1/openapi.json; indexes: default)')).toBe(
+      'http://127.0.0.1:41635',
+    );
+    expect(probeUrl('lexcase explorer at http://127.0.0.1:8080/')).toBe('http://127.0.0.1:8080');
+    expect(probeUrl('[info] loading…')).toBeUndefined();
   });
 
   it('a trailing comment comes off (so --port 0 is not appended inside it); a # in quotes stays', () => {
