@@ -9,7 +9,7 @@ import { whileInterruptible } from '../../../core/interrupt.js';
 import { exitOnInterrupt } from '../run-interrupt.js';
 import { finalWrites } from './eval-retrieval-final-writes.js';
 import { basename, dirname } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { datasetNames, datasetsWithGold } from '../../../corpora/catalog.js';
 import { BAREXAM_SPLIT_SIZES, DEFAULT_SPLIT_SEED, parseSplit } from '../../../corpora/split-spec.js';
 import { DEFAULT_KS } from '../../../eval/retrieval-ks.js';
@@ -71,7 +71,7 @@ export function register(program: Command): void {
         .requiredOption('--index <dir>', 'index directory')
         .option('--dataset <name>', DATASET_HELP, 'barexam')
         .option('--split <split>', SPLIT_HELP, 'val')
-        .option('--method <list>', 'comma list of methods, e.g. bm25,qld', parseUniqueListOpt('method'), ['bm25'])
+        .addOption(new Option('--method <list>', 'comma list of methods, e.g. bm25,qld').argParser(parseUniqueListOpt('method')).default(['bm25'], 'bm25'))
         .option('--k <list>', 'comma list of cutoffs for Recall@k', DEFAULT_KS.join(','))
         .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
         .option('--split-seed <n>', 'split seed', parseIntOpt('split-seed'), DEFAULT_SPLIT_SEED)

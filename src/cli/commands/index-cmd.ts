@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { readdir, stat } from 'node:fs/promises';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { denseVectorSettings, type Manifest } from '../../../indexer/manifest.js';
 import { describeVectorSettings } from '../../../indexer/embed/vector-spec.js';
 import { modelMaxTokens } from '../../../indexer/embed/model-token-limit.js';
@@ -239,11 +239,10 @@ export function register(program: Command): void {
           '--out <dir>',
           'index directory to write: new, empty, or a lexcase index to replace (built in <dir>.tmp-<pid>, then renamed into place)',
         )
-        .option(
-          '--methods <list>',
-          'comma list of methods to build (bm25, qld, dense, lancedb-fts; default bm25,qld, or for a rebuild of an existing index the methods it has)',
-          parseUniqueListOpt('method'),
-          ['bm25', 'qld'],
+        .addOption(
+          new Option('--methods <list>', 'comma list of methods to build (bm25, qld, dense, lancedb-fts; a rebuild of an existing index: the methods it has)')
+            .argParser(parseUniqueListOpt('method'))
+            .default(['bm25', 'qld'], 'bm25,qld'),
         )
         .option(
           '--analyzer <spec>',

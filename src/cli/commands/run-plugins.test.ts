@@ -46,7 +46,8 @@ describe('lexcase run <id> from the plugins of agents/systems.ts', () => {
         expect(o!.attributeName()).toBe(flagKey(f.name));
         expect(o!.mandatory, `${p.id} --${f.name} required`).toBe(f.required === true);
         if (f.name !== 'run-dir') expect(help).toContain(f.description.replace(/\s+/g, ' '));
-        if (f.default !== undefined && f.type !== 'negatable') expect(help).toContain(`default: ${JSON.stringify(f.default)}`);
+        if (f.default !== undefined && f.type !== 'negatable')
+          expect(help).toContain(`default: ${Array.isArray(f.default) ? f.default.join(',') : JSON.stringify(f.default)}`);
         if (f.choices) expect(help).toContain(`choices: ${f.choices.map((c) => JSON.stringify(c)).join(', ')}`);
       }
       expect(help).toContain(`run directory (default ${p.cli!.defaultRunDir})`);

@@ -41,7 +41,11 @@ export function flagOption(f: CliFlag, defaultRunDir?: string): Option {
   if (f.type === 'int') o.argParser(intOpt(f.name, rangeOf(f)));
   if (f.type === 'number') o.argParser(numOpt(f.name, rangeOf(f)));
   if (f.type === 'list') o.argParser(parseListOpt);
-  if (f.default !== undefined && f.type !== 'negatable') o.default(Array.isArray(f.default) ? [...f.default] : f.default);
+  // a list default is shown as --help shows a list value (`a,b`), not as JSON (`["a","b"]`)
+  if (f.default !== undefined && f.type !== 'negatable') {
+    if (Array.isArray(f.default)) o.default([...f.default], f.default.join(','));
+    else o.default(f.default);
+  }
   if (f.required) o.makeOptionMandatory();
   return o;
 }
