@@ -66,7 +66,7 @@ export const RUN_OPTIONS: readonly CliFlag[] = [
   { name: 'split', arg: 'split', description: 'train | val | test | all', type: 'string', default: 'val' },
   { name: 'split-seed', arg: 'n', description: 'seed of the dataset split', type: 'int', default: 13 },
   { name: 'index', arg: 'dir', description: 'index directory (default: the bundled default index, built if absent)', type: 'string' },
-  { name: 'k', short: 'k', arg: 'n', description: 'passages per advocate / in the RAG context', type: 'int', min: 1, default: DEFAULT_K },
+  { name: 'k', short: 'k', arg: 'n', description: 'passages a search returns (CASE: each advocate keeps up to k; a RAG baseline: k in its context)', type: 'int', min: 1, default: DEFAULT_K },
   { name: 'seed', arg: 'n', description: 'run seed (jury panels, bootstrap)', type: 'int', default: 13 },
   { name: 'limit', arg: 'n', description: 'only the first N questions of the split', type: 'int', min: 1 },
   { name: 'run-dir', arg: 'dir', description: 'run directory', type: 'string' },
