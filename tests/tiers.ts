@@ -40,6 +40,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'retrieval/lance-relative-path.test.ts',
   'retrieval/lancedb-fts-large.test.ts',
   'retrieval/self-retrieval.test.ts',
+  'serve/query/evidence-dropped-picks.test.ts',
   'serve/query/rm3-explain.test.ts',
   'serve/query/source-filter.test.ts',
   'src/api/api.test.ts',

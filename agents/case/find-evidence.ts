@@ -14,7 +14,7 @@ import type { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
 import { OFFLINE_DEPTH, OFFLINE_LABEL, runOfflineAdvocate } from './advocate-offline.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
-import type { EvidenceItem, ToolCallRecord } from './types.js';
+import type { EvidenceItem, RejectedPick, ToolCallRecord } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 
 export interface FindEvidenceOptions {
@@ -48,6 +48,8 @@ export interface EvidenceResult {
   toolCalls: ToolCallRecord[];
   analysis?: string;
   rejectedIds?: string[];
+  /** The same picks with the reason each was dropped: "no tool returned it" (a passage never shown to it) or "beyond k" (LLM mode). */
+  rejected?: RejectedPick[];
   stop: string;
   tokens: number;
   error?: string;
@@ -116,6 +118,7 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
     toolCalls: r.toolCalls,
     ...(r.analysis ? { analysis: r.analysis } : {}),
     ...(r.rejectedIds.length ? { rejectedIds: r.rejectedIds } : {}),
+    ...(r.rejected?.length ? { rejected: r.rejected } : {}),
     stop: r.stop,
     tokens: r.tokens,
     ...(r.error ? { error: r.error } : {}),

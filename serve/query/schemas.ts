@@ -6,6 +6,7 @@
  * document, produced by `z.toJSONSchema`). Descriptions are what an MCP client's model reads.
  */
 import { z } from 'zod';
+import { CASE_PROMPT_LIMITS } from '../../agents/common/defaults.js';
 import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 import { INDEX_METHODS } from '../../retrieval/open-index.js';
 import { RM3_METHODS } from '../../retrieval/methods.js';
@@ -211,7 +212,12 @@ export const evidenceItem = z.object({
   rank: z.number().int(),
   id: z.string(),
   score: z.number().describe('comparable evidence score (reciprocal-rank based)'),
-  justification: z.string().describe("the advocate's one-line reason"),
+  justification: z.string().describe(`the advocate's one-line reason, cut at ${CASE_PROMPT_LIMITS.advocateNoteChars} characters (…) when longer`),
+  noteCutFrom: z
+    .number()
+    .int()
+    .optional()
+    .describe(`the note's length when \`justification\` is its first ${CASE_PROMPT_LIMITS.advocateNoteChars} characters, cut`),
   snippet: z.string(),
   truncated: z.boolean(),
   uri,
@@ -237,6 +243,12 @@ export const evidenceOutput = z.object({
   toolCalls: z.array(evidenceToolCall).describe('the searches the advocate ran'),
   analysis: z.string().optional().describe("the LLM advocate's analysis"),
   rejectedIds: z.array(z.string()).optional().describe('ids the model picked and the advocate dropped: ones no tool returned, and ones beyond k'),
+  rejected: z
+    .array(z.object({ id: z.string(), reason: z.enum(['no tool returned it', 'beyond k']) }))
+    .optional()
+    .describe(
+      'the same picks with the reason each was dropped: "no tool returned it" (a passage never shown to the advocate) or "beyond k" (picked after it had its k)',
+    ),
   stop: z.string().describe('why the advocate stopped (final, offline, max-steps, …)'),
   tokens: z.number().int().describe('LLM tokens used (0 offline)'),
   error: z.string().optional(),

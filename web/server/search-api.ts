@@ -117,7 +117,14 @@ export async function evidence(ix: IndexContext, input: z.infer<typeof evidenceB
     queryTerms: terms,
     evidence: r.evidence.map((e) => {
       const { text, truncated } = clip(e.text ?? '');
-      return { id: e.id, score: e.score, justification: e.justification, segments: highlight(ix.analyzer, text, terms), truncated };
+      return {
+        id: e.id,
+        score: e.score,
+        justification: e.justification,
+        ...(e.noteCutFrom !== undefined ? { noteCutFrom: e.noteCutFrom } : {}),
+        segments: highlight(ix.analyzer, text, terms),
+        truncated,
+      };
     }),
   };
 }

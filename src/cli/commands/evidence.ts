@@ -49,9 +49,12 @@ export function formatEvidence(r: EvidenceResult): string {
   if (r.evidence.length === 0) lines.push(r.error ? `No passages found: ${terminalLine(r.error)}` : 'No passages found.');
   r.evidence.forEach((e, i) => {
     lines.push(`${String(i + 1).padStart(2)}. ${e.id}  score ${e.score.toFixed(4)}`);
-    lines.push(`    ${terminalLine(e.justification)}`);
+    lines.push(
+      `    ${terminalLine(e.justification)}${e.noteCutFrom !== undefined ? ` (note cut from ${e.noteCutFrom.toLocaleString('en-US')} characters)` : ''}`,
+    );
     if (e.text) lines.push(`    "${flat(e.text, 220)}"`);
   });
+  if (r.rejected?.length) lines.push('', `Dropped picks (${r.rejected.length}): ${r.rejected.map((x) => `${terminalLine(x.id)} (${x.reason})`).join(', ')}`);
   lines.push('', `Tool calls (${r.toolCalls.length}):`);
   for (const c of r.toolCalls)
     lines.push(

@@ -1,0 +1,132 @@
+/**
+ * What the LLM advocate dropped, and a note it cut, on every evidence surface a user reads: the built
+ * `lexcase evidence` (a child process; --json and text), /v1/evidence (`serve --api`), the explorer's
+ * /api/evidence and MCP find_evidence. Each listed the dropped ids (`rejectedIds`) but not why, so a
+ * pick dropped for being beyond k read the same as one naming a passage never shown to the advocate;
+ * and /v1, MCP and the explorer dropped `noteCutFrom`, so a note cut at 300 characters read as whole.
+ *
+ * Data: the first 14 passages of the Federal Rules of Evidence in the bundled legal_corpus, bm25 +
+ * qld. The model is an OpenAI-compatible server on 127.0.0.1 that searches bm25 for 5 hits, then picks
+ * P1 (a 450-character note), P2, P3 — beyond k 2 — and P99, a handle it was never shown.
+ */
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
+import { loadPassages } from '../../corpora/registry.js';
+import type { Passage } from '../../corpora/types.js';
+import { buildIndex } from '../../indexer/build.js';
+import { tempDir } from '../../indexer/build-test-helpers.js';
+import { closeSparseIndexes } from '../../retrieval/open.js';
+import { startApiServer } from '../../src/api/server.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { runBuiltCli } from '../../tests/support/run-built-cli.js';
+import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { startExplorer } from '../../web/server/server.js';
+import { openQueryService } from './query-service.js';
+
+const tmp = tempDir('lexcase-evidence-dropped-');
+const dir = join(tmp.dir, 'fre-14');
+const H = 'a witness may be impeached by any party, including the party that called the witness';
+// 450 characters, no run of whitespace: its length is the note's length as the advocate measures it
+const NOTE = `${'Rule 607 lets any party attack the credibility of a witness, the party that called the witness included; '.repeat(5).slice(0, 449)}.`;
+let srv: ScriptedServer;
+
+beforeAll(async () => {
+  const passages: Passage[] = [];
+  for await (const p of loadPassages('legal_corpus')) if (p.source === 'fre' && passages.length < 14) passages.push(p);
+  await buildIndex(passages, { out: dir, methods: ['bm25', 'qld'], workers: 0 });
+  // first call of each advocate: one bm25 search for 5 hits; after its result: the picks
+  srv = await startScriptedServer((req) =>
+    (req.body.messages as { role: string }[]).some((m) => m.role === 'tool')
+      ? {
+          content: JSON.stringify({
+            analysis: 'FRE 607',
+            evidence: [
+              { id: 'P1', justification: NOTE },
+              { id: 'P2', justification: 'the rule itself' },
+              { id: 'P3', justification: 'a third, past k' },
+              { id: 'P99', justification: 'a passage never shown' },
+            ],
+          }),
+        }
+      : { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach witness any party', k: 5 } }] },
+  );
+}, 60_000);
+afterAll(async () => {
+  await srv?.close();
+  await closeSparseIndexes();
+  tmp.cleanup();
+});
+
+interface Out {
+  evidence: { id: string; justification: string; noteCutFrom?: number }[];
+  toolCalls: { tool: string; ids: string[] }[];
+  rejectedIds?: string[];
+  rejected?: { id: string; reason: string }[];
+}
+
+/** What each surface should say, from the search the advocate ran (its 5 hits): the first two kept, the third beyond k, P99 never returned. */
+function expectDropped(out: Out, where: string) {
+  const hits = out.toolCalls[0].ids;
+  expect(hits, where).toHaveLength(5);
+  expect(
+    out.evidence.map((e) => e.id),
+    where,
+  ).toEqual(hits.slice(0, 2));
+  expect(out.rejectedIds, where).toEqual([hits[2], 'P99']);
+  expect(out.rejected, where).toEqual([
+    { id: hits[2], reason: 'beyond k' },
+    { id: 'P99', reason: 'no tool returned it' },
+  ]);
+  expect(out.evidence[0].noteCutFrom, where).toBe(450);
+  expect(out.evidence[0].justification, where).toBe(`${NOTE.slice(0, 299)}…`);
+  expect(out.evidence[1].noteCutFrom, where).toBeUndefined();
+}
+
+describe('evidence says why each dropped pick was dropped, and which notes were cut, on every surface', () => {
+  it('the built `lexcase evidence`: --json gives `rejected` with reasons and `noteCutFrom`; the text says both', async () => {
+    const args = ['evidence', H, '--index', dir, '-k', '2', '--endpoint', srv.url, '--model', 'scripted', '--no-cache'];
+    const json = await runBuiltCli(['--json', ...args], { cwd: tmp.dir });
+    expect(json.code, json.stderr).toBe(0);
+    const out = JSON.parse(json.stdout) as Out;
+    expectDropped(out, 'cli --json');
+    const text = await runBuiltCli(args, { cwd: tmp.dir });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('(note cut from 450 characters)');
+    expect(text.stdout).toContain(`Dropped picks (2): ${out.toolCalls[0].ids[2]} (beyond k), P99 (no tool returned it)`);
+  }, 120_000);
+
+  it("/v1/evidence, MCP find_evidence and the explorer's /api/evidence give the same `rejected` and `noteCutFrom`", async () => {
+    const { llm } = await loadConfig({ env: { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted' }, cwd: tmp.dir });
+    llm.cacheDir = false;
+    const model = createChatModel(llm);
+    const svc = await openQueryService({ indexes: [{ name: 'fre', dir }], llm: model });
+    const api = await startApiServer(svc, { port: 0 });
+    const explorer = await startExplorer({ index: dir, port: 0, llm: model, llmLabel: 'scripted' });
+    const [client, server] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(svc).connect(server);
+    const mcp = new Client({ name: 'evidence-dropped-test', version: '1' });
+    await mcp.connect(client);
+    try {
+      const input = { hypothesis: H, mode: 'llm', k: 2 };
+      const post = async (url: string) => {
+        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
+        expect(res.status, url).toBe(200);
+        return (await res.json()) as Out;
+      };
+      expectDropped(await post(`${api.url}/v1/evidence`), '/v1/evidence');
+      expectDropped(await post(`${explorer.url}/api/evidence`), 'explorer /api/evidence');
+      const tool = await mcp.callTool({ name: 'find_evidence', arguments: input });
+      expect(tool.isError).toBeFalsy();
+      expectDropped(tool.structuredContent as unknown as Out, 'mcp find_evidence');
+    } finally {
+      await mcp.close();
+      await explorer.close();
+      await api.close();
+      await svc.close();
+    }
+  }, 120_000);
+});
