@@ -20,8 +20,8 @@ export const caseSection: SectionBuilder = (run, o) => {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}.`
     : '';
-  const passageChars = (run.config.config as { passageChars?: unknown } | undefined)?.passageChars;
-  const noteChars = (run.config.config as { advocateNoteChars?: unknown } | undefined)?.advocateNoteChars;
+  const passageChars = recordedLimit(run, 'passageChars');
+  const noteChars = recordedLimit(run, 'advocateNoteChars');
   const cut = contextCuts(run.traces, passageChars) ?? evidenceCuts(run.traces, passageChars, noteChars);
   return {
     id: 'case',
@@ -30,6 +30,18 @@ export const caseSection: SectionBuilder = (run, o) => {
     json: { ...m, advocateStops: stops, ...(cut ? { contextCut: cut.json } : {}) },
   };
 };
+
+/**
+ * A prompt limit as config.json records it (`run case` and `run baseline` write casePromptLimitsConfig
+ * there), else as every trace that records one records it: a run the library started with a config of
+ * its own has it only in its traces, and its report counted no cut at all (while the explorer showed each).
+ */
+function recordedLimit(run: Parameters<SectionBuilder>[0], key: 'passageChars' | 'advocateNoteChars'): unknown {
+  const fromConfig = (run.config.config as Record<string, unknown> | undefined)?.[key];
+  if (fromConfig !== undefined) return fromConfig;
+  const inTraces = new Set([...run.traces.values()].map((t) => t[key]).filter((v) => typeof v === 'number'));
+  return inTraces.size === 1 ? [...inTraces][0] : undefined;
+}
 
 /**
  * A baseline's prompt context passages cut to config.json `passageChars` (traces' `context[].cutFrom`):
