@@ -200,6 +200,10 @@ describe('caseMetrics: evidence cited as no passage handle shown', () => {
     const m = caseMetrics(recs, new Map());
     expect(m.unresolvedCitations).toEqual({ citations: 4, items: 2 });
     expect(caseMetricsMarkdown(m)).toMatch(/\| evidence cited as no passage handle shown \(dropped from the evidence\) +\| 4 in 2 items +\|/);
+    // one item: "1 item", not "1 items"
+    expect(caseMetricsMarkdown(caseMetrics(recs.slice(0, 2), new Map()))).toMatch(
+      /\| evidence cited as no passage handle shown \(dropped from the evidence\) +\| 3 in 1 item +\|/,
+    );
     // a run that records none (before 2026-12-01) says nothing
     expect(
       caseMetrics(

@@ -302,7 +302,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
   if (m.unresolvedCitations?.citations)
     rows.push([
       'evidence cited as no passage handle shown (dropped from the evidence)',
-      `${m.unresolvedCitations.citations} in ${m.unresolvedCitations.items} items`,
+      `${m.unresolvedCitations.citations} in ${m.unresolvedCitations.items} ${m.unresolvedCitations.items === 1 ? 'item' : 'items'}`,
     ]);
   if (m.picksBeyondK?.picks)
     rows.push([
