@@ -19,6 +19,7 @@ import { wilsonCi } from '../eval/wilson.js';
 import { readResults } from '../eval/run-dir.js';
 import { compareRuns } from '../eval/report/compare.js';
 import { readRun } from '../eval/report/read-run.js';
+import { buildReport } from '../eval/report/write-report.js';
 import { evalRetrieval } from '../eval/retrieval-eval.js';
 import { openRetriever } from '../retrieval/open.js';
 import { PACKAGE_ROOT } from '../core/version.js';
@@ -183,6 +184,57 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     expect(await page.getByTestId('verdict').textContent()).toContain('confidence high');
     expect(await page.getByTestId('outcome').textContent()).toBe('correct');
     await shot('run-llm-jury');
+  });
+
+  it("run view: a CASE trace says in words which picks each advocate dropped and why, and which notes were cut; a MAD pool passage shown as its search snippet says so; the counts are report.md's", async () => {
+    // report.md's counts for the LLM CASE run (the fixture's first question: each of its 4 advocates picks one passage beyond k,
+    // one handle it was never shown ("P99", an unresolved citation) and writes a 450-character first note) and the MAD run
+    const reportOf = async (run: string) => (await buildReport(await readRun(join(f.runs, run)), { iterations: 50 })).markdown;
+    const report = await reportOf(f.llmRunId);
+    const figure = (re: RegExp, text = report) => Number(re.exec(text)?.[1] ?? Number.NaN);
+    const want = {
+      beyondK: figure(/\| advocate picks beyond k \(dropped from the evidence\) +\| (\d+) in /),
+      unresolved: figure(/\| evidence cited as no passage handle shown \(dropped from the evidence\) +\| (\d+) in /),
+      notesCut: figure(/\*\*(\d+) of \d+ advocates' notes\*\*/),
+      fromSnippet: figure(/ (\d+) of them had no text in the index's doc store/, await reportOf(f.systemRuns!.madRunId)),
+    };
+    expect({ ...want, fromSnippet: want.fromSnippet > 0 }).toEqual({ beyondK: 4, unresolved: 4, notesCut: 4, fromSnippet: true });
+    const seen = { beyondK: 0, unresolved: 0, notesCut: 0, fromSnippet: 0 };
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      const at = { beyondK: 0, unresolved: 0, notesCut: 0, fromSnippet: 0 };
+      for (const q of f.questions.slice(0, 2)) {
+        await page.goto('about:blank');
+        await page.goto(`${s.url}/#/runs?run=${f.llmRunId}&item=${q.id}`);
+        await page.getByTestId('jurors').waitFor();
+        at.beyondK += await page.locator('[data-testid=dropped-pick][data-reason="beyond k"]').count();
+        at.notesCut += await page.getByTestId('note-cut').count();
+        const note = page.getByTestId('unresolved-citations');
+        if (await note.count()) at.unresolved += figure(/^(\d+) evidence citation/, (await note.textContent()) ?? '');
+        if (q === f.questions[0]) {
+          // the reasons are words, not a colour: each advocate's list says both
+          const list = page.getByTestId('dropped-picks').first();
+          expect(await list.textContent()).toContain('Dropped picks (2) — 1 beyond k, 1 never returned by a tool');
+          expect(await list.textContent()).toContain('beyond k: picked after the advocate already had its k passages');
+          expect(await list.textContent()).toContain('P99 — no tool returned it: a passage never shown to the advocate');
+          expect(await page.getByTestId('note-cut').first().textContent()).toBe('note cut: the first 300 of its 450 characters');
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+          await shot(`run-case-dropped-${width}`, 'dropped-picks');
+        }
+        await page.goto('about:blank');
+        await page.goto(`${s.url}/#/runs?run=${f.systemRuns!.madRunId}&item=${q.id}`);
+        await page.getByTestId('mad-round').first().waitFor();
+        const poolSnippets = await page.locator('details.pool [data-testid=from-snippet]').count();
+        at.fromSnippet += poolSnippets;
+        if (poolSnippets)
+          expect(await page.getByTestId('pool-summary').textContent()).toMatch(/cut for the prompts, \d+ of them shown as their search snippet\)$/);
+      }
+      Object.assign(seen, at);
+      expect(at, `at ${width} px`).toEqual(want);
+    }
+    expect(seen).toEqual(want);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(b.pageErrors).toEqual([]);
   });
 
   it('argument view: rejecting a supporting argument lowers σ(claim) on screen and logs the action', async () => {

@@ -276,7 +276,7 @@ export async function renderTrace(el: HTMLElement, runId: string, item: string, 
     const choices: string[] = Array.isArray(r.question?.choices) ? r.question.choices : [];
     const body =
       kind === 'case'
-        ? caseTrace(t, gold, answer)
+        ? caseTrace(t, gold, answer, r.result?.metrics)
         : kind === 'mad'
           ? madTrace(t, gold, answer)
           : kind === 'emar'

@@ -2,6 +2,7 @@
 import { api, qs, type Info } from './api.js';
 import { relevantIds, relevantParam } from './relevant-param.js';
 import { clear, errorBox, expandable, fmt, h, pidLink, round, scrollBox, viewHeading } from './dom.js';
+import { droppedPicks, noteCut } from './advocate-picks.js';
 
 type Segment = [string, string | null];
 interface Term {
@@ -412,16 +413,17 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
           h(
             'ol',
             { class: 'hits' },
-            r.evidence.map((e: { id: string; score: number; justification: string; segments: Segment[]; truncated: boolean }) =>
+            r.evidence.map((e: { id: string; score: number; justification: string; noteCutFrom?: number; segments: Segment[]; truncated: boolean }) =>
               h(
                 'li',
                 { class: 'hit', 'data-testid': 'evidence', 'data-id': e.id },
                 h('div', { class: 'hit-head' }, pidLink(e.id), h('span', { class: 'score' }, fmt(e.score))),
-                h('div', { class: 'justification' }, e.justification),
+                h('div', { class: 'justification' }, e.justification, noteCut(e)),
                 passage(e.segments, e.truncated),
               ),
             ),
           ),
+          droppedPicks(r, 'picks the advocate dropped'),
           h('h3', {}, `Tool calls (${r.toolCalls.length})`),
           toolCallsTable(r.toolCalls),
         );

@@ -1,11 +1,13 @@
 /**
  * CASE trace: question and options (gold and prediction marked), gold passages, each hypothesis's
  * advocate — tool calls collapsed to one line each (tool, query, k, rank of the first gold passage)
- * with the returned ids on demand — evidence (gold marked; "no evidence" said), an advocate's error with the
- * reply it could not use, jurors and verdict.
+ * with the returned ids on demand — evidence (gold marked; a note cut to the characters the jurors read
+ * says so; "no evidence" said), the picks it dropped with why (advocate-picks.ts), an advocate's error
+ * with the reply it could not use, jurors and verdict.
  */
 import { expandable, fmt, h, pidLink, round, scrollBox } from './dom.js';
 import { idList } from './search-view.js';
+import { droppedPicks, noteCut } from './advocate-picks.js';
 
 interface ToolCall {
   tool: string;
@@ -89,12 +91,24 @@ export function advocateFailure(a: { error?: unknown; raw?: unknown }): (HTMLEle
   ];
 }
 
-export function caseTrace(t: any, gold: Set<string>, answer: string | undefined): (HTMLElement | null)[] {
+/**
+ * `metrics`: the item's results.jsonl metrics; its `unresolvedCitations` (evidence cited as no handle
+ * the advocate was shown, which report.md counts per item) is said above the advocates.
+ */
+export function caseTrace(t: any, gold: Set<string>, answer: string | undefined, metrics?: Record<string, unknown> | null): (HTMLElement | null)[] {
   const advocates: any[] = Array.isArray(t.advocates) ? t.advocates : [];
   const jurors: any[] = Array.isArray(t.jurors) ? t.jurors : [];
   const verdict = t.verdict;
+  const unresolved = typeof metrics?.unresolvedCitations === 'number' ? metrics.unresolvedCitations : 0;
   return [
     h('h3', {}, `Hypotheses and advocates (${advocates.length})`),
+    unresolved
+      ? h(
+          'p',
+          { class: 'muted', role: 'note', 'data-testid': 'unresolved-citations' },
+          `${unresolved} evidence citation${unresolved === 1 ? '' : 's'} named no passage handle the advocate was shown (dropped from the evidence; report.md counts ${unresolved === 1 ? 'it' : 'them'})`,
+        )
+      : null,
     ...advocates.map((a) =>
       h(
         'div',
@@ -115,7 +129,7 @@ export function caseTrace(t: any, gold: Set<string>, answer: string | undefined)
         h(
           'ol',
           { class: 'evidence' },
-          (a.evidence ?? []).map((e: { id: string; score: number; justification: string; snippet: string }) =>
+          (a.evidence ?? []).map((e: { id: string; score: number; justification: string; snippet: string; noteCutFrom?: number }) =>
             h(
               'li',
               { class: gold.has(e.id) ? 'gold' : '', 'data-testid': 'evidence-item' },
@@ -123,10 +137,12 @@ export function caseTrace(t: any, gold: Set<string>, answer: string | undefined)
               gold.has(e.id) ? h('span', { class: 'tag gold' }, 'gold passage') : null,
               ` ${fmt(e.score)} — `,
               h('em', {}, e.justification),
+              noteCut(e, t.advocateNoteChars),
               expandable(h('div', { class: 'snippet' }, e.snippet), 2),
             ),
           ),
         ),
+        droppedPicks(a, `picks advocate ${a.key} dropped`),
       ),
     ),
     h('h3', {}, 'Jury'),

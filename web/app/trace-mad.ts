@@ -3,7 +3,8 @@
  * debaters side by side (who they saw, argument, rebuttal, claims with their citations and the
  * exists / seen / supportive flags, the snippet requested, the requests refused with the reason), the
  * cross-examination, the verdict after each round, and the judge (verdict, rationale, checklist,
- * citations it calls unsupported).
+ * citations it calls unsupported). A pool passage or requested snippet the prompts did not show whole
+ * says how, in words: cut (`cutFrom`) or shown as its search snippet (`fromSnippet`).
  */
 import { clipped, h, pidLink } from './dom.js';
 
@@ -50,7 +51,14 @@ function brief(b: any, gold: Set<string>, answer: string | undefined): HTMLEleme
           ),
         )
       : null,
-    b.request ? h('div', { class: 'muted' }, `requested: ${b.request.tool} "${b.request.query}" → ${arr(b.request.ids).join(', ') || 'nothing'}`) : null,
+    b.request
+      ? h(
+          'div',
+          { class: 'muted' },
+          `requested: ${b.request.tool} "${b.request.query}" → ${arr(b.request.ids).join(', ') || 'nothing'}`,
+          shownAs(b.request, b.request.passageChars),
+        )
+      : null,
     neverRan(b),
   );
 }
@@ -70,10 +78,27 @@ function neverRan(b: any): HTMLElement | null {
     : null;
 }
 
+/**
+ * How a passage reached the prompts when not whole: cut to its first `passageChars` characters
+ * (`cutFrom`, its length), or shown as its search snippet (`fromSnippet`: the doc store had no text),
+ * in words; null when shown whole. report.md counts both as cut.
+ */
+function shownAs(p: { cutFrom?: unknown; fromSnippet?: unknown }, passageChars: unknown): HTMLElement | null {
+  const words = [
+    p.fromSnippet === true ? 'shown as its search snippet: no text in the doc store' : null,
+    typeof p.cutFrom === 'number'
+      ? `cut: ${typeof passageChars === 'number' ? `the first ${passageChars.toLocaleString('en-US')} of ` : ''}its ${p.cutFrom.toLocaleString('en-US')} characters`
+      : null,
+  ].filter(Boolean);
+  return words.length ? h('span', { class: 'tag cut', 'data-testid': p.fromSnippet === true ? 'from-snippet' : 'passage-cut' }, words.join('; ')) : null;
+}
+
 export function madTrace(t: any, gold: Set<string>, answer: string | undefined): (HTMLElement | null)[] {
   const s = t.settings ?? {};
   const j = t.judge;
   const pool = arr(t.pool);
+  const poolCut = pool.filter((p) => typeof p.cutFrom === 'number' || p.fromSnippet === true).length;
+  const poolSnippets = pool.filter((p) => p.fromSnippet === true).length;
   return [
     h(
       'div',
@@ -84,14 +109,25 @@ export function madTrace(t: any, gold: Set<string>, answer: string | undefined):
     h(
       'details',
       { class: 'pool' },
-      h('summary', {}, `Evidence pool (${pool.length} passages)`),
+      h(
+        'summary',
+        { 'data-testid': 'pool-summary' },
+        `Evidence pool (${pool.length} passages${poolCut ? `; ${poolCut} cut for the prompts${poolSnippets ? `, ${poolSnippets} of them shown as their search snippet` : ''}` : ''})`,
+      ),
       h(
         'ul',
         {},
         pool.map((p) => {
           // a long query (the issue query is the whole fact pattern) is shown to 120 characters and says so; the whole in its title
           const q = clipped(String(p.query), 120);
-          return h('li', {}, pidLink(p.id, { gold: gold.has(p.id) }), h('span', { class: 'muted', 'data-testid': 'pool-query', ...q.attrs }, ` ← ${q.text}`));
+          return h(
+            'li',
+            {},
+            pidLink(p.id, { gold: gold.has(p.id) }),
+            h('span', { class: 'muted', 'data-testid': 'pool-query', ...q.attrs }, ` ← ${q.text}`),
+            ' ',
+            shownAs(p, t.passageChars),
+          );
         }),
       ),
     ),

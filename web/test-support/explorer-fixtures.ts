@@ -77,7 +77,10 @@ export async function makeExplorerFixtures(
       seed: 13,
     });
     // The LLM pipeline with a scripted model: each advocate searches with its hypothesis and keeps
-    // the top two hits; jurors vote for the gold answer on even questions, for "A" otherwise.
+    // the top two hits; jurors vote for the gold answer on even questions, for "A" otherwise. On the
+    // first question each advocate asks for k+1 hits and picks them all and an unknown handle ("P99"),
+    // its first note 450 characters long: one pick beyond k, one no tool returned, one note cut.
+    const NOTE_450 = `${'states the rule that governs these facts and answers the question asked; '.repeat(7).slice(0, 449)}.`;
     const byPrompt = new Map(questions.map((q, i) => [q.question.slice(0, 60), i]));
     const script = (call: FakeCall): FakeReply => {
       if (/juror on a panel/.test(call.text)) {
@@ -86,12 +89,15 @@ export async function makeExplorerFixtures(
       }
       if (call.tools.length === 0) return '{"evidence":[]}';
       const last = call.messages[call.messages.length - 1];
+      // an advocate of the first question: its hypothesis is one of that question's options
+      const first = questions[0].choices.some((c) => call.text.includes(c.slice(0, 60)));
       if (last.getType() === 'human') {
         const hyp = (call.text.split('Hypothesis to support:\n')[1] ?? '').slice(0, 200);
-        return { toolCalls: [{ name: 'bm25_search', args: { query: hyp } }] };
+        return { toolCalls: [{ name: 'bm25_search', args: { query: hyp, ...(first ? { k: 6 } : {}) } }] };
       }
       const ids: string[] = JSON.parse(String(last.content)).results.map((r: { id: string }) => r.id);
-      return JSON.stringify({ evidence: ids.slice(0, 2).map((id) => ({ id, justification: `states the rule in ${id}` })) });
+      const picks = first ? [...ids, 'P99'] : ids.slice(0, 2);
+      return JSON.stringify({ evidence: picks.map((id, i) => ({ id, justification: first && i === 0 ? NOTE_450 : `states the rule in ${id}` })) });
     };
     const llm = new FakeChatModel(script);
     const tools = createRetrievalTools({ retrievers: idx.retrievers, docs: idx.docs });

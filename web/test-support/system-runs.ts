@@ -142,6 +142,9 @@ export async function makeSystemRuns(runs: string, questions: Question[], ix: In
   const tools = createRetrievalTools({ retrievers: ix.retrievers, docs: ix.docs });
 
   let srv = await startScriptedServer(madScript(qs, ix.texts));
+  // the first pool passage MAD reads has no doc-store text: its prompts show the search snippet (`pool[].fromSnippet`)
+  let noText: string | undefined;
+  const madPassage = (id: string) => ((noText ??= id) === id ? Promise.resolve(undefined) : ix.getPassage(id));
   try {
     const llm = chat(srv.url);
     await runExperiment({
@@ -150,7 +153,7 @@ export async function makeSystemRuns(runs: string, questions: Question[], ix: In
       system: createMad({ rounds: 2, topology: 'sparse', crossExaminer: true, judgeEachRound: true, k: 2 }),
       items: qs,
       gold: (q) => q.answer,
-      makeContext: (_q, { seed }) => ({ seed, tools, retrievers: ix.retrievers, llm, getPassage: ix.getPassage, options: {} }),
+      makeContext: (_q, { seed }) => ({ seed, tools, retrievers: ix.retrievers, llm, getPassage: madPassage, options: {} }),
       config: {
         system: 'mad/mad',
         dataset: 'barexam',
