@@ -5,7 +5,7 @@
  * `noteCutFrom` or `fromSnippet`: a trace with 2 dropped picks and a cut note looked like one without.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fake, FakeElement, installFakeDom } from '../test-support/fake-dom.js';
+import { installFakeDom, viewRoot } from '../test-support/fake-dom.js';
 import { caseFailureTrace, madFailureTrace } from '../test-support/failure-traces.js';
 import { caseTrace } from './trace-case.js';
 import { madTrace } from './trace-mad.js';
@@ -16,11 +16,7 @@ beforeAll(() => {
 });
 afterAll(() => uninstall());
 
-function root(els: (HTMLElement | null)[]): FakeElement {
-  const r = new FakeElement('DIV');
-  r.append(...els.filter((e) => e !== null).map(fake));
-  return r;
-}
+const root = viewRoot;
 
 /** The failure fixture's CASE trace with advocate B's picks as an LLM advocate records them: one beyond k, one handle never shown, its note cut. */
 function caseWithDrops() {

@@ -5,7 +5,7 @@
  * the advocate's reply and MAD's refusals were not in the view at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fake, FakeElement, FakeText, installFakeDom } from '../test-support/fake-dom.js';
+import { FakeText, installFakeDom, viewRoot } from '../test-support/fake-dom.js';
 import { ADVOCATE_ERROR, ADVOCATE_RAW, caseFailureTrace, MAD_REFUSED, madFailureTrace } from '../test-support/failure-traces.js';
 import { caseTrace } from './trace-case.js';
 import { madTrace } from './trace-mad.js';
@@ -16,12 +16,7 @@ beforeAll(() => {
 });
 afterAll(() => uninstall());
 
-/** The view's elements under one root, as the run view appends them. */
-function root(els: (HTMLElement | null)[]): FakeElement {
-  const r = new FakeElement('DIV');
-  r.append(...els.filter((e) => e !== null).map(fake));
-  return r;
-}
+const root = viewRoot;
 
 describe('CASE trace view: an advocate whose reply could not be used', () => {
   it('shows its error as a note and the reply it got, as text (markup in it is not parsed)', () => {

@@ -79,6 +79,13 @@ export class FakeElement {
 /** Views return HTMLElement (or lists of them): the fake behind that type. */
 export const fake = (e: unknown): FakeElement => e as FakeElement;
 
+/** A view's elements under one root, as the run view appends them (the nulls it leaves out). */
+export function viewRoot(els: readonly unknown[]): FakeElement {
+  const r = new FakeElement('DIV');
+  r.append(...els.filter((e) => e !== null).map(fake));
+  return r;
+}
+
 export function installFakeDom(): () => void {
   const g = globalThis as Record<string, unknown>;
   const before = g.document;
