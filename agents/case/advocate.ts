@@ -164,12 +164,6 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   let failedStep: AdvocateResult['failedStep'];
   let unparsed = false;
   let finalCites: string[] = [];
-  // a citation counts as unresolved (metrics.unresolvedCitations, "dropped from the evidence") only when it names no passage
-  // a tool returned: a real id written out that a search returned is kept as evidence, so it is not counted
-  const cite = (ref: string) => {
-    const id = handles.resolve(ref);
-    return candidates.has(id) ? id : handles.cite(ref);
-  };
   if (stop === 'final') {
     try {
       const sel = parseStructured(lastText, EvidenceSelection);
@@ -197,7 +191,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
         evidenceSelectionSchema(shown.map((c) => handles.handle(c.id))),
         { what: `advocate ${o.hypothesis.key} evidence selection`, signal: o.signal },
       );
-      picked = r.value.evidence.map((e) => ({ ...e, id: cite(e.id) }));
+      picked = r.value.evidence.map((e) => ({ ...e, id: handles.cite(e.id) }));
       analysis = r.value.analysis ?? analysis;
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
@@ -210,7 +204,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     }
     tokens += tally.tokens;
   }
-  for (const c of finalCites) cite(c); // the final reply's citations, kept as the advocate's evidence: counted once
+  for (const c of finalCites) handles.cite(c); // the final reply's citations, kept as the advocate's evidence: counted once
   let raw: string | undefined;
   if (stop === 'final' && !picked && candidates.size === 0) {
     // nothing to compile from: without this the advocate read as one that searched and found nothing
