@@ -105,8 +105,9 @@
  *                 how a CASE, MAD or ACAL run reads the passage handles its models cite
  *                 (agents/common/passage-handles.ts): "(P3)", "P3.", "Passage 3" are taken; an older
  *                 lexcase took "P3", "[P3]", "p3" only, so its earlier items may have lost citations (a resume warns); one
- *                 that recorded the reading on 2026-12-01 counted an unresolved citation at every parse of a reply: that
- *                 older value warns the same way ("records an older")
+ *                 that recorded the reading on 2026-12-01 counted an unresolved citation at every parse of a reply, or
+ *                 by its text and showed it back under a handle of its own: those older values warn the same way
+ *                 ("records an older")
  *   relationsReading
  *                 how an ACAL run reads an argument-relations reply (agents/acal/llm/identify-relations.ts): a list-form
  *                 reply that judges one pair twice two ways is refused; an older lexcase kept the first (a resume warns)
@@ -145,6 +146,10 @@ const OPTION_LETTER_READING_BEFORE_LOWER =
 /** The `passageHandleReading` a CASE, MAD or ACAL run recorded on 2026-12-01 before it counted a citation once per accepted reply (agents/common/passage-handles.ts). */
 const PASSAGE_HANDLE_READING_BEFORE_ONCE =
   'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted (metrics.unresolvedCitations)';
+
+/** The `passageHandleReading` recorded on 2026-12-01 before a citation naming no handle was kept apart from the passages (agents/common/passage-handle-reading.ts). */
+const PASSAGE_HANDLE_READING_BEFORE_APART =
+  'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted once per accepted reply (metrics.unresolvedCitations)';
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -342,9 +347,10 @@ const ADDED: {
     path: ['passageHandleReading'],
     what: 'how a cited passage handle is read: an older lexcase read only "P3", "[P3]" and "p3", so a citation its models wrote "(P3)", "P3." or "Passage 3" named no passage (a MAD citation not in the index, a CASE advocate\'s pick or an ACAL argument\'s citation dropped), uncounted; its earlier items may hold citation and evidence figures this lexcase would not',
     // recorded on 2026-12-01 before a citation that names no handle was counted once per accepted reply
-    lacks: (before, after) => absent(before, after) || (before === PASSAGE_HANDLE_READING_BEFORE_ONCE && after !== before),
+    lacks: (before, after) =>
+      absent(before, after) || ((before === PASSAGE_HANDLE_READING_BEFORE_ONCE || before === PASSAGE_HANDLE_READING_BEFORE_APART) && after !== before),
     olderWhat:
-      'how a cited passage handle is read: the lexcase that recorded it (2026-12-01) counted a citation that names no passage handle ("P3, P5") at every parse of a reply (a MAD reply re-asked or parsed again, a CASE final reply whose picks a compile call replaced), so its earlier items may count more such citations (metrics.unresolvedCitations) than this lexcase would',
+      'how a cited passage handle is read: the lexcase that recorded it (2026-12-01) counted a citation that names no passage handle ("P3, P5") at every parse of a reply (a MAD reply re-asked or parsed again, a CASE final reply whose picks a compile call replaced), or by its text (a handle whose real id a model had written out counted too), and showed it back to a MAD debater or judge under a handle of its own, so its earlier items may count such citations (metrics.unresolvedCitations) and citation figures otherwise than this lexcase would',
   },
   {
     path: ['relationsReading'],

@@ -87,20 +87,34 @@ function tokenLimitMiddleware(maxTokens: number) {
   });
 }
 
+/** A pick: the real id behind the handle the model wrote, or (`unresolved`) what it wrote when that named none. */
+interface Pick {
+  id: string;
+  justification: string;
+  unresolved?: true;
+}
+
+/**
+ * An accepted reply's picks, read (PassageHandles `read`, or `cite` to count those naming no handle shown:
+ * once, where the reply is accepted) in the order written.
+ */
+function readPicks(written: readonly { id: string; justification: string }[], read: (refs: string[]) => { ids: string[] }): Pick[] {
+  return written.map((e) => {
+    const [id] = read([e.id]).ids;
+    return id !== undefined ? { ...e, id } : { ...e, id: passageHandles().resolve(e.id), unresolved: true };
+  });
+}
+
 /**
  * The model's picks as evidence: the first `k` distinct passages some tool returned. Every other pick
  * is dropped and listed in `rejected` with its reason: an id no tool returned, or a passage picked
  * after the advocate already had its k (before 2026-12-01 those were dropped unlisted).
  */
-function selectEvidence(
-  picked: { id: string; justification: string }[],
-  candidates: Map<string, Candidate>,
-  k: number,
-): { evidence: EvidenceItem[]; rejected: RejectedPick[] } {
+function selectEvidence(picked: Pick[], candidates: Map<string, Candidate>, k: number): { evidence: EvidenceItem[]; rejected: RejectedPick[] } {
   const evidence: EvidenceItem[] = [];
   const rejected: RejectedPick[] = [];
   for (const p of picked) {
-    const c = candidates.get(p.id);
+    const c = p.unresolved ? undefined : candidates.get(p.id); // a pick naming no handle shown is no passage, whatever its text
     if (!c) {
       rejected.push({ id: p.id, reason: 'no tool returned it' });
       continue;
@@ -159,17 +173,17 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   else if (/^Model call limits exceeded/.test(lastText)) stop = 'step-limit';
 
   let analysis: string | undefined;
-  let picked: { id: string; justification: string }[] | undefined;
+  let picked: Pick[] | undefined;
   let error: string | undefined;
   let failedStep: AdvocateResult['failedStep'];
   let unparsed = false;
-  let finalCites: string[] = [];
+  let finalPicks: { id: string; justification: string }[] = [];
   if (stop === 'final') {
     try {
       const sel = parseStructured(lastText, EvidenceSelection);
-      // counted below only if these picks stay the advocate's (a compile call replaces them)
-      picked = sel.evidence.map((e) => ({ ...e, id: handles.resolve(e.id) }));
-      finalCites = sel.evidence.map((e) => e.id);
+      // read without counting: counted below only if these picks stay the advocate's (a compile call replaces them)
+      picked = readPicks(sel.evidence, (refs) => handles.read(refs));
+      finalPicks = sel.evidence;
       analysis = sel.analysis;
     } catch {
       unparsed = true; // fall through to the compile call
@@ -180,7 +194,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     const shown = [...candidates.values()].sort((a, b) => b.score - a.score).slice(0, compileCandidates);
     const list = shown.map((c) => `${handles.handle(c.id)}: ${truncate(c.snippet.replace(/\s+/g, ' '), compileSnippetChars)}`).join('\n');
     const tally = { tokens: 0 };
-    finalCites = []; // the final reply's picks are replaced, its citations not the advocate's
+    finalPicks = []; // the final reply's picks are replaced, its citations not the advocate's
     try {
       const r = await invokeStructured(
         countingModel(o.llm, tally),
@@ -191,7 +205,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
         evidenceSelectionSchema(shown.map((c) => handles.handle(c.id))),
         { what: `advocate ${o.hypothesis.key} evidence selection`, signal: o.signal },
       );
-      picked = r.value.evidence.map((e) => ({ ...e, id: handles.cite(e.id) }));
+      picked = readPicks(r.value.evidence, (refs) => handles.cite(refs)); // the accepted compile reply's picks, counted once
       analysis = r.value.analysis ?? analysis;
     } catch (e) {
       if (!isLexcaseError(e)) throw e;
@@ -204,7 +218,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     }
     tokens += tally.tokens;
   }
-  for (const c of finalCites) handles.cite(c); // the final reply's citations, kept as the advocate's evidence: counted once
+  if (finalPicks.length) picked = readPicks(finalPicks, (refs) => handles.cite(refs)); // the final reply's picks, kept as the advocate's: counted once
   let raw: string | undefined;
   if (stop === 'final' && !picked && candidates.size === 0) {
     // nothing to compile from: without this the advocate read as one that searched and found nothing

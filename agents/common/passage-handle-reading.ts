@@ -7,6 +7,11 @@
  * (eval/resume-unrecorded.ts). One that recorded the reading on 2026-12-01 without "once per accepted
  * reply" counted such a citation at every parse of a reply (MAD: a re-asked or re-parsed reply; CASE: a
  * final reply's picks a compile call replaced): it resumes with "records an older passageHandleReading".
+ * So does one that recorded "counted once per accepted reply" alone (2026-12-01): it matched a citation to
+ * count by its text, so a handle whose real id a model had once written out counted as unresolved too, a
+ * real id written out was read as that passage (MAD: in the index, seen, gold cited; CASE: a pick), and a
+ * MAD rebuttal or judge was shown such a citation under a handle of its own ("P1, P2" as [P13]), which a
+ * later reply could cite as a resolved handle.
  */
 export const PASSAGE_HANDLE_READING =
-  'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted once per accepted reply (metrics.unresolvedCitations)';
+  'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted once per accepted reply (metrics.unresolvedCitations), never a passage and never shown back under a handle';

@@ -44,20 +44,21 @@ describe('passage handles', () => {
     for (const ref of ['P3, P5', 'P3 and P5', 'P3-P5', 'P3a', '3', 'Pp3', '(P3)(P4)', 'cap-1#p3', 'P32']) expect([ref, h.idOf(ref)]).toEqual([ref, undefined]);
   });
 
-  it('a schema parse resolves without counting; an accepted reply counts its kept-as-written citations once, even after the text got a handle of its own', () => {
+  it('an accepted reply counts each citation naming no handle shown once; a real id written out stays apart from the handle of that id (before: the handle counted too)', () => {
     const h = new PassageHandles();
     h.handle('mbe_1');
-    // one reply parsed twice (a failed safeParse, then the structured call's own parse)
-    const first = ['P1', 'P1, P2'].map((c) => h.resolveCited(c));
-    const accepted = ['(P1)', 'P1, P2'].map((c) => h.resolveCited(c));
-    expect(first).toEqual(['mbe_1', 'P1, P2']);
+    h.handle('cap-1#p2');
+    // a look at a reply not yet accepted counts nothing
+    expect(h.read(['P1', 'P1, P2'])).toEqual({ ids: ['mbe_1'], unresolved: ['P1, P2'] });
     expect(h.unresolved).toBe(0);
-    h.countUnresolved(accepted);
-    expect(h.unresolved).toBe(1);
-    // a later round shows the opponents' citations under handles, the kept text among them (MAD's rebuttals)
-    h.handle('P1, P2');
-    h.countUnresolved(accepted);
+    // one reply writes P2's real id out (never shown to it), another cites P2 by its handle
+    expect(h.cite(['cap-1#p2', '(P1)', 'P1, P2'])).toEqual({ ids: ['mbe_1'], unresolved: ['cap-1#p2', 'P1, P2'] });
+    expect(h.cite(['P2', '[P2]'])).toEqual({ ids: ['cap-1#p2', 'cap-1#p2'], unresolved: [] });
     expect(h.unresolved).toBe(2);
+    // a later round shows the citations back: the kept text got no handle, so a later "P3" names none
+    expect(h.size).toBe(2);
+    expect(h.cite(['P3'])).toEqual({ ids: [], unresolved: ['P3'] });
+    expect(h.unresolved).toBe(3);
   });
 
   it('a wrapped search tool returns handles across calls; other tools are untouched', async () => {

@@ -13,7 +13,7 @@
  *   return withPassageHandles(async (h) => {
  *     const tools = h.wrapTools(ctx.tools);             // search results come back as P1..Pk
  *     prompt += `[${h.handle(p.id)}] ${p.text}`;         // any passage shown to a model
- *     const id = h.cite(reply.cites[0]);                 // the model's "P3" → the real id (h.unresolved counts misses)
+ *     const { ids } = h.cite(accepted.cites);             // the model's "P3" → the real id (h.unresolved counts misses)
  *   });
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -35,7 +35,6 @@ export class PassageHandles {
   private readonly byId = new Map<string, string>();
   private readonly byHandle = new Map<string, string>();
   private unresolvedCites = 0;
-  private readonly keptAsWritten = new Set<string>();
 
   /** The handle of `id` in this map (allocated on first sight: P1, P2, …). */
   handle(id: string): string {
@@ -65,36 +64,33 @@ export class PassageHandles {
   }
 
   /**
-   * The real id behind a handle a model cites (`resolve`), counting a citation that is none of ours
-   * (`unresolved`: "P3, P5", "P99", a real id written out): kept as written, it matches no passage,
-   * so each system counts it per item where its citation figures leave it out. Before 2026-12-01
-   * "(P3)", "P3.", "【P3】" and "Passage 3" were such citations too, and nothing counted them.
+   * The citations of one accepted reply, read once, as written by the model: `ids`, the real ids behind
+   * those that name a handle of this map, and `unresolved`, the others as written ("P3, P5", "P99", a real
+   * id written out), each counted (`unresolved`). The one way a system counts: called where a reply is
+   * accepted, never in a schema's parse (a reply may be parsed more than once, re-asked, or replaced by a
+   * compile call; a rejected reply's citations are none). An unresolved citation stays apart from the
+   * ids even when its text is a real id, so it is never read, or shown back to a model, as a passage.
+   * Before 2026-12-01 "(P3)", "P3.", "【P3】" and "Passage 3" were unresolved too, and nothing counted them.
    */
-  cite(ref: string): string {
-    if (this.idOf(ref) === undefined) this.unresolvedCites++;
-    return this.resolve(ref);
+  cite(refs: readonly (string | number)[]): { ids: string[]; unresolved: string[] } {
+    const read = this.read(refs);
+    this.unresolvedCites += read.unresolved.length;
+    return read;
   }
 
-  /**
-   * `resolve` for a schema's transform (agents/mad/schemas.ts), which must not count: one reply may be
-   * parsed more than once (a first safeParse, a structured call's repair, a retried attempt) and a
-   * rejected reply's citations are none. What it keeps as written is noted, and the caller counts an
-   * accepted reply's citations once (`countUnresolved`).
-   */
-  resolveCited(ref: string): string {
-    const id = this.idOf(ref);
-    if (id !== undefined) return id;
-    const kept = this.resolve(ref);
-    this.keptAsWritten.add(kept);
-    return kept;
+  /** `cite` without counting: for a look at a reply not (yet) accepted (CASE's final reply, before a compile call may replace it). */
+  read(refs: readonly (string | number)[]): { ids: string[]; unresolved: string[] } {
+    const ids: string[] = [];
+    const unresolved: string[] = [];
+    for (const ref of refs) {
+      const id = this.idOf(String(ref));
+      if (id !== undefined) ids.push(id);
+      else unresolved.push(this.resolve(String(ref)));
+    }
+    return { ids, unresolved };
   }
 
-  /** Counts, once, the citations of one accepted reply that `resolveCited` kept as written. */
-  countUnresolved(ids: readonly string[]): void {
-    for (const id of ids) if (this.keptAsWritten.has(id)) this.unresolvedCites++;
-  }
-
-  /** The citations `cite` (or `countUnresolved`) could not map to a handle of this map so far. */
+  /** The citations `cite` could not map to a handle of this map so far. */
   get unresolved(): number {
     return this.unresolvedCites;
   }

@@ -44,6 +44,8 @@ export async function checkCitations(
       const s = p ? lexicallySupports(c.text, p.text) : { supportive: false, overlap: 0 };
       out.push({ id, claim: c.text, exists: !!p, seen: seen.has(id), supportive: s.supportive, overlap: s.overlap });
     }
+    // named no handle shown: no passage, even where the text as written is a real id
+    for (const id of new Set(c.unresolved ?? [])) out.push({ id, claim: c.text, exists: false, seen: false, supportive: false, overlap: 0, unresolved: true });
   }
   return out;
 }

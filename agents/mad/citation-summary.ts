@@ -42,9 +42,9 @@ export function itemCitationMetrics(
     citations: n,
     citationsExist: share(cites.filter((c) => c.exists).length, n),
     citationsSupportive: share(cites.filter((c) => c.supportive).length, n),
-    citationsJudgeSupportive: judge ? share(cites.filter((c) => shown.has(c.id) && !unsupported.has(c.id)).length, n) : null,
+    citationsJudgeSupportive: judge ? share(cites.filter((c) => !c.unresolved && shown.has(c.id) && !unsupported.has(c.id)).length, n) : null,
     citationsSeen: share(cites.filter((c) => c.seen).length, n),
-    goldCited: gold.length ? cites.some((c) => gold.includes(c.id)) : null,
+    goldCited: gold.length ? cites.some((c) => !c.unresolved && gold.includes(c.id)) : null,
     goldInPool: gold.length ? evidenceIds.some((id) => gold.includes(id)) : null,
   };
 }

@@ -7,6 +7,7 @@ import { invokeStructured } from '../../core/llm/structured.js';
 import { ANALYST_SYSTEM, citedAnswerPrompt } from './prompts.js';
 import { citedAnswerSchema } from './schemas.js';
 import { passageHandles } from '../common/passage-handles.js';
+import { citedClaims } from './cited-claims.js';
 import type { CheckedCitation, Claim, PoolPassage } from './types.js';
 
 export interface CitedAnswer {
@@ -38,7 +39,7 @@ export async function citedAnswer(
     ),
     { what, signal },
   );
-  h.countUnresolved(r.value.claims.flatMap((c) => c.cites)); // the accepted reply's citations, once (schemas.ts `id`)
-  const citations = await checkCitations(r.value.claims, new Set(pool.map((p) => p.id)), getPassage);
-  return { answer: r.value.answer, reasoning: r.value.reasoning, claims: r.value.claims, citations, ...(r.attempts > 1 ? { raw: r.raw } : {}) };
+  const claims = citedClaims(r.value.claims); // the accepted reply's citations, read (and counted) once
+  const citations = await checkCitations(claims, new Set(pool.map((p) => p.id)), getPassage);
+  return { answer: r.value.answer, reasoning: r.value.reasoning, claims, citations, ...(r.attempts > 1 ? { raw: r.raw } : {}) };
 }

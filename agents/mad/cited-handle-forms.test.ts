@@ -125,9 +125,12 @@ describe('MAD citations written in another handle form', () => {
     expect(config).toEqual(now);
   });
 
-  it('a run dir that recorded the reading of 2026-12-01 (a citation counted at every parse) resumes with "records an older passageHandleReading"', () => {
+  it.each([
+    ['a citation counted at every parse', ', counted (metrics.unresolvedCitations)'],
+    ['a citation counted by its text, shown back under a handle', ', counted once per accepted reply (metrics.unresolvedCitations)'],
+  ])('a run dir that recorded the reading of 2026-12-01 (%s) resumes with "records an older passageHandleReading"', (_, tail) => {
     const now = { system: 'mad/mad', dataset: 'barexam', passageHandleReading: PASSAGE_HANDLE_READING };
-    const older = PASSAGE_HANDLE_READING.replace(', counted once per accepted reply (', ', counted (');
+    const older = `one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5")${tail}`;
     expect(older).not.toBe(PASSAGE_HANDLE_READING);
     const { unrecorded } = withUnrecorded({ ...now, passageHandleReading: older }, now);
     expect(unrecorded.map((u) => u.key)).toEqual(['passageHandleReading']);

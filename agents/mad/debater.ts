@@ -24,6 +24,7 @@ import { extractJson, invokeStructured, messageText, structuredFailure, type Str
 import { rejectReply } from '../../core/llm/cache-validation.js';
 import { debaterSystem, openingPrompt, rebuttalPrompt } from './prompts.js';
 import { briefSchema, type BriefReply } from './schemas.js';
+import { citedClaims } from './cited-claims.js';
 import type { ShownPassage } from './cited-evidence.js';
 import type { Brief, PoolPassage } from './types.js';
 import type { TurnGate } from './turn-order.js';
@@ -170,15 +171,15 @@ async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
       }
     }
     r ??= await invokeStructured(model, messages, briefSchema(shown(), opening ? 'opening' : 'rebuttal'), { what, signal: o.signal });
-    passageHandles().countUnresolved(r.value.claims.flatMap((c) => c.cites)); // the accepted brief's citations, once (schemas.ts `id`)
+    const claims = citedClaims(r.value.claims); // the accepted brief's citations, read (and counted) once
     const seenIds = new Set([...evidence, ...cited, ...added].map((p) => p.id));
-    const citations = await checkCitations(r.value.claims, seenIds, o.getPassage);
+    const citations = await checkCitations(claims, seenIds, o.getPassage);
     return {
       brief: {
         ...base,
         argument: r.value.argument,
         rebuttal: opening ? undefined : r.value.rebuttal,
-        claims: r.value.claims,
+        claims,
         citations,
         ...(r.attempts > 1 ? { raw: r.raw } : {}),
         ...(r.invalidToolCalls ? { invalidToolCalls: [...(base.invalidToolCalls ?? []), ...r.invalidToolCalls] } : {}),

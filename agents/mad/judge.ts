@@ -33,12 +33,12 @@ export async function judge(
   const handles = [...pool, ...cited].map((p) => h.handle(p.id));
   const r = await invokeStructured(llm, messages, judgeSchema(letters, handles), { what: 'judge', signal });
   const v = r.value;
-  h.countUnresolved(v.unsupported_citations); // the accepted reply's citations, once (schemas.ts `id`)
+  const unsupported = h.cite(v.unsupported_citations); // the accepted reply's citations, read (and counted) once
   return {
     verdict: v.verdict,
     rationale: [v.rationale[0], v.rationale[1], v.rationale[2]],
     checklist: v.checklist,
-    unsupported: v.unsupported_citations,
+    unsupported: [...unsupported.ids, ...unsupported.unresolved],
     snippets: cited.map((p) => p.id),
     ...(r.attempts > 1 ? { raw: r.raw } : {}),
   };

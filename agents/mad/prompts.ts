@@ -53,13 +53,20 @@ export function openingPrompt(q: Question, letter: string, pool: PoolPassage[], 
   ].join('\n');
 }
 
+/** How a brief shown to a model marks a citation that named no passage handle shown (Claim `unresolved`). */
+export const NO_HANDLE = 'no passage shown';
+
 export function briefText(b: Pick<Brief, 'letter' | 'argument' | 'rebuttal' | 'claims' | 'error'>): string {
   if (b.error) return `Debater ${b.letter} (option ${b.letter}): (no brief this round)`;
   const lines = [`Debater ${b.letter} (option ${b.letter}):`];
   if (b.rebuttal) lines.push(`  Rebuttal: ${b.rebuttal}`);
   lines.push(`  Argument: ${b.argument}`);
   const h = passageHandles();
-  for (const c of b.claims) lines.push(`  - ${c.text}${c.cites.length ? ` [${c.cites.map((id) => h.handle(id)).join('] [')}]` : ''}`);
+  for (const c of b.claims) {
+    // a citation that named no handle shown is never shown back as one (a handle of its own would make it citable)
+    const refs = [...c.cites.map((id) => h.handle(id)), ...(c.unresolved ?? []).map(() => NO_HANDLE)];
+    lines.push(`  - ${c.text}${refs.length ? ` [${refs.join('] [')}]` : ''}`);
+  }
   return lines.join('\n');
 }
 

@@ -8,16 +8,14 @@
 import { z } from 'zod';
 import { optionLetterSchema } from '../common/option-letter.js';
 import { sendAs } from '../../core/llm/json-schema.js';
-import { passageHandles } from '../common/passage-handles.js';
 import { CHECKLIST_ITEMS } from './types.js';
 
 /**
- * A cited passage: the model writes a handle (P3, [P3], (P3), "Passage 3"); parsed, it is the real id (the item's handle
- * map), or the text as written when it names none (`resolveCited`). Not counted here: a reply may be parsed more than once (a first
- * safeParse, a structured call's repair or retry), so the caller counts an accepted reply's citations once
- * (PassageHandles `countUnresolved`: debater.ts, judge.ts, cited-answer.ts).
+ * A cited passage as the model wrote it (P3, [P3], (P3), "Passage 3", "P3, P5"): read only once the reply is
+ * accepted (cited-claims.ts, judge.ts: PassageHandles `cite`), since a reply may be parsed more than once (a
+ * first safeParse, a structured call's repair or retry) and a rejected reply's citations are none.
  */
-const id = () => z.union([z.string(), z.number()]).transform((v) => passageHandles().resolveCited(String(v)));
+const id = () => z.union([z.string(), z.number()]).transform((v) => String(v));
 
 /** A list of cited passages, offered to the model as an enum of `handles` (none shown: always empty). */
 export function citesSchema(handles: readonly string[]) {

@@ -15,7 +15,14 @@ export interface PoolPassage {
 /** One cited claim as the debater wrote it. */
 export interface Claim {
   text: string;
+  /** The real ids of the passages cited by a handle the model was shown. */
   cites: string[];
+  /**
+   * The citations that named no handle shown ("P3, P5", "P99", a real id written out), as written: never a
+   * passage (checked as not in the index and not seen; shown back to a model as no handle). Absent when none,
+   * and in a trace written before 2026-12-01's evening, whose `cites` keep them as written.
+   */
+  unresolved?: string[];
 }
 
 /** A citation after checking: does the id exist in the index, had the author seen it, does it support the claim. */
@@ -30,6 +37,8 @@ export interface CheckedCitation {
   supportive: boolean;
   /** Share of the claim's content terms found in the passage. */
   overlap: number;
+  /** A citation that named no passage handle shown (Claim `unresolved`): `id` is the text as written. */
+  unresolved?: true;
 }
 
 export interface Brief {

@@ -55,8 +55,13 @@ export async function generateArguments(
   const written = r.value.arguments.filter((a) => a.text.trim() !== '');
   return {
     arguments: written.map((a) => {
-      const cited = a.citedPassageIds.map((x) => handles.cite(x));
-      return { text: a.text, citedPassageIds: [...new Set(cited.filter((id) => known.has(id)))], droppedCitations: cited.filter((id) => !known.has(id)) };
+      // read (and counted) once, the reply accepted; one naming no handle shown is dropped whatever its text
+      const { ids, unresolved } = handles.cite(a.citedPassageIds);
+      return {
+        text: a.text,
+        citedPassageIds: [...new Set(ids.filter((id) => known.has(id)))],
+        droppedCitations: [...ids.filter((id) => !known.has(id)), ...unresolved],
+      };
     }),
     emptyDropped: r.value.arguments.length - written.length,
     raw: r.raw,
