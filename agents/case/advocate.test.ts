@@ -96,6 +96,43 @@ describe('LLM advocate (createAgent tool loop)', () => {
     expect(h.unresolved).toBe(0);
   });
 
+  it('only the accepted reply counts its picks naming no handle shown, and a real id written out is no pick: the compile call, re-asked once, picks by handle (before: the raw id was evidence, 2 counted for 1)', async () => {
+    let last = '';
+    const model = new FakeChatModel((call) => {
+      if (call.index === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach own witness' } }] };
+      // the final reply writes fre607's real id, which no prompt showed, and two handles in one
+      if (call.index === 1)
+        return JSON.stringify({
+          evidence: [
+            { id: 'fre607', justification: 'a' },
+            { id: 'P1, P2', justification: 'b' },
+          ],
+        });
+      // the compile call: a reply its schema refuses (re-asked), then one naming Rule 607 by its handle and "P1 and P2"
+      if (call.index === 2) return JSON.stringify({ evidence: [{ id: 'P7, P8', justification: ['not text'] }] });
+      last = JSON.stringify({
+        evidence: [
+          { id: /^(P\d+): Rule 607/m.exec(call.text)?.[1], justification: 'any party may impeach' },
+          { id: 'P1 and P2', justification: 'c' },
+        ],
+      });
+      return last;
+    });
+    const h = new PassageHandles();
+    const a = await withPassageHandles(
+      () => runAdvocate({ llm: model, tools, facts: factsOf(QUESTION), hypothesis: hyp, k: 2, getPassage: getPassageFrom(PASSAGES) }),
+      h,
+    );
+    expect(model.calls).toHaveLength(4); // search, the final reply, the compile call twice
+    expect(a.evidence.map((e) => e.id)).toEqual(['fre607']);
+    expect(a.rejected).toEqual([{ id: 'P1 and P2', reason: 'no tool returned it' }]);
+    // independently: the accepted (last) reply's picks that are no handle its compile list shows
+    const shown = new Set([...model.calls[3].text.matchAll(/^(P\d+): /gm)].map((m) => m[1]));
+    const accepted = JSON.parse(last).evidence as { id: string }[];
+    expect(accepted.filter((p) => !shown.has(p.id))).toHaveLength(1);
+    expect(h.unresolved).toBe(1);
+  });
+
   it('a malformed final reply gets the compile call; two more failures fall back to evidence scores with the error recorded', async () => {
     const model = new FakeChatModel([
       { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach own witness voucher' } }] },
