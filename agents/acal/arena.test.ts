@@ -33,6 +33,12 @@ async function model(script = scriptedArena()) {
 
 const userOf = (r: { body: { messages: { role: string; content: string }[] } }) => r.body.messages.find((m) => m.role === 'user')!.content;
 
+/** A writer reply's citations that are no handle its prompt shows as evidence ("[P1] text"). */
+const unresolvedIn = (prompt: string, reply: { arguments: { citedPassageIds: string[] }[] }) => {
+  const shown = new Set([...prompt.matchAll(/^\[(P\d+)\] /gm)].map((m) => m[1]));
+  return reply.arguments.flatMap((a) => a.citedPassageIds).filter((c) => !shown.has(c)).length;
+};
+
 describe('ACAL arena (scripted OpenAI-compatible server)', () => {
   it('builds a scored, related, clash-resolved graph and decides a hearsay item Yes', async () => {
     const llm = await model();
@@ -126,6 +132,45 @@ describe('ACAL arena (scripted OpenAI-compatible server)', () => {
     expect(graph.result).toMatchObject({ verdict: 'No', semantics: 'dfquad' });
     const scoreCalls = srv!.requests.filter((r) => userOf(r).startsWith('TASK: score each argument'));
     expect(scoreCalls).toHaveLength(5); // 4 agents + 1 retry
+  });
+
+  it("counts only the accepted reply's citations naming no handle shown, and drops a real id written out (before: fre-801 written raw was kept as cited)", async () => {
+    const base = scriptedArena();
+    const counted: number[] = []; // independently: per accepted writer reply, its citations that are no handle its request shows
+    let refused = false;
+    const llm = await model((req) => {
+      const text = userOf(req);
+      if (!text.startsWith('TASK: write arguments') || !/as the Prosecutor\./.test(text)) {
+        const reply = base(req);
+        if (text.startsWith('TASK: write arguments')) counted.push(unresolvedIn(text, JSON.parse(reply.content!.replace(/^```json\n|\n```$/g, ''))));
+        return reply;
+      }
+      if (!refused) {
+        refused = true; // one argument: its schema asks for 2–5, so it is refused and asked again; its citation is none
+        return { content: JSON.stringify({ arguments: [{ text: 'The statement is hearsay.', citedPassageIds: ['P1, P2'] }] }) };
+      }
+      const reply = {
+        arguments: [
+          { text: 'Prosecutor: the statement is offered for its truth.', citedPassageIds: ['P1', 'fre-801'] },
+          { text: 'Prosecutor: no exception applies.', citedPassageIds: ['P1 and P2', 'P2'] },
+        ],
+      };
+      counted.push(unresolvedIn(text, reply));
+      return { content: JSON.stringify(reply) };
+    });
+    const { graph, trace } = await runArena(llm, {
+      itemId: 'hearsay-train-1',
+      task: acalTask('hearsay'),
+      caseText: 'On the issue of whether Rebecca was ill, the fact that Rebecca told Ronald that she was unwell.',
+      evidence,
+    });
+    expect(refused).toBe(true);
+    expect(counted).toHaveLength(4); // one accepted reply per writer
+    expect(trace.unresolvedCitations).toBe(counted.reduce((a, b) => a + b, 0));
+    expect(trace.unresolvedCitations).toBe(5); // 'not-a-retrieved-id' of 3 writers, the Prosecutor's fre-801 and "P1 and P2"
+    const prosecutor = graph.arguments.filter((a) => a.agent === 'Prosecutor');
+    expect(prosecutor.map((a) => a.citedPassageIds)).toEqual([['fre-801'], ['fre-803']]);
+    expect(trace.droppedCitations.filter((d) => prosecutor.some((a) => a.id === d.argument)).map((d) => d.ids)).toEqual([['fre-801'], ['P1 and P2']]);
   });
 
   it('is deterministic given the same replies: two runs give identical graphs despite concurrent calls', async () => {
