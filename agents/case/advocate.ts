@@ -98,10 +98,10 @@ interface Pick {
  * An accepted reply's picks, read (PassageHandles `read`, or `cite` to count those naming no handle shown:
  * once, where the reply is accepted) in the order written.
  */
-function readPicks(written: readonly { id: string; justification: string }[], read: (refs: string[]) => { ids: string[] }): Pick[] {
+function readPicks(written: readonly { id: string; justification: string }[], read: (refs: string[]) => { ids: string[]; unresolved: string[] }): Pick[] {
   return written.map((e) => {
-    const [id] = read([e.id]).ids;
-    return id !== undefined ? { ...e, id } : { ...e, id: passageHandles().resolve(e.id), unresolved: true };
+    const { ids, unresolved } = read([e.id]);
+    return ids.length ? { ...e, id: ids[0] } : { ...e, id: unresolved[0], unresolved: true };
   });
 }
 
