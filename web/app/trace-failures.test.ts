@@ -74,3 +74,28 @@ describe('MAD trace view: refused snippet requests', () => {
     expect(briefs.find((b) => b.getAttribute('data-letter') === 'B')!.textContent).toContain('requested: bm25_search "party impeach own witness credibility"');
   });
 });
+
+describe('MAD trace view: a citation that named no passage handle shown', () => {
+  it('shows what the model wrote, said to be no handle, never as a gold passage link (before: a link marked gold when the text was a gold id)', () => {
+    const t = structuredClone(madFailureTrace);
+    const a = t.rounds[0].briefs[0];
+    a.claims = [{ ...a.claims[0], unresolved: ['caselaw_4411'] } as (typeof a.claims)[number]];
+    a.citations = [
+      {
+        id: 'caselaw_4411',
+        claim: a.claims[0].text,
+        exists: false,
+        seen: false,
+        supportive: false,
+        overlap: 0,
+        unresolved: true,
+      } as (typeof a.citations)[number],
+    ];
+    const view = root(madTrace(t, new Set(['caselaw_4411']), 'B'));
+    const brief = view.byTestId('brief').find((b) => b.getAttribute('data-round') === '1' && b.getAttribute('data-letter') === 'A')!;
+    const [c] = brief.byTestId('citation');
+    expect(c.textContent).toContain('caselaw_4411 (named no passage handle shown) ');
+    expect(c.descendants().map((e) => e.tagName)).not.toContain('A');
+    expect(c.descendants().some((e) => /gold/.test(e.getAttribute('class') ?? ''))).toBe(false);
+  });
+});

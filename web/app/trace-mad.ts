@@ -39,8 +39,10 @@ function brief(b: any, gold: Set<string>, answer: string | undefined): HTMLEleme
             h(
               'li',
               { 'data-testid': 'citation', 'data-supportive': String(!!c.supportive) },
-              pidLink(c.id, { gold: gold.has(c.id) }),
+              // a citation that named no passage handle shown is what the model wrote, never a passage (not linked, never gold)
+              c.unresolved ? h('code', {}, String(c.id)) : pidLink(c.id, { gold: gold.has(c.id) }),
               ' ',
+              c.unresolved ? h('span', { class: 'muted' }, '(named no passage handle shown) ') : null,
               flag(!!c.exists, 'exists', 'not in index'),
               ' ',
               flag(!!c.seen, 'seen', 'unseen'),
