@@ -295,6 +295,48 @@ describe('lexcase run mad', () => {
     expect(JSON.parse(readFileSync(join(dir, 'seeds-s1', 'consistency.json'), 'utf8')).seeds).toEqual([1, 2]);
   }, 60_000);
 
+  it('run mad counts the citations naming no handle shown as a recount of the accepted replies does (a refused brief counts none), and a gold id written out is not gold cited (before: "gold passage cited" 100%)', async () => {
+    const q = val[0];
+    const goldId = q.goldPassageIds[0];
+    let refused = false;
+    let recount = 0; // independently: each accepted reply's citations that are no "[Pn] " passage line of its request
+    const shown = (req: RecordedRequest) => new Set([...humanText(req).matchAll(/^\[(P\d+)\] /gm)].map((m) => m[1]));
+    const own = await startScriptedServer((req) => {
+      const role = roleOf(req);
+      if (role === 'judge') return judgeReply(q.answer);
+      if (role !== 'debater') return { status: 500, error: 'unexpected request' };
+      const letter = debaterLetter(req);
+      const r = roundOf(req);
+      const first = [...shown(req)][0];
+      let cites = [first];
+      if (letter === 'A' && r === 1 && !refused) {
+        refused = true; // no argument: refused and asked again
+        return { content: JSON.stringify({ claims: [{ text: 'x', cites: ['P1, P2'] }] }) };
+      }
+      if (letter === 'A' && r === 1) cites = ['P1 and P2', first];
+      if (letter === q.answer) cites = [goldId]; // the gold passage's real id, which no prompt showed
+      recount += cites.filter((c) => !shown(req).has(c)).length;
+      return { content: JSON.stringify({ ...(r > 1 ? { rebuttal: 'fails' } : {}), argument: `ARG-${letter}-r${r}`, claims: [{ text: 'A claim', cites }] }) };
+    });
+    try {
+      noLlm();
+      vi.stubEnv('LEXCASE_LLM_BASE_URL', own.url);
+      vi.stubEnv('LEXCASE_LLM_MODEL', 'scripted');
+      const runDir = join(dir, 'mad-unresolved');
+      const r = await cli('--json', 'run', 'mad', '--index', index, '--limit', '1', '--rounds', '2', '-k', '2', '--run-dir', runDir, '--no-cache');
+      expect(r.code, r.stderr).toBe(0);
+      expect(refused).toBe(true);
+      const [res] = lines(join(runDir, 'results.jsonl')).map((l) => JSON.parse(l));
+      expect(res.prediction).toBe(q.answer);
+      expect(recount).toBeGreaterThan(1);
+      expect(res.metrics.unresolvedCitations).toBe(recount);
+      expect(res.metrics).toMatchObject({ goldCited: false, citationsExist: 0 });
+      expect(JSON.parse(r.stdout).metrics.unresolvedCitations).toEqual({ citations: recount, items: 1 });
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+
   it("each run's summary prints the whole run's tokens, per seed (its own, not the whole call's), and after a resume with this call's 0", async () => {
     useScriptedLlm();
     const base = join(dir, 'tokens');
