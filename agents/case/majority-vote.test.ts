@@ -55,6 +55,9 @@ describe('majorityVote', () => {
     const closer = evidenceScoreByLetter([advocate('A', ranks), advocate('B', [9, 4, 3, 2, 1])]);
     expect(majorityVote(['A', 'B', null], L, closer, 3)).toMatchObject({ answer: 'B', tieBreak: { by: 'evidence-score' } });
   });
+  it('a lone vote with two abstentions wins "low", as docs/case.md says (a strict plurality, not unanimous)', () => {
+    expect(majorityVote(['C', null, null], L)).toEqual({ answer: 'C', confidence: 'low', tally: { A: 0, B: 0, C: 1, D: 0 } });
+  });
   it('1–1 with an abstention is a tie', () => {
     expect(majorityVote(['D', null, 'A'], L, { A: 0.2, D: 0.3 })).toMatchObject({ answer: 'D', confidence: 'tie' });
   });

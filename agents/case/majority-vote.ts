@@ -3,7 +3,7 @@
  * - Abstentions (null votes) are not counted.
  * - The letter with the most votes wins. Confidence is "high" when every juror on the panel voted
  *   for it (unanimous, no abstention), "low" when it won a strict plurality without unanimity
- *   (2–1, or 2–0 with an abstention).
+ *   (2–1, 2–0 with an abstention, or 1–0 with two abstentions).
  * - A tie for the most votes (1–1–1, 1–1 with an abstention) is broken by the summed evidence
  *   score of each tied letter's advocate(s), compared at 10 significant digits (`comparedEvidenceScore`:
  *   the same passages at the same ranks, listed in another order, sum to floats that differ in the
