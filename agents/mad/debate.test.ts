@@ -78,6 +78,25 @@ const debaterReqs = (s: ScriptedServer, letter: string, round: number) =>
   s.requests.filter((r) => roleOf(r) === 'debater' && debaterLetter(r) === letter && roundOf(r) === round);
 
 describe('multi-agent debate against the scripted OpenAI-compatible server', () => {
+  it("the judge listing a passage's real id written out (no handle it was shown) marks no passage unsupported: it is kept as written apart", async () => {
+    const judging = async (unsupported: string[]) => {
+      srv = await startScriptedServer(defaultScript((req) => (roleOf(req) === 'judge' ? judgeReply('B', unsupported) : undefined)));
+      const out = await createMad({ rounds: 2, topology: 'full', k: 2 })(QUESTION, ctx(srv.url));
+      await srv.close();
+      srv = undefined;
+      return { out, trace: out.trace as DebateTrace };
+    };
+    const plain = await judging([]);
+    expect(plain.out.metrics?.citationsJudgeSupportive).toBeGreaterThan(0);
+    // the same debate, the judge writing out the real id of every pool passage as unsupported
+    const pool = plain.trace.pool.map((p) => p.id);
+    const { out, trace } = await judging(pool);
+    expect(trace.judge!.unsupported).toEqual([]);
+    expect(trace.judge!.unsupportedUnresolved).toEqual(pool);
+    // before: every pool passage the winning brief cited counted as judge-unsupported (a lower citationsJudgeSupportive)
+    expect(out.metrics?.citationsJudgeSupportive).toBe(plain.out.metrics?.citationsJudgeSupportive);
+  }, 30_000);
+
   it('runs a full debate: pool → openings → rebuttals with one snippet request → judge verdict, rationale, checklist, citation checks', async () => {
     srv = await startScriptedServer(defaultScript());
     const out = await createMad({ rounds: 2, topology: 'full', k: 2 })(QUESTION, ctx(srv.url));

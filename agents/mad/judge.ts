@@ -38,7 +38,10 @@ export async function judge(
     verdict: v.verdict,
     rationale: [v.rationale[0], v.rationale[1], v.rationale[2]],
     checklist: v.checklist,
-    unsupported: [...unsupported.ids, ...unsupported.unresolved],
+    // a citation naming no handle shown (a real id written out, "P3, P5") is no passage: kept as written apart from
+    // the passages, so it never marks the passage whose id it spells as unsupported (before 2026-12-01 it did)
+    unsupported: unsupported.ids,
+    ...(unsupported.unresolved.length ? { unsupportedUnresolved: unsupported.unresolved } : {}),
     snippets: cited.map((p) => p.id),
     ...(r.attempts > 1 ? { raw: r.raw } : {}),
   };

@@ -82,6 +82,8 @@ export interface Judgment {
   checklist: Record<ChecklistItem, boolean>;
   /** Ids cited by the winning brief that the judge says do not support its claims. */
   unsupported: string[];
+  /** What the judge listed as unsupported that names no passage handle it was shown, as written (not a passage: it marks none). */
+  unsupportedUnresolved?: string[];
   /**
    * Passages outside the pool whose text the judge was shown: those the briefs it read cite (snippets
    * debaters requested). A cited passage neither here nor in the pool was never shown to the judge:

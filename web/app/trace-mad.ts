@@ -187,12 +187,13 @@ export function madTrace(t: any, gold: Set<string>, answer: string | undefined):
               h('span', { class: v ? 'flag ok' : 'flag bad', 'data-item': k }, `${v ? '✓' : '✗'} ${k.replace(/_/g, ' ')}`),
             ),
           ),
-          arr(j.unsupported).length
+          arr(j.unsupported).length || arr(j.unsupportedUnresolved).length
             ? h(
                 'div',
                 {},
                 'judge: unsupported citations ',
                 arr(j.unsupported).map((id) => pidLink(String(id))),
+                arr(j.unsupportedUnresolved).map((t) => h('code', { 'data-testid': 'unsupported-unresolved' }, `${String(t)} (named no passage handle shown)`)),
               )
             : null,
         )
