@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
 import { runAdvocate } from './advocate.js';
-import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
+import { getPassageFrom, handleOf, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
 import { factsOf } from '../common/question-text.js';
 import { PassageHandles, withPassageHandles } from '../common/passage-handles.js';
 
 const tools = [searchTool('bm25_search', keywordRetriever('bm25')), searchTool('qld_search', keywordRetriever('qld'))];
 const hyp = { key: 'C', text: QUESTION.choices[2], letter: 'C' };
-/** The handle a tool result showed for the passage whose snippet starts with `start` (models never see ids). */
-const handleOf = (text: string, start: string) => new RegExp(`"id":"(P\\d+)","score":[^}]*"snippet":"${start}`).exec(text)?.[1];
 
 describe('LLM advocate (createAgent tool loop)', () => {
   it('searches, refines, and returns its k passages with justifications; every tool call is recorded', async () => {

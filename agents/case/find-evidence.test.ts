@@ -4,12 +4,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
-import { FakeChatModel } from '../../tests/support/fake-chat-model.js';
+import { type FakeCall, FakeChatModel, type FakeReply } from '../../tests/support/fake-chat-model.js';
 import { findEvidence } from './find-evidence.js';
-import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
+import { getPassageFrom, handleOf, keywordRetriever, PASSAGES, QUESTION, searchTool } from './test-support/fixtures.js';
 import { factsOf } from '../common/question-text.js';
 
 const retrievers = { bm25: keywordRetriever('bm25'), qld: keywordRetriever('qld') };
+/** One search, then a final reply picking Rule 607 by the handle its tool result showed (models never see ids; a real id written out is no pick). */
+const searchThenPick607 =
+  (search: FakeReply, analysis: string) =>
+  (call: FakeCall, i: number): FakeReply =>
+    i === 0 ? search : JSON.stringify({ analysis, evidence: [{ id: handleOf(call.text, 'Rule 607'), justification: 'any party may attack credibility' }] });
 
 describe('findEvidence', () => {
   it('offline: the query plan (hypothesis, key terms) through bm25, fused evidence, labelled, with the tool calls made', async () => {
@@ -52,10 +57,9 @@ describe('findEvidence', () => {
   });
 
   it('LLM: one advocate with tools, stance in the prompt, and its justifications', async () => {
-    const model = new FakeChatModel([
-      { toolCalls: [{ name: 'bm25_search', args: { query: 'exceptions to impeaching own witness' } }] },
-      '{"analysis":"FRE 607 defeats it","evidence":[{"id":"fre607","justification":"any party may attack credibility"}]}',
-    ]);
+    const model = new FakeChatModel(
+      searchThenPick607({ toolCalls: [{ name: 'bm25_search', args: { query: 'exceptions to impeaching own witness' } }] }, 'FRE 607 defeats it'),
+    );
     const r = await findEvidence({
       hypothesis: 'Paul cannot impeach his own witness',
       facts: factsOf(QUESTION),
@@ -84,10 +88,7 @@ describe('findEvidence', () => {
       );
       for (const k of [2, 3]) {
         // four passages mention a witness; the model's search names no k, so the tool's default decides
-        const model = new FakeChatModel([
-          { toolCalls: [{ name: 'bm25_search', args: { query: 'witness' } }] },
-          '{"analysis":"FRE 607","evidence":[{"id":"fre607","justification":"any party may attack credibility"}]}',
-        ]);
+        const model = new FakeChatModel(searchThenPick607({ toolCalls: [{ name: 'bm25_search', args: { query: 'witness' } }] }, 'FRE 607'));
         const r = await findEvidence({ hypothesis: 'Paul cannot impeach his own witness', index: join(dir, 'idx'), llm: model, use: ['bm25'], k });
         expect(r.toolCalls[0]).toMatchObject({ tool: 'bm25_search', query: 'witness' });
         expect(r.toolCalls[0].ids).toHaveLength(k);
@@ -99,12 +100,11 @@ describe('findEvidence', () => {
   });
 
   it('LLM with retrievers and no tools: the advocate gets search tools made from them (not none), as `lexcase evidence` does', async () => {
-    const model = new FakeChatModel([
+    const model = new FakeChatModel(
       // fre607 matches all four words; "impeach own witness" alone tied it with voucher and surprise, and a search returns
       // a tie at the cut in trec_eval's order (ids descending), as `lexcase search` prints it
-      { toolCalls: [{ name: 'qld_search', args: { query: 'impeach witness credibility attack' } }] },
-      '{"analysis":"FRE 607","evidence":[{"id":"fre607","justification":"any party may attack credibility"}]}',
-    ]);
+      searchThenPick607({ toolCalls: [{ name: 'qld_search', args: { query: 'impeach witness credibility attack' } }] }, 'FRE 607'),
+    );
     const r = await findEvidence({ hypothesis: 'Paul may impeach his own witness', llm: model, retrievers, getPassage: getPassageFrom(PASSAGES), k: 2 });
     expect(model.calls[0].tools.map((t) => t.function.name)).toEqual(['bm25_search', 'qld_search', 'rewrite_query']);
     expect(r.mode).toBe('llm');

@@ -70,3 +70,6 @@ export function without(passages: Record<string, string>, ids: string[]): Record
 }
 
 export const getPassageFrom = (passages: Record<string, string>) => async (id: string) => (passages[id] !== undefined ? { id, text: passages[id] } : undefined);
+
+/** The handle a tool result showed for the passage whose snippet starts with `start` (models never see ids). */
+export const handleOf = (text: string, start: string): string | undefined => new RegExp(`"id":"(P\\d+)","score":[^}]*"snippet":"${start}`).exec(text)?.[1];
