@@ -1,0 +1,77 @@
+/**
+ * What a query thread holds for its doc range (issue 38, serving memory): the per-document arrays
+ * it scores with (BM25 norms, QLD log-lengths) are computed over its range only — the rest of the
+ * N-long array is never written, so it takes no resident memory. The ranges still rank every query
+ * exactly as the whole index does (same docs, same scores, bit for bit; merged as the query pool
+ * merges them).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildIndex } from '../../indexer/build.js';
+import { fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
+import { createRng } from '../../core/rng.js';
+import { closeSparseIndexes, openSparseIndex } from '../open.js';
+import { scoringView } from '../../indexer/sparse/scoring-view.js';
+import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
+import { zipfText } from './test-support/zipf-text.js';
+import { queryTerms } from './query-terms.js';
+import { mergeRanked, scoreTopK, type ScoreRequest, type Strategy } from './score-core.js';
+import { bm25Norms, logLengths } from './doc-arrays.js';
+
+const tmp = tempDir('lexcase-range-memory-');
+const N = 5000;
+let index: SparseIndex;
+let queries: string[];
+
+beforeAll(async () => {
+  const rng = createRng(3838);
+  const ts = Array.from({ length: N }, () => zipfText(rng, 300, rng.int(5, 60)));
+  await buildIndex(fromArray(texts(ts)), { out: tmp.dir, corpusName: 'ranges', workers: 0 });
+  index = await openSparseIndex(tmp.dir);
+  queries = Array.from({ length: 25 }, () => zipfText(rng, 300, rng.int(2, 14)));
+}, 120_000);
+
+afterAll(async () => {
+  await closeSparseIndexes();
+  tmp.cleanup();
+});
+
+const bm25 = (ids: number[], counts: number[]): ScoreRequest => ({ method: 'bm25', ids, counts, k: 10, k1: 0.9, b: 0.4 });
+const qld = (ids: number[], counts: number[]): ScoreRequest => ({ method: 'qld', ids, counts, k: 50, mu: 1000, variant: 'textbook' });
+
+it('two query ranges compute their per-document arrays over their own docs only, and rank every query as the whole index', () => {
+  const cut = 2345;
+  const whole = scoringView(index);
+  const ranges = [scoringView(index, 0, cut), scoringView(index, cut, N)];
+  const strategies: Strategy[] = ['auto', 'blocked', 'maxscore', 'exhaustive'];
+  let compared = 0;
+  for (const q of queries)
+    for (const make of [bm25, qld])
+      for (const strategy of strategies) {
+        const { ids, counts } = queryTerms(index, q);
+        if (!ids.length) continue;
+        const req = make(ids, counts);
+        const want = scoreTopK(whole, req, strategy);
+        const got = mergeRanked(
+          ranges.map((v) => scoreTopK(v, req, strategy)),
+          req.k,
+        );
+        expect(got.docs).toEqual(want.docs);
+        expect(got.scores).toEqual(want.scores);
+        compared++;
+      }
+  expect(compared).toBeGreaterThan(150);
+  const fullNorms = bm25Norms(whole, 0.9, 0.4);
+  const fullLnl = logLengths(whole, 1000);
+  for (const v of ranges)
+    for (const [a, full] of [
+      [bm25Norms(v, 0.9, 0.4), fullNorms],
+      [logLengths(v, 1000), fullLnl],
+    ]) {
+      expect(a.length).toBe(N);
+      for (let d = 0; d < N; d++) {
+        // inside the range the same values, bit for bit; outside, never written
+        if (d >= v.lo && d < v.hi) expect(a[d]).toBe(full[d]);
+        else expect(a[d]).toBe(0);
+      }
+    }
+});
