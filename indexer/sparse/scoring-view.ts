@@ -28,20 +28,47 @@ export interface ScoringData {
 export interface ScoringView extends ScoringData {
   lo: number;
   hi: number;
-  /** The docs of [lo, hi) in (length, index) order. */
-  byLenRange: Uint32Array;
+  /**
+   * The docs of [lo, hi) in (length, index) order. Only textbook QLD reads it (its unmatched
+   * documents, shortest first), so a range view makes it on first read: a BM25 server's query
+   * threads never hold it (4 bytes a doc of their range: 40 MB at 10M passages).
+   */
+  readonly byLenRange: Uint32Array;
+}
+
+/** The docs of [lo, hi) in (length, index) order, from the whole index's order. */
+function rangeByLen(byLen: Uint32Array, lo: number, hi: number): Uint32Array {
+  const out = new Uint32Array(hi - lo);
+  let j = 0;
+  for (let i = 0; i < byLen.length; i++) {
+    const d = byLen[i];
+    if (d >= lo && d < hi) out[j++] = d;
+  }
+  return out;
 }
 
 export function scoringView(data: ScoringData, lo = 0, hi = data.N): ScoringView {
-  let byLenRange = data.byLen;
-  if (lo > 0 || hi < data.N) {
-    byLenRange = new Uint32Array(hi - lo);
-    let j = 0;
-    for (let i = 0; i < data.N; i++) {
-      const d = data.byLen[i];
-      if (d >= lo && d < hi) byLenRange[j++] = d;
-    }
-  }
+  let byLenRange = lo > 0 || hi < data.N ? undefined : data.byLen;
   const { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, postingsBlocks, doclen, byLen, blockBounds } = data;
-  return { N, totalTokens, avgdl, df, cf, offsets, postings, postingsFd, postingsFile, postingsBlocks, doclen, byLen, blockBounds, lo, hi, byLenRange };
+  return {
+    N,
+    totalTokens,
+    avgdl,
+    df,
+    cf,
+    offsets,
+    postings,
+    postingsFd,
+    postingsFile,
+    postingsBlocks,
+    doclen,
+    byLen,
+    blockBounds,
+    lo,
+    hi,
+    get byLenRange() {
+      byLenRange ??= rangeByLen(byLen, lo, hi);
+      return byLenRange;
+    },
+  };
 }

@@ -1,16 +1,17 @@
 /**
  * What a query thread holds for its doc range (issue 38, serving memory): the per-document arrays
  * it scores with (BM25 norms, QLD log-lengths) are computed over its range only — the rest of the
- * N-long array is never written, so it takes no resident memory. The ranges still rank every query
- * exactly as the whole index does (same docs, same scores, bit for bit; merged as the query pool
- * merges them).
+ * N-long array is never written, so it takes no resident memory — and the range's (length, index)
+ * order is made only when textbook QLD asks for it (a BM25 server's threads never hold it). The
+ * ranges still rank every query exactly as the whole index does (same docs, same scores, bit for
+ * bit; merged as the query pool merges them).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
 import { createRng } from '../../core/rng.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
-import { scoringView } from '../../indexer/sparse/scoring-view.js';
+import { scoringView, type ScoringData } from '../../indexer/sparse/scoring-view.js';
 import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
 import { zipfText } from './test-support/zipf-text.js';
 import { queryTerms } from './query-terms.js';
@@ -34,6 +35,18 @@ afterAll(async () => {
   await closeSparseIndexes();
   tmp.cleanup();
 });
+
+/** The index's data with its (length, index) order counting the entries read from it. */
+function countingByLen(data: ScoringData): { data: ScoringData; reads: () => number } {
+  let n = 0;
+  const byLen = new Proxy(data.byLen, {
+    get(t, p) {
+      if (typeof p === 'string' && /^\d+$/.test(p)) n++;
+      return Reflect.get(t, p);
+    },
+  });
+  return { data: { ...data, byLen }, reads: () => n };
+}
 
 const bm25 = (ids: number[], counts: number[]): ScoreRequest => ({ method: 'bm25', ids, counts, k: 10, k1: 0.9, b: 0.4 });
 const qld = (ids: number[], counts: number[]): ScoreRequest => ({ method: 'qld', ids, counts, k: 50, mu: 1000, variant: 'textbook' });
@@ -74,4 +87,30 @@ it('two query ranges compute their per-document arrays over their own docs only,
         else expect(a[d]).toBe(0);
       }
     }
+});
+
+it("a BM25 query range never makes the range's (length, index) order; textbook QLD makes it on first use and ranks as the whole index", () => {
+  const { data, reads } = countingByLen(index);
+  const whole = scoringView(index);
+  const ranges = [scoringView(data, 0, 2500), scoringView(data, 2500, N)];
+  for (const q of queries) {
+    const { ids, counts } = queryTerms(index, q);
+    if (!ids.length) continue;
+    for (const strategy of ['auto', 'blocked', 'maxscore'] as const)
+      for (const v of ranges) {
+        const r = scoreTopK(v, bm25(ids, counts), strategy);
+        expect(r.docs.every((d) => d >= v.lo && d < v.hi)).toBe(true);
+      }
+  }
+  expect(reads()).toBe(0);
+  const { ids, counts } = queryTerms(index, queries[0]);
+  const req = qld(ids, counts);
+  const want = scoreTopK(whole, req);
+  const got = mergeRanked(
+    ranges.map((v) => scoreTopK(v, req)),
+    req.k,
+  );
+  expect(got).toEqual(want);
+  expect(reads()).toBe(2 * N);
+  expect(Array.from(ranges[1].byLenRange)).toEqual(Array.from(index.byLen).filter((d) => d >= 2500));
 });
