@@ -33,4 +33,19 @@ describe('offsets at the 4 GiB boundary', () => {
       /col\.off.*offset 2 \(4294967297\) is not an integer at or after offset 1/,
     );
   });
+
+  it('an empty column (every offset 0: a corpus without titles) is held as zeros that take no resident memory', () => {
+    const n = 16 * 2 ** 20; // 16M passages: a copied Uint32 array would add 64 MiB of RSS
+    const disk = new Float64Array(n + 1); // zero pages, never written: not resident either
+    checkOffsets('title.off', disk, 0);
+    const before = process.memoryUsage.rss();
+    const held = compactOffsets(disk);
+    const grew = process.memoryUsage.rss() - before;
+    expect(held).toBeInstanceOf(Uint32Array);
+    expect(held.length).toBe(n + 1);
+    expect(held[0]).toBe(0);
+    expect(held[n]).toBe(0);
+    expect(held[n >>> 1]).toBe(0);
+    expect(grew).toBeLessThan(16 * 2 ** 20);
+  });
 });
