@@ -289,16 +289,18 @@ describe('explorer server', () => {
 
   it('evidence: with a model, mode "llm" runs the LLM advocate over the index\'s retrieval tools', async () => {
     const top = (await call('/api/search?q=hearsay%20statement&method=bm25&k=3')).json.hits.map((x: { id: string }) => x.id);
-    const model = new FakeChatModel([
-      { toolCalls: [{ name: 'bm25_search', args: { query: 'hearsay statement' } }] },
-      JSON.stringify({
-        analysis: 'the first hit defines hearsay',
-        evidence: [
-          { id: top[0], justification: 'defines the term' },
-          { id: 'never-returned', justification: 'invented' },
-        ],
-      }),
-    ]);
+    // the model cites the first hit by the handle its tool result showed (models never see ids; a real id written out is no pick)
+    const model = new FakeChatModel((call, i) =>
+      i === 0
+        ? { toolCalls: [{ name: 'bm25_search', args: { query: 'hearsay statement' } }] }
+        : JSON.stringify({
+            analysis: 'the first hit defines hearsay',
+            evidence: [
+              { id: /"id":"(P\d+)"/.exec(call.text)?.[1], justification: 'defines the term' },
+              { id: 'never-returned', justification: 'invented' },
+            ],
+          }),
+    );
     const t = await startExplorer({ index: f.index, port: 0, llm: model as never, llmLabel: 'fake' });
     try {
       const res = await fetch(`${t.url}/api/evidence`, {
