@@ -14,6 +14,7 @@
  * - No valid vote at all (every juror abstained: unparseable output) gives no answer (confidence
  *   "none"): the item fails, it is never decided by a tie-break over options nobody voted for.
  */
+import { writtenScore } from '../../retrieval/top-k.js';
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import type { VerdictRecord, Vote } from './types.js';
 
@@ -29,12 +30,11 @@ export const EVIDENCE_SCORE_DIGITS = 10;
 export const JURY_TIE_RULE = `summed evidence score at ${EVIDENCE_SCORE_DIGITS} significant digits, then a seeded draw`;
 
 /**
- * A letter's summed evidence score as the tie rule compares it: 10 significant digits, so that sums of
- * the same reciprocal-rank scores in another order (equal but for the float's last bits) tie.
+ * A letter's summed evidence score as the tie rule compares it: 10 significant digits, as a hybrid's
+ * run file writes fused scores (retrieval/top-k.ts writtenScore), so that sums of the same
+ * reciprocal-rank scores in another order (equal but for the float's last bits) tie.
  */
-export function comparedEvidenceScore(score: number): number {
-  return Number.isFinite(score) && score !== 0 ? Number(score.toPrecision(EVIDENCE_SCORE_DIGITS)) : score;
-}
+export const comparedEvidenceScore = (score: number): number => writtenScore(score, EVIDENCE_SCORE_DIGITS);
 
 export function majorityVote(votes: (Vote | null)[], candidates: string[], evidenceScore: Record<string, number> = {}, seed = 0): VerdictRecord {
   const tally: Record<string, number> = {};
