@@ -6,43 +6,24 @@
  * kernel memory stays within the budget plus the per-document arrays it holds. A query never loses
  * a list it has touched to eviction; the query threads get the index's budget split between them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../indexer/build.js';
-import { fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
-import { createRng } from '../../core/rng.js';
-import { closeSparseIndexes, openRetriever, openSparseIndex } from '../open.js';
+import { describe, expect, it } from 'vitest';
+import { openRetriever } from '../open.js';
 import { scoringView } from '../../indexer/sparse/scoring-view.js';
-import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
-import { zipfText } from './test-support/zipf-text.js';
+import { zipfIndexFixture } from './test-support/zipf-index.js';
 import { queryTerms } from './query-terms.js';
 import { scoreTopK, type ScoreRequest, type Strategy } from './score-core.js';
 import { decodeStats, listCache, prewarmPostings, setCacheBudget } from './decoded-postings.js';
 import { cacheBudgetBytes, DEFAULT_CACHE_MIB, ListCache } from './list-cache.js';
 import { viewMemory } from './kernel/view-memory.js';
 
-const tmp = tempDir('lexcase-list-cache-');
 const N = 6000;
-let index: SparseIndex;
-let queries: string[];
-
-beforeAll(async () => {
-  const rng = createRng(38);
-  const ts = Array.from({ length: N }, () => zipfText(rng, 300, rng.int(5, 60)));
-  await buildIndex(fromArray(texts(ts)), { out: tmp.dir, corpusName: 'cache', workers: 0 });
-  index = await openSparseIndex(tmp.dir);
-  queries = Array.from({ length: 40 }, () => zipfText(rng, 300, rng.int(2, 14)));
-}, 120_000);
-
-afterAll(async () => {
-  await closeSparseIndexes();
-  tmp.cleanup();
-});
+const fx = zipfIndexFixture({ name: 'cache', seed: 38, n: N, queries: 40 });
 
 describe('a decoded-list cache under a tiny budget', () => {
   it('ranks every query exactly as an unbounded cache, its bytes never above the budget, lists evicted and decoded again', () => {
-    const budget = 20_000; // a few compact lists (3 bytes a posting) or dense ones (1 byte a doc): far less than the queries use
-    const full = scoringView(index, 0, N);
-    const tiny = scoringView(index, 0, N);
+    const budget = 20_000; // a few compact lists (3 bytes a posting) or dense ones (1 byte a doc): far less than the fx.queries use
+    const full = scoringView(fx.index, 0, N);
+    const tiny = scoringView(fx.index, 0, N);
     setCacheBudget(full, 2 ** 30);
     setCacheBudget(tiny, budget);
     // prewarming fills the tiny cache up to its budget, not past it
@@ -52,10 +33,10 @@ describe('a decoded-list cache under a tiny budget', () => {
     expect(listCache(tiny).size).toBeGreaterThan(0);
     const strategies: Strategy[] = ['auto', 'blocked', 'maxscore', 'blockmax', 'exhaustive'];
     let compared = 0;
-    for (const q of queries)
+    for (const q of fx.queries)
       for (const strategy of strategies)
         for (const method of ['bm25', 'qld'] as const) {
-          const { ids, counts } = queryTerms(index, q);
+          const { ids, counts } = queryTerms(fx.index, q);
           if (!ids.length) continue;
           const req: ScoreRequest =
             method === 'bm25' ? { method, ids, counts, k: 10, k1: 0.9, b: 0.4 } : { method, ids, counts, k: 50, mu: 1000, variant: 'textbook' };
@@ -110,12 +91,12 @@ describe('a decoded-list cache under a tiny budget', () => {
   });
 
   it("counts this thread's decodes, hits and evictions: a query run again on a roomy view decodes nothing, on a tiny one its lists come back decoded", () => {
-    const roomy = scoringView(index, 0, N);
-    const tiny = scoringView(index, 0, N);
+    const roomy = scoringView(fx.index, 0, N);
+    const tiny = scoringView(fx.index, 0, N);
     setCacheBudget(roomy, 2 ** 30);
     setCacheBudget(tiny, 20_000);
     // the query's terms with lists long enough to cache (≥ 64 postings): a second run finds them all
-    const long = queries.map((q) => queryTerms(index, q)).find((t) => t.ids.length >= 3 && t.ids.every((id) => index.df[id] >= 64))!;
+    const long = fx.queries.map((q) => queryTerms(fx.index, q)).find((t) => t.ids.length >= 3 && t.ids.every((id) => fx.index.df[id] >= 64))!;
     const req: ScoreRequest = { method: 'bm25', ids: long.ids, counts: long.counts, k: 10, k1: 0.9, b: 0.4 };
     const run = (view: ReturnType<typeof scoringView>) => {
       const before = { ...decodeStats };
@@ -124,15 +105,15 @@ describe('a decoded-list cache under a tiny budget', () => {
     };
     const cold = run(roomy);
     expect(cold.decodes).toBe(long.ids.length);
-    expect(cold.decodedPostings).toBe(long.ids.reduce((a, id) => a + index.df[id], 0));
+    expect(cold.decodedPostings).toBe(long.ids.reduce((a, id) => a + fx.index.df[id], 0));
     expect(cold.decodedBytes).toBeGreaterThan(0);
     const warm = run(roomy);
     expect(warm).toMatchObject({ decodes: 0, decodedPostings: 0, evictions: 0 });
     expect(warm.hits).toBeGreaterThanOrEqual(long.ids.length);
     // the tiny view: every other query evicts what this one used, so it decodes its lists again
     run(tiny);
-    for (const q of queries.slice(0, 10)) {
-      const t = queryTerms(index, q);
+    for (const q of fx.queries.slice(0, 10)) {
+      const t = queryTerms(fx.index, q);
       if (t.ids.length) scoreTopK(tiny, { ...req, ids: t.ids, counts: t.counts }, 'blocked');
     }
     const again = run(tiny);
@@ -149,9 +130,9 @@ describe('a decoded-list cache under a tiny budget', () => {
 });
 
 it('query threads rank with a tiny cacheMib exactly as with the default (the budget split over the threads)', async () => {
-  const roomy = await openRetriever(tmp.dir, 'bm25', { threads: 2 });
-  const tiny = await openRetriever(tmp.dir, 'bm25', { threads: 2, cacheMib: 0.02 });
-  for (const q of queries.slice(0, 12)) {
+  const roomy = await openRetriever(fx.dir, 'bm25', { threads: 2 });
+  const tiny = await openRetriever(fx.dir, 'bm25', { threads: 2, cacheMib: 0.02 });
+  for (const q of fx.queries.slice(0, 12)) {
     const a = await roomy.search(q, { k: 10 });
     const b = await tiny.search(q, { k: 10 });
     expect(b.map((h) => [h.id, h.score])).toEqual(a.map((h) => [h.id, h.score]));

@@ -6,35 +6,15 @@
  * ranges still rank every query exactly as the whole index does (same docs, same scores, bit for
  * bit; merged as the query pool merges them).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildIndex } from '../../indexer/build.js';
-import { fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
-import { createRng } from '../../core/rng.js';
-import { closeSparseIndexes, openSparseIndex } from '../open.js';
+import { expect, it } from 'vitest';
 import { scoringView, type ScoringData } from '../../indexer/sparse/scoring-view.js';
-import type { SparseIndex } from '../../indexer/sparse/sparse-index.js';
-import { zipfText } from './test-support/zipf-text.js';
+import { zipfIndexFixture } from './test-support/zipf-index.js';
 import { queryTerms } from './query-terms.js';
 import { mergeRanked, scoreTopK, type ScoreRequest, type Strategy } from './score-core.js';
 import { bm25Norms, logLengths } from './doc-arrays.js';
 
-const tmp = tempDir('lexcase-range-memory-');
 const N = 5000;
-let index: SparseIndex;
-let queries: string[];
-
-beforeAll(async () => {
-  const rng = createRng(3838);
-  const ts = Array.from({ length: N }, () => zipfText(rng, 300, rng.int(5, 60)));
-  await buildIndex(fromArray(texts(ts)), { out: tmp.dir, corpusName: 'ranges', workers: 0 });
-  index = await openSparseIndex(tmp.dir);
-  queries = Array.from({ length: 25 }, () => zipfText(rng, 300, rng.int(2, 14)));
-}, 120_000);
-
-afterAll(async () => {
-  await closeSparseIndexes();
-  tmp.cleanup();
-});
+const fx = zipfIndexFixture({ name: 'ranges', seed: 3838, n: N, queries: 25 });
 
 /** The index's data with its (length, index) order counting the entries read from it. */
 function countingByLen(data: ScoringData): { data: ScoringData; reads: () => number } {
@@ -53,14 +33,14 @@ const qld = (ids: number[], counts: number[]): ScoreRequest => ({ method: 'qld',
 
 it('two query ranges compute their per-document arrays over their own docs only, and rank every query as the whole index', () => {
   const cut = 2345;
-  const whole = scoringView(index);
-  const ranges = [scoringView(index, 0, cut), scoringView(index, cut, N)];
+  const whole = scoringView(fx.index);
+  const ranges = [scoringView(fx.index, 0, cut), scoringView(fx.index, cut, N)];
   const strategies: Strategy[] = ['auto', 'blocked', 'maxscore', 'exhaustive'];
   let compared = 0;
-  for (const q of queries)
+  for (const q of fx.queries)
     for (const make of [bm25, qld])
       for (const strategy of strategies) {
-        const { ids, counts } = queryTerms(index, q);
+        const { ids, counts } = queryTerms(fx.index, q);
         if (!ids.length) continue;
         const req = make(ids, counts);
         const want = scoreTopK(whole, req, strategy);
@@ -90,11 +70,11 @@ it('two query ranges compute their per-document arrays over their own docs only,
 });
 
 it("a BM25 query range never makes the range's (length, index) order; textbook QLD makes it on first use and ranks as the whole index", () => {
-  const { data, reads } = countingByLen(index);
-  const whole = scoringView(index);
+  const { data, reads } = countingByLen(fx.index);
+  const whole = scoringView(fx.index);
   const ranges = [scoringView(data, 0, 2500), scoringView(data, 2500, N)];
-  for (const q of queries) {
-    const { ids, counts } = queryTerms(index, q);
+  for (const q of fx.queries) {
+    const { ids, counts } = queryTerms(fx.index, q);
     if (!ids.length) continue;
     for (const strategy of ['auto', 'blocked', 'maxscore'] as const)
       for (const v of ranges) {
@@ -103,7 +83,7 @@ it("a BM25 query range never makes the range's (length, index) order; textbook Q
       }
   }
   expect(reads()).toBe(0);
-  const { ids, counts } = queryTerms(index, queries[0]);
+  const { ids, counts } = queryTerms(fx.index, fx.queries[0]);
   const req = qld(ids, counts);
   const want = scoreTopK(whole, req);
   const got = mergeRanked(
@@ -112,5 +92,5 @@ it("a BM25 query range never makes the range's (length, index) order; textbook Q
   );
   expect(got).toEqual(want);
   expect(reads()).toBe(2 * N);
-  expect(Array.from(ranges[1].byLenRange)).toEqual(Array.from(index.byLen).filter((d) => d >= 2500));
+  expect(Array.from(ranges[1].byLenRange)).toEqual(Array.from(fx.index.byLen).filter((d) => d >= 2500));
 });
