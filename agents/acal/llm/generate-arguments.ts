@@ -55,13 +55,17 @@ export async function generateArguments(
   const written = r.value.arguments.filter((a) => a.text.trim() !== '');
   return {
     arguments: written.map((a) => {
-      // read (and counted) once, the reply accepted; one naming no handle shown is dropped whatever its text
-      const { ids, unresolved } = handles.cite(a.citedPassageIds);
-      return {
-        text: a.text,
-        citedPassageIds: [...new Set(ids.filter((id) => known.has(id)))],
-        droppedCitations: [...ids.filter((id) => !known.has(id)), ...unresolved],
-      };
+      // read (and counted) once, the reply accepted; one naming no handle shown is dropped whatever its text.
+      // One citation at a time, so the dropped ones keep the order the model wrote them in (before, those
+      // naming a handle of no evidence passage came first, then those naming no handle)
+      const cited: string[] = [];
+      const dropped: string[] = [];
+      for (const ref of a.citedPassageIds) {
+        const { ids, unresolved } = handles.cite([ref]);
+        if (ids.length && known.has(ids[0])) cited.push(ids[0]);
+        else dropped.push(ids[0] ?? unresolved[0]);
+      }
+      return { text: a.text, citedPassageIds: [...new Set(cited)], droppedCitations: dropped };
     }),
     emptyDropped: r.value.arguments.length - written.length,
     raw: r.raw,
