@@ -214,9 +214,9 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
         if (q === f.questions[0]) {
           // the reasons are words, not a colour: each advocate's list says both
           const list = page.getByTestId('dropped-picks').first();
-          expect(await list.textContent()).toContain('Dropped picks (2) — 1 beyond k, 1 never returned by a tool');
+          expect(await list.textContent()).toContain('Dropped picks (2) — 1 naming no handle shown, 1 beyond k');
           expect(await list.textContent()).toContain('beyond k: picked after the advocate already had its k passages');
-          expect(await list.textContent()).toContain('P99 — no tool returned it: a passage never shown to the advocate');
+          expect(await list.textContent()).toContain('P99 — names no handle: written as no passage handle the advocate was shown');
           expect(await page.getByTestId('note-cut').first().textContent()).toBe('note cut: the first 300 of its 450 characters');
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
           await shot(`run-case-dropped-${width}`, 'dropped-picks');

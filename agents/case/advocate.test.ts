@@ -123,7 +123,7 @@ describe('LLM advocate (createAgent tool loop)', () => {
     );
     expect(model.calls).toHaveLength(4); // search, the final reply, the compile call twice
     expect(a.evidence.map((e) => e.id)).toEqual(['fre607']);
-    expect(a.rejected).toEqual([{ id: 'P1 and P2', reason: 'no tool returned it' }]);
+    expect(a.rejected).toEqual([{ id: 'P1 and P2', reason: 'names no handle' }]);
     // independently: the accepted (last) reply's picks that are no handle its compile list shows
     const shown = new Set([...model.calls[3].text.matchAll(/^(P\d+): /gm)].map((m) => m[1]));
     const accepted = JSON.parse(last).evidence as { id: string }[];

@@ -22,9 +22,10 @@
  * The model sees passages under neutral handles (P1, P2, …; agents/common/passage-handles.ts), never
  * real ids: the tools are wrapped here, the handles the model picks are mapped back to ids.
  *
- * Evidence can only be passages some tool returned to this advocate: ids it invents are dropped and
- * listed in `rejectedIds` (and `rejected`, with the reason, as are the picks beyond its k), so nothing outside retrieval (e.g. a dataset's gold passage) can enter a
- * juror's prompt through an advocate.
+ * Evidence can only be passages some tool returned to this advocate: picks naming no handle it was
+ * shown (an invented id, a real id spelled out) and handles no tool returned to it are dropped and
+ * listed in `rejectedIds` (and `rejected`, with the reason, as are the picks beyond its k), so nothing
+ * outside retrieval (e.g. a dataset's gold passage) can enter a juror's prompt through an advocate.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
@@ -107,21 +108,33 @@ function readPicks(written: readonly { id: string; justification: string }[], re
 
 /**
  * The model's picks as evidence: the first `k` distinct passages some tool returned. Every other pick
- * is dropped and listed in `rejected` with its reason: an id no tool returned, or a passage picked
- * after the advocate already had its k (before 2026-12-01 those were dropped unlisted).
+ * is dropped and listed in `rejected` with its reason (DROPPED_PICK_REASONS): one naming no handle it
+ * was shown (a passage id spelled out too, whether or not a search returned that passage under a
+ * handle), a handle no tool returned to it, or a passage picked after the advocate already had its k
+ * (before 2026-12-01 those were dropped unlisted). Each is listed once, in the order first written; a
+ * pick written again with the same reason adds to its `times`.
  */
 function selectEvidence(picked: Pick[], candidates: Map<string, Candidate>, k: number): { evidence: EvidenceItem[]; rejected: RejectedPick[] } {
   const evidence: EvidenceItem[] = [];
   const rejected: RejectedPick[] = [];
+  const drop = (id: string, reason: RejectedPick['reason']) => {
+    const seen = rejected.find((r) => r.id === id && r.reason === reason);
+    if (seen) seen.times = (seen.times ?? 1) + 1;
+    else rejected.push({ id, reason });
+  };
   for (const p of picked) {
-    const c = p.unresolved ? undefined : candidates.get(p.id); // a pick naming no handle shown is no passage, whatever its text
+    if (p.unresolved) {
+      drop(p.id, 'names no handle'); // no passage, whatever its text
+      continue;
+    }
+    const c = candidates.get(p.id);
     if (!c) {
-      rejected.push({ id: p.id, reason: 'no tool returned it' });
+      drop(p.id, 'no tool returned it');
       continue;
     }
     if (evidence.some((e) => e.id === p.id)) continue;
     if (evidence.length >= k) {
-      if (!rejected.some((r) => r.id === p.id)) rejected.push({ id: p.id, reason: 'beyond k' });
+      drop(p.id, 'beyond k');
       continue;
     }
     // the note as the jurors read it, cut at advocateNoteChars; a cut one keeps its length (counted in report.md's CASE section)

@@ -48,7 +48,7 @@ export interface EvidenceResult {
   toolCalls: ToolCallRecord[];
   analysis?: string;
   rejectedIds?: string[];
-  /** The same picks with the reason each was dropped: "no tool returned it" (a passage never shown to it) or "beyond k" (LLM mode). */
+  /** The same picks with the reason each was dropped (DROPPED_PICK_REASONS: "names no handle", "no tool returned it", "beyond k"; LLM mode). */
   rejected?: RejectedPick[];
   stop: string;
   tokens: number;

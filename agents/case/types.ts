@@ -1,5 +1,6 @@
 /** Records the CASE pipeline passes between its stages and writes into each question's trace. */
 import type { PresentationRecord } from '../common/presentation-order.js';
+import type { DroppedPickReason } from './dropped-picks.js';
 
 /** A competing claim an advocate argues for. `letter` is the option it stands for (null if none). */
 export interface Hypothesis {
@@ -34,10 +35,16 @@ export interface EvidenceItem {
   text?: string;
 }
 
-/** A pick the advocate dropped: an id no tool returned to it, or a passage picked after it already had its k. */
+/**
+ * A pick the advocate dropped (DROPPED_PICK_REASONS, dropped-picks.ts): one naming no handle it was shown
+ * ("P99", a passage id spelled out; `id` as written), a handle no tool returned to it, or a passage picked
+ * after it already had its k. Listed once; `times`, when the same pick was written more than once.
+ */
 export interface RejectedPick {
   id: string;
-  reason: 'no tool returned it' | 'beyond k';
+  reason: DroppedPickReason;
+  /** How many times the model wrote this pick, when more than once (each one counted among the unresolved citations when it names no handle). */
+  times?: number;
 }
 
 export interface AdvocateResult {
@@ -45,7 +52,7 @@ export interface AdvocateResult {
   stance: 'for' | 'against';
   evidence: EvidenceItem[];
   toolCalls: ToolCallRecord[];
-  /** Ids of the advocate's picks it dropped: ones no tool ever returned to it (evidence must come from tools) and ones beyond its k. */
+  /** Ids of the advocate's picks it dropped, each once: ones naming no handle it was shown, ones no tool ever returned to it (evidence must come from tools) and ones beyond its k. */
   rejectedIds: string[];
   /** The same picks with the reason each was dropped (LLM advocates; absent offline, where nothing is picked). */
   rejected?: RejectedPick[];

@@ -7,7 +7,9 @@
  *
  * Data: the first 14 passages of the Federal Rules of Evidence in the bundled legal_corpus, bm25 +
  * qld. The model is an OpenAI-compatible server on 127.0.0.1 that searches bm25 for 5 hits, then picks
- * P1 (a 450-character note), P2, P3 — beyond k 2 — and P99, a handle it was never shown.
+ * P1 (a 450-character note), P2, P3 — beyond k 2 —, P99, a handle it was never shown, the real id of its
+ * fourth hit spelled out (shown to it as P4), and P99 again. Before, the spelled id read "no tool returned
+ * it" although its search had returned that passage, and P99 was listed twice.
  */
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -19,7 +21,7 @@ import { loadPassages } from '../../corpora/registry.js';
 import type { Passage } from '../../corpora/types.js';
 import { buildIndex } from '../../indexer/build.js';
 import { tempDir } from '../../indexer/build-test-helpers.js';
-import { closeSparseIndexes } from '../../retrieval/open.js';
+import { closeSparseIndexes, openRetriever } from '../../retrieval/open.js';
 import { startApiServer } from '../../src/api/server.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { runBuiltCli } from '../../tests/support/run-built-cli.js';
@@ -32,12 +34,16 @@ const dir = join(tmp.dir, 'fre-14');
 const H = 'a witness may be impeached by any party, including the party that called the witness';
 // 450 characters, no run of whitespace: its length is the note's length as the advocate measures it
 const NOTE = `${'Rule 607 lets any party attack the credibility of a witness, the party that called the witness included; '.repeat(5).slice(0, 449)}.`;
+const QUERY = 'impeach witness any party';
 let srv: ScriptedServer;
+/** The ids of the advocate's search, run here as it runs it (bm25, 5 hits). */
+let hits: string[];
 
 beforeAll(async () => {
   const passages: Passage[] = [];
   for await (const p of loadPassages('legal_corpus')) if (p.source === 'fre' && passages.length < 14) passages.push(p);
   await buildIndex(passages, { out: dir, methods: ['bm25', 'qld'], workers: 0 });
+  hits = (await (await openRetriever(dir, 'bm25')).search(QUERY, { k: 5 })).map((h) => h.id);
   // first call of each advocate: one bm25 search for 5 hits; after its result: the picks
   srv = await startScriptedServer((req) =>
     (req.body.messages as { role: string }[]).some((m) => m.role === 'tool')
@@ -49,10 +55,12 @@ beforeAll(async () => {
               { id: 'P2', justification: 'the rule itself' },
               { id: 'P3', justification: 'a third, past k' },
               { id: 'P99', justification: 'a passage never shown' },
+              { id: hits[3], justification: 'a passage it was shown as P4, its id spelled out' },
+              { id: 'P99', justification: 'the unknown handle again' },
             ],
           }),
         }
-      : { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach witness any party', k: 5 } }] },
+      : { toolCalls: [{ name: 'bm25_search', args: { query: QUERY, k: 5 } }] },
   );
 }, 60_000);
 afterAll(async () => {
@@ -65,21 +73,24 @@ interface Out {
   evidence: { id: string; justification: string; noteCutFrom?: number }[];
   toolCalls: { tool: string; ids: string[] }[];
   rejectedIds?: string[];
-  rejected?: { id: string; reason: string }[];
+  rejected?: { id: string; reason: string; times?: number }[];
 }
 
-/** What each surface should say, from the search the advocate ran (its 5 hits): the first two kept, the third beyond k, P99 never returned. */
+/**
+ * What each surface should say, from the search the advocate ran (its 5 hits): the first two kept, the
+ * third beyond k, P99 (twice) and the fourth hit's id spelled out naming no handle, each listed once.
+ */
 function expectDropped(out: Out, where: string) {
-  const hits = out.toolCalls[0].ids;
-  expect(hits, where).toHaveLength(5);
+  expect(out.toolCalls[0].ids, where).toEqual(hits);
   expect(
     out.evidence.map((e) => e.id),
     where,
   ).toEqual(hits.slice(0, 2));
-  expect(out.rejectedIds, where).toEqual([hits[2], 'P99']);
+  expect(out.rejectedIds, where).toEqual([hits[2], 'P99', hits[3]]);
   expect(out.rejected, where).toEqual([
     { id: hits[2], reason: 'beyond k' },
-    { id: 'P99', reason: 'no tool returned it' },
+    { id: 'P99', reason: 'names no handle', times: 2 },
+    { id: hits[3], reason: 'names no handle' },
   ]);
   expect(out.evidence[0].noteCutFrom, where).toBe(450);
   expect(out.evidence[0].justification, where).toBe(`${NOTE.slice(0, 299)}…`);
@@ -96,7 +107,7 @@ describe('evidence says why each dropped pick was dropped, and which notes were 
     const text = await runBuiltCli(args, { cwd: tmp.dir });
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('(note cut from 450 characters)');
-    expect(text.stdout).toContain(`Dropped picks (2): ${out.toolCalls[0].ids[2]} (beyond k), P99 (no tool returned it)`);
+    expect(text.stdout).toContain(`Dropped picks (3): ${hits[2]} (beyond k), P99 (names no handle, ×2), ${hits[3]} (names no handle)`);
   }, 120_000);
 
   it("/v1/evidence, MCP find_evidence and the explorer's /api/evidence give the same `rejected` and `noteCutFrom`", async () => {

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { CASE_PROMPT_LIMITS } from '../../agents/common/defaults.js';
+import { DROPPED_PICK_REASON_NAMES, DROPPED_PICK_REASONS } from '../../agents/case/dropped-picks.js';
 import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 import { INDEX_METHODS } from '../../retrieval/open-index.js';
 import { RM3_METHODS } from '../../retrieval/methods.js';
@@ -242,12 +243,23 @@ export const evidenceOutput = z.object({
   evidence: z.array(evidenceItem),
   toolCalls: z.array(evidenceToolCall).describe('the searches the advocate ran'),
   analysis: z.string().optional().describe("the LLM advocate's analysis"),
-  rejectedIds: z.array(z.string()).optional().describe('ids the model picked and the advocate dropped: ones no tool returned, and ones beyond k'),
+  rejectedIds: z
+    .array(z.string())
+    .optional()
+    .describe('ids the model picked and the advocate dropped, each once: ones naming no handle it was shown, ones no tool returned, and ones beyond k'),
   rejected: z
-    .array(z.object({ id: z.string(), reason: z.enum(['no tool returned it', 'beyond k']) }))
+    .array(
+      z.object({
+        id: z.string().describe('the passage id; for "names no handle", the pick as the model wrote it'),
+        reason: z.enum(DROPPED_PICK_REASON_NAMES),
+        times: z.number().int().optional().describe('how many times the model wrote this pick, when more than once'),
+      }),
+    )
     .optional()
     .describe(
-      'the same picks with the reason each was dropped: "no tool returned it" (a passage never shown to the advocate) or "beyond k" (picked after it had its k)',
+      `the same picks with the reason each was dropped: ${Object.entries(DROPPED_PICK_REASONS)
+        .map(([reason, words]) => `"${reason}" (${words})`)
+        .join(', ')}`,
     ),
   stop: z.string().describe('why the advocate stopped (final, offline, max-steps, …)'),
   tokens: z.number().int().describe('LLM tokens used (0 offline)'),

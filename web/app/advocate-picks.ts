@@ -1,15 +1,24 @@
 /**
  * What a CASE advocate's evidence leaves out, said in words (the trace view and the explorer's
- * evidence search): the picks it dropped, each with why — "no tool returned it" (a passage never
- * shown to it: an unknown handle, an invented id) or "beyond k" (picked after it had its k) — and a
+ * evidence search): the picks it dropped, each with why, in the words of DROPPED_PICK_REASONS
+ * ("names no handle", "no tool returned it", "beyond k"; "×2" for a pick written twice) — and a
  * note cut to the characters the jurors read (`noteCutFrom`, the note's length).
  */
+import { DROPPED_PICK_REASONS } from '../../agents/case/dropped-picks.js';
 import { h } from './dom.js';
 
 interface Rejected {
   id: string;
   reason?: string;
+  times?: number;
 }
+
+/** How each reason is counted in the list's heading. */
+const COUNTED: Record<keyof typeof DROPPED_PICK_REASONS, string> = {
+  'names no handle': 'naming no handle shown',
+  'no tool returned it': 'never returned by a tool',
+  'beyond k': 'beyond k',
+};
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -22,10 +31,12 @@ export function droppedPicks(a: { rejected?: unknown; rejectedIds?: unknown }, l
   const ids: string[] = Array.isArray(a.rejectedIds) ? a.rejectedIds.filter((x: unknown) => typeof x === 'string') : [];
   const picks: Rejected[] = withReason.length ? withReason : ids.map((id) => ({ id }));
   if (!picks.length) return null;
-  const beyondK = picks.filter((p) => p.reason === 'beyond k').length;
-  const never = picks.filter((p) => p.reason === 'no tool returned it').length;
   const counts = withReason.length
-    ? [beyondK && `${beyondK} beyond k`, never && `${never} never returned by a tool`].filter(Boolean).join(', ')
+    ? Object.entries(COUNTED)
+        .map(([reason, words]) => [picks.filter((p) => p.reason === reason).length, words] as const)
+        .filter(([n]) => n > 0)
+        .map(([n, words]) => `${n} ${words}`)
+        .join(', ')
     : 'reasons not recorded';
   return h(
     'div',
@@ -39,12 +50,13 @@ export function droppedPicks(a: { rejected?: unknown; rejectedIds?: unknown }, l
           'li',
           { 'data-testid': 'dropped-pick', 'data-reason': p.reason ?? 'unrecorded' },
           h('code', {}, p.id),
+          typeof p.times === 'number' && p.times > 1 ? ` ×${p.times}` : '',
           ' — ',
-          p.reason === 'beyond k'
-            ? 'beyond k: picked after the advocate already had its k passages'
-            : p.reason === 'no tool returned it'
-              ? 'no tool returned it: a passage never shown to the advocate'
-              : (p.reason ?? 'reason not recorded (a trace from before lexcase recorded it)'),
+          p.reason === undefined
+            ? 'reason not recorded (a trace from before lexcase recorded it)'
+            : Object.hasOwn(DROPPED_PICK_REASONS, p.reason)
+              ? `${p.reason}: ${DROPPED_PICK_REASONS[p.reason as keyof typeof DROPPED_PICK_REASONS]}`
+              : p.reason,
         ),
       ),
     ),

@@ -79,7 +79,7 @@ export async function makeExplorerFixtures(
     // The LLM pipeline with a scripted model: each advocate searches with its hypothesis and keeps
     // the top two hits; jurors vote for the gold answer on even questions, for "A" otherwise. On the
     // first question each advocate asks for k+1 hits and picks them all and an unknown handle ("P99"),
-    // its first note 450 characters long: one pick beyond k, one no tool returned, one note cut.
+    // its first note 450 characters long: one pick beyond k, one naming no handle shown, one note cut.
     const NOTE_450 = `${'states the rule that governs these facts and answers the question asked; '.repeat(7).slice(0, 449)}.`;
     const byPrompt = new Map(questions.map((q, i) => [q.question.slice(0, 60), i]));
     const script = (call: FakeCall): FakeReply => {

@@ -13,6 +13,7 @@ import { addLlmOptions, EVIDENCE_PAPER, resolveLlm, type LlmCliOpts } from '../l
 import { DEFAULT_K } from '../../../retrieval/default-k.js';
 import { AGENT_DEFAULTS } from '../../../agents/common/defaults.js';
 import { terminalLine } from '../../../core/terminal-text.js';
+import { droppedPickText } from '../../../agents/case/dropped-picks.js';
 
 interface EvidenceFlags extends LlmCliOpts {
   facts?: string;
@@ -54,7 +55,8 @@ export function formatEvidence(r: EvidenceResult): string {
     );
     if (e.text) lines.push(`    "${flat(e.text, 220)}"`);
   });
-  if (r.rejected?.length) lines.push('', `Dropped picks (${r.rejected.length}): ${r.rejected.map((x) => `${terminalLine(x.id)} (${x.reason})`).join(', ')}`);
+  if (r.rejected?.length)
+    lines.push('', `Dropped picks (${r.rejected.length}): ${r.rejected.map((x) => droppedPickText({ ...x, id: terminalLine(x.id) })).join(', ')}`);
   lines.push('', `Tool calls (${r.toolCalls.length}):`);
   for (const c of r.toolCalls)
     lines.push(

@@ -365,7 +365,7 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
         expect(a.rejected).toEqual([
           { id: returned[2], reason: 'beyond k' },
           { id: returned[3], reason: 'beyond k' },
-          { id: 'P999', reason: 'no tool returned it' },
+          { id: 'P999', reason: 'names no handle' },
         ]);
         expect(a.rejectedIds).toEqual([returned[2], returned[3], 'P999']);
       }
