@@ -109,6 +109,36 @@ describe('EMAR recursion (scripted server)', () => {
     expect(judgeReq).toContain(OPPOSED);
   });
 
+  it('shows the Proponent its own argument so far beside the critique it answers, so it can hold it (paper Table 1, Response)', async () => {
+    // a model that holds its answer when it sees its own argument, and gives in to the critique when it does not
+    const held = (r: RecordedRequest) => user(r).includes(`Your argument so far:\nProponent (answer B): ${PROPONENT}`);
+    const out = await run((r) => {
+      switch (role(r)) {
+        case 'facts':
+          return json({ facts: ['B recorded'] });
+        case 'argument':
+          return claim('B', PROPONENT);
+        case 'response':
+          return held(r) ? claim('B', PROPONENT) : claim('A', OPPOSED);
+        case 'critique':
+          return claim('A', OPPOSED);
+        case 'judge':
+          return json({ established_facts: [], answer: user(r).includes('Proponent (answer B)') ? 'B' : 'A', rationale: 'r' });
+        default:
+          return { status: 500 };
+      }
+    }, q);
+    const responses = srv!.requests.filter((r) => role(r) === 'response').map(user);
+    expect(responses).toHaveLength(3);
+    for (const text of responses) {
+      expect(text).toContain(`Your argument so far:\nProponent (answer B): ${PROPONENT}\nReasoning: because ${PROPONENT}`);
+      expect(text).toContain(`The Opponent's critique of your argument:\nOpponent (answer A): ${OPPOSED}`);
+    }
+    // before, the Response saw the critique alone: this Proponent gave in at depth 1 and the run read "converged", answer A
+    expect(out.metrics).toMatchObject({ depth: 3, converged: false, partiesAgree: false });
+    expect(out.prediction).toBe('B');
+  });
+
   it('converges in round 2 after the opponent concedes, and honours a smaller max depth', async () => {
     const script = (r: RecordedRequest): ScriptReply => {
       switch (role(r)) {

@@ -2,7 +2,8 @@
  * EMAR (Evidence-logic-integrated Multi-Agent argumentation), the paper's algorithm:
  *   facts ← ExtractFacts(E)
  *   A ← Proponent(E, P)
- *   repeat  B ← Opponent(E, P, A);  A ← Proponent(E, P, B);  epoch ← epoch + 1
+ *   repeat  B ← Opponent(E, P, A);  A ← Proponent(E, P, A, B);  epoch ← epoch + 1
+ *          (the Response sees its own argument A beside the critique B: it revises or adheres to it)
  *   until  stance(A) = stance(B) and cos(embed(A), embed(B)) ≥ ε  or  epoch = MAX_DEPTH
  *          (the `embedding` rule drops the stance condition; see convergence.ts)
  *   J ← Judge(facts, A, B)          (the judge also states the established facts; A and B in a seeded order)
@@ -48,7 +49,7 @@ export async function runEmar(model: BaseChatModel, c: EmarCase, opts: EmarOptio
   let stop: EmarResult['stop'] = 'max-depth';
   for (let epoch = 1; epoch <= maxDepth; epoch++) {
     const b = await opponent(model, c, facts, a, signal);
-    a = await proponent(model, c, facts, b, signal);
+    a = await proponent(model, c, facts, { own: a, critique: b }, signal);
     const similarity = await claimSimilarity(opts.embedder, claimForEmbedding(a, c.choices), claimForEmbedding(b, c.choices), signal);
     const sameStance = a.answer === b.answer;
     rounds.push({ epoch, opponent: b, proponent: a, similarity, sameStance });

@@ -31,11 +31,23 @@ const claimBlock = (who: string, c: Claim) =>
 
 export const factsBlock = (facts: string[]) => (facts.length ? `Extracted facts:\n${facts.map((f) => `- ${f}`).join('\n')}` : 'Extracted facts: (none)');
 
-export function proponentRequest(c: EmarCase, facts: string[], critique?: Claim): string {
+/**
+ * The Proponent's request: its first argument (Argumentation), or its Response to a critique, which
+ * shows its own argument so far beside the Opponent's critique — the paper's Proponent "revises or
+ * adheres to the original argument based on the counter-argument" (Table 1), which it cannot do
+ * unseen (before 2026-12-01 the Response showed the critique alone).
+ */
+export function proponentRequest(c: EmarCase, facts: string[], response?: ProponentResponse): string {
   const base = `${caseText(c)}\n\n${factsBlock(facts)}`;
-  return critique
-    ? `${base}\n\nThe Opponent's critique of your argument:\n${claimBlock('Opponent', critique)}\n\nRespond: revise or defend your position.`
+  return response
+    ? `${base}\n\nYour argument so far:\n${claimBlock('Proponent', response.own)}\n\nThe Opponent's critique of your argument:\n${claimBlock('Opponent', response.critique)}\n\nRespond: revise or defend your position.`
     : `${base}\n\nPresent your argument.`;
+}
+
+/** What the Proponent answers in a Response: its own argument so far and the Opponent's critique of it. */
+export interface ProponentResponse {
+  own: Claim;
+  critique: Claim;
 }
 
 export function opponentRequest(c: EmarCase, facts: string[], proponent: Claim): string {

@@ -19,7 +19,11 @@ export function emarRequests(): RequestParts {
     facts: [P.FACT_EXTRACTION_SYSTEM, ...cases.map(P.caseText), factsSchema],
     proponent: [
       P.PROPONENT_SYSTEM,
-      ...cases.flatMap((c) => [P.proponentRequest(c, facts), P.proponentRequest(c, facts, claim), claimSchema(caseLetters(c.choices))]),
+      ...cases.flatMap((c) => [
+        P.proponentRequest(c, facts),
+        P.proponentRequest(c, facts, { own: claim, critique: claim }),
+        claimSchema(caseLetters(c.choices)),
+      ]),
     ],
     opponent: [P.OPPONENT_SYSTEM, ...cases.map((c) => P.opponentRequest(c, facts, claim))],
     judge: [P.JUDGE_SYSTEM, ...cases.flatMap((c) => [P.judgeRequest(c, facts, claim, claim), judgeSchema(caseLetters(c.choices))])],
