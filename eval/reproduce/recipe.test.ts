@@ -76,6 +76,15 @@ describe('recipes/', () => {
     expect(t2.filter((r) => r.comparable).map((r) => r.label)).toEqual(['L-MARS', 'LLM-Only', 'Self-RAG', 'Gold passage in the prompt (§5.5, 90/124)']);
   });
 
+  it('CASE and EMAR recipes name their papers by their titles and list the settings the paper gives that their runs do not follow', () => {
+    for (const id of ['case-table2', 'case-table3', 'case-table4']) expect(loadRecipe(id).recipe.paper).toContain('CASE: Conflict-Aware Synthesis of Evidence');
+    expect(loadRecipe('emar-table4').recipe.paper).toContain('Evidence-Logic-Integrated Multi-Agent Argumentation');
+    const emar = loadRecipe('emar-table4').recipe.differences.join('\n');
+    for (const setting of ['DeepSeek-V3.2', '||Claim^A - Claim^B||_1 <= epsilon', 'J <- Judge(F, P)', 'prints no prompts']) expect(emar).toContain(setting);
+    const case4 = loadRecipe('case-table4').recipe.differences.join('\n');
+    for (const setting of ['no k for the advocates', 'k = 5', 'temperature 0.3']) expect(case4).toContain(setting);
+  });
+
   it('rejects a bad recipe naming the file and the field', () => {
     const dir = mkdtempSync(join(tmpdir(), 'recipe-'));
     try {
