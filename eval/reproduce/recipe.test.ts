@@ -83,6 +83,11 @@ describe('recipes/', () => {
     for (const setting of ['DeepSeek-V3.2', '||Claim^A - Claim^B||_1 <= epsilon', 'J <- Judge(F, P)', 'prints no prompts']) expect(emar).toContain(setting);
     const case4 = loadRecipe('case-table4').recipe.differences.join('\n');
     for (const setting of ['no k for the advocates', 'k = 5', 'temperature 0.3']) expect(case4).toContain(setting);
+    // the sparse baselines' analyzers: Pyserini's for BM25, lowercase + white-space split for the paper's own QLM
+    for (const id of ['case-table2', 'case-table3']) {
+      const diffs = loadRecipe(id).recipe.differences.join('\n');
+      for (const setting of ['--analyzer lucene', 'split at white space with no stopwords and no stemming']) expect(diffs).toContain(setting);
+    }
   });
 
   it('rejects a bad recipe naming the file and the field', () => {
