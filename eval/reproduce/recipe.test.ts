@@ -38,12 +38,13 @@ describe('recipes/', () => {
       }
   });
 
-  it("a CASE recipe whose runs narrow --tools without rewrite says in its differences that the advocates run without run case's rewrite_query", () => {
+  it("a CASE recipe that narrows --tools keeps rewrite, the paper's LLM-based query formulation (§4: every advocate has it), and says so in its differences", () => {
     for (const f of files) {
       const { recipe } = loadRecipe(join(recipesDir(), f));
-      const narrowed = recipe.runs.filter((r) => r.system === 'case' && typeof r.args.tools === 'string' && !r.args.tools.split(',').includes('rewrite'));
-      // before: case-table4 ran every row with --tools bm25,dense[,qld] and its differences named no rewrite tool
-      if (narrowed.length) expect(recipe.differences.join('\n'), f).toMatch(/rewrite_query/);
+      const narrowed = recipe.runs.filter((r) => r.system === 'case' && typeof r.args.tools === 'string');
+      // before 2026-12-01: case-table4 ran every row with --tools bm25,dense[,qld], without the query-formulation tool
+      for (const r of narrowed) expect([f, r.id, String(r.args.tools).split(',').includes('rewrite')]).toEqual([f, r.id, true]);
+      if (narrowed.length) expect(recipe.differences.join('\n'), f).toMatch(/LLM-based query formulation/);
     }
   });
 
