@@ -74,6 +74,41 @@ describe('reproduction table: the index the runs used', () => {
   });
 });
 
+describe('reproduction table: the model and sampling the runs sent', () => {
+  it("names each LLM run's model and sampling from its config.json, and which values are the paper's, lexcase's default or set for the run", async () => {
+    const sub = join(dir, 'sampling');
+    const write = (runId: string, model: object) => {
+      const d = runDirOf(sub, runId);
+      mkdirSync(d, { recursive: true });
+      writeFileSync(join(d, 'results.jsonl'), `${JSON.stringify({ id: 'mbe_1', prediction: 'A', gold: 'A', correct: true, ms: 5 })}\n`);
+      writeFileSync(join(d, 'config.json'), JSON.stringify({ seed: 13, config: { system: 'case', model } }));
+    };
+    // what run case / run baseline record (core: the public LLM config with paperDefaults)
+    write('llm-only', { model: 'qwen2.5-7b', temperature: 0.3, paperDefaults: { system: 'baseline', fromPaper: ['temperature'] } });
+    write('bm25-rag-k3', { model: 'qwen2.5-7b', temperature: 0.3, paperDefaults: { system: 'baseline', fromPaper: ['temperature'] } });
+    write('bm25-rag-k5', { model: 'qwen2.5-7b', temperature: 0.7, paperDefaults: { system: 'baseline', fromPaper: [] } });
+    const { recipe } = loadRecipe('case-table2');
+    const runs = ['llm-only', 'bm25-rag-k3', 'bm25-rag-k5'].map((id) => ({ id, system: 'baseline', status: 'done' as const }));
+    const notes = (await buildTable(sub, recipe, { limit: 1, shard: null, runs })).notes;
+    // before: the table named neither the model nor the temperature a run was made at
+    expect(notes).toContain(
+      "Runs llm-only, bm25-rag-k3 sent model qwen2.5-7b, temperature 0.3 (the paper's); top-p and max_tokens not sent (the endpoint's defaults).",
+    );
+    expect(notes).toContain(
+      "Run bm25-rag-k5 sent model qwen2.5-7b, temperature 0.7 (set for the run); top-p and max_tokens not sent (the endpoint's defaults).",
+    );
+    write('case-bm25-qld', { model: 'm', temperature: 0.3, paperDefaults: { system: 'case', fromPaper: [], lexcaseDefaults: ['temperature'] } });
+    const t4 = await buildTable(sub, loadRecipe('case-table4').recipe, {
+      limit: 1,
+      shard: null,
+      runs: [{ id: 'case-bm25-qld', system: 'case', status: 'done' }],
+    });
+    expect(t4.notes).toContain(
+      "Run case-bm25-qld sent model m, temperature 0.3 (lexcase's default: the paper gives none); top-p and max_tokens not sent (the endpoint's defaults).",
+    );
+  });
+});
+
 describe('reproduction table: failed items', () => {
   it('case-table2: a cell counts its failed items (HTTP errors, no prediction) in table.json and table.md, and its ⚠ says it may come from them', async () => {
     const { recipe } = loadRecipe('case-table2');

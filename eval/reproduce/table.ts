@@ -29,6 +29,7 @@ import { goldCoverage } from '../gold-in-index.js';
 import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { cellValue, selectRecords } from './stats.js';
+import { samplingNotes } from './sampling-notes.js';
 import { noHitsLeftOutLine } from '../trec/format.js';
 import { codeSpan, mdCell } from '../report/format.js';
 
@@ -162,6 +163,8 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     ...recipe.notes,
     ...recipe.rows.filter((r) => r.note).map((r) => `${r.label}: ${r.note}`),
     ...(await indexNotes(dir, recipe, results, repro.runs)),
+    // the model and sampling each LLM run sent, and which values are the paper's
+    ...(await samplingNotes(dir, recipe, repro.runs)),
     // the topics a trec run got no hit for, which its cells' n leaves out (as `eval retrieval` names its no-hit topics)
     ...recipe.runs.flatMap((run) => {
       const ids = state.get(run.id)?.status === 'done' ? noHitIds(results.get(run.id) ?? []) : [];
