@@ -9,8 +9,12 @@
  */
 import { errors } from '../core/errors.js';
 
-/** Config keys (top level) that select the run's items and nothing else. */
-export const GROW_KEYS: ReadonlySet<string> = new Set(['limit', 'split']);
+/**
+ * Config keys (top level) that select the run's items and nothing else — and `hybridTuningOverlap`,
+ * which only describes that selection (eval/hybrid-tuning-overlap.ts: how many of its questions a
+ * default hybrid was tuned on): a grown run records its new value.
+ */
+export const GROW_KEYS: ReadonlySet<string> = new Set(['limit', 'split', 'hybridTuningOverlap']);
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 

@@ -15,6 +15,7 @@ import { traceSchemaFor } from '../../eval/records.js';
 import { readTraceFor } from '../../eval/run-dir.js';
 import './trace-schema.js';
 import { requestFingerprint } from '../../eval/request-fingerprint.js';
+import { hybridTuningOverlapConfig } from '../../eval/hybrid-tuning-overlap.js';
 import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
@@ -234,6 +235,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       // how an advocate's cited handle is read: "(P3)", "P3.", "Passage 3" taken (an older lexcase: "P3", "[P3]" only; resume-unrecorded.ts warns)
       ...(prompts && o.system === 'case' ? { passageHandleReading: PASSAGE_HANDLE_READING } : {}),
       ...(o.warnings?.length ? { warnings: o.warnings } : {}),
+      // a default hybrid searched over questions its settings were tuned on (Bar Exam QA train, split seed 13)
+      ...(await hybridTuningOverlapConfig(retrievers, rag ? [rag] : o.system === 'case' ? searched : [], questions)),
     };
     // CASE and the RAG baselines report gold-evidence figures: say which questions can only miss them
     const goldFigures = o.system === 'case' || !!rag;

@@ -23,6 +23,7 @@ import { requestFingerprint } from '../../eval/request-fingerprint.js';
 import { madRequests } from './requests.js';
 import { madSettings } from './debate.js';
 import { llmSeedIgnored, REQUEST_SEEDS } from './llm-call.js';
+import { hybridTuningOverlapConfig } from '../../eval/hybrid-tuning-overlap.js';
 import {
   checkSeeds,
   madMetrics,
@@ -140,6 +141,8 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       // how a cited handle is read: "(P3)", "P3.", "Passage 3" taken (an older lexcase: "P3", "[P3]" only; resume-unrecorded.ts warns)
       passageHandleReading: PASSAGE_HANDLE_READING,
       ...(warnings.length ? { warnings } : {}),
+      // --method hybrid (its defaults) over questions its settings were tuned on (Bar Exam QA train, split seed 13)
+      ...(await hybridTuningOverlapConfig(idx.retrievers, [s.method], questions)),
     };
     // this run's own meter (a fork reaches o.usage too): with --seeds each run reports its own tokens
     const meter = o.usage ? o.usage.fork() : new UsageMeter();
