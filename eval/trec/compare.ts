@@ -17,6 +17,9 @@ export interface TrecComparison {
   shared: number;
   onlyA: number;
   onlyB: number;
+  /** Paired topics absent from A's run (or B's), scored 0 by `complete` (trec_eval -c): paired, but not scored by that run. */
+  zeroA: number;
+  zeroB: number;
   metrics: Record<string, PairedDifference>;
   /** The resamples and seed of the paired intervals (and of a sampled sign-flip test). */
   bootstrap: { iterations: number; seed: number };
@@ -34,5 +37,14 @@ export function compareTrecEvals(A: TrecEvalResult, B: TrecEvalResult, opts: Omi
       pairs.map(([, y]) => y.values[name]),
       bo,
     );
-  return { sign: 'B − A', shared: pairs.length, onlyA: A.perTopic.length - pairs.length, onlyB: B.perTopic.length - pairs.length, metrics, bootstrap: bo };
+  return {
+    sign: 'B − A',
+    shared: pairs.length,
+    onlyA: A.perTopic.length - pairs.length,
+    onlyB: B.perTopic.length - pairs.length,
+    zeroA: pairs.filter(([x]) => x.missingFromRun).length,
+    zeroB: pairs.filter(([, y]) => y.missingFromRun).length,
+    metrics,
+    bootstrap: bo,
+  };
 }

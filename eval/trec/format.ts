@@ -82,6 +82,12 @@ export function perTopicTable(r: TrecEvalResult): string {
   );
 }
 
+/** The paired topics one run never retrieved for, each scored 0 there by --complete (trec_eval -c): ", 5 of them missing from B's run, scored 0 there (--complete)". */
+function zeroPairsText(c: Pick<TrecComparison, 'zeroA' | 'zeroB'>): string {
+  const sides = [c.zeroA ? `${int(c.zeroA)} missing from A's run` : '', c.zeroB ? `${int(c.zeroB)} missing from B's run` : ''].filter(Boolean);
+  return sides.length ? `, ${sides.join(' and ')} (scored 0 there by --complete, like trec_eval -c)` : '';
+}
+
 export function comparisonTable(c: TrecComparison, labelA: string, labelB: string): string {
   const rows = Object.entries(c.metrics).map(([m, d]) => [
     m,
@@ -93,7 +99,7 @@ export function comparisonTable(c: TrecComparison, labelA: string, labelB: strin
     TEST_LABEL[d.test],
   ]);
   return [
-    `Paired comparison B − A on ${plural(c.shared, 'shared topic')} (A: ${labelA}, B: ${labelB})${c.onlyA || c.onlyB ? `; not paired: ${int(c.onlyA)} only in A, ${int(c.onlyB)} only in B` : ''}.`,
+    `Paired comparison B − A on ${plural(c.shared, c.zeroA || c.zeroB ? 'topic' : 'shared topic')} (A: ${labelA}, B: ${labelB})${zeroPairsText(c)}${c.onlyA || c.onlyB ? `; not paired: ${int(c.onlyA)} only in A, ${int(c.onlyB)} only in B` : ''}.`,
     '',
     table(['metric', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),
     '',

@@ -223,6 +223,24 @@ describe('paired comparison', () => {
     expect(comparisonTable(c, 'run-a', 'run-b')).toMatch(/\| ndcg@5 +\| +0\.4038 \| +0\.6667 \| +\+0\.263 \| +\(n < 10\) \| +0\.500 \| +exact sign-flip \|/);
   });
 
+  it('with --complete, a topic one run never retrieved for is paired at 0 there, and the header says so rather than calling it shared', () => {
+    const partB: TrecRun = new Map([...runB].filter(([qid]) => qid !== 't2'));
+    const A = evaluateRun(runA, qrels, { measures, iterations: 200, complete: true });
+    const B = evaluateRun(partB, qrels, { measures, iterations: 200, complete: true });
+    const c = compareTrecEvals(A, B);
+    // qrels t1–t4: t4 is in neither run, t2 only in A's
+    expect(c).toMatchObject({ shared: 4, zeroA: 1, zeroB: 2 });
+    // before: "Paired comparison B − A on 4 shared topics (A: run-a, B: run-b)." though run-b has no t2 and neither has t4
+    expect(comparisonTable(c, 'run-a', 'run-b')).toMatch(
+      /^Paired comparison B − A on 4 topics \(A: run-a, B: run-b\), 1 missing from A's run and 2 missing from B's run \(scored 0 there by --complete, like trec_eval -c\)\./,
+    );
+    // without --complete the topic is not paired at all
+    const skipped = compareTrecEvals(evaluateRun(runA, qrels, { measures, iterations: 200 }), evaluateRun(partB, qrels, { measures, iterations: 200 }));
+    expect(comparisonTable(skipped, 'run-a', 'run-b')).toMatch(
+      /^Paired comparison B − A on 2 shared topics \(A: run-a, B: run-b\); not paired: 1 only in A, 0 only in B\./,
+    );
+  });
+
   it('the footnote names the resamples and seed the paired figures used when they are not the defaults it states', () => {
     const A = evaluateRun(runA, qrels, { measures, iterations: 500, seed: 7 });
     const B = evaluateRun(runB, qrels, { measures, iterations: 500, seed: 7 });
