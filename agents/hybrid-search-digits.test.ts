@@ -10,33 +10,17 @@
  * Bar Exam val questions over their gold passages and 150 legal-corpus passages, with dense vectors
  * from the tiny test BERT (so the index offers hybrid).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addDenseIndex } from '../indexer/dense/add-dense.js';
-import { closeSparseIndexes } from '../retrieval/open.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../tests/support/run-cli.js';
 import { useScriptedLlm } from '../tests/support/scripted-llm-env.js';
 import { schemaFollowing, startScriptedServer } from '../tests/support/scripted-openai-server.js';
-import { buildSmallBarexamIndex } from '../tests/support/small-barexam-index.js';
+import { useSmallHybridIndex } from '../tests/support/small-hybrid-index.js';
 import { runCaseExperiment } from './case/experiment.js';
 import { log } from '../core/log.js';
 
-const TINY_BERT = join(import.meta.dirname, '../tests/fixtures/tiny-embedder/tiny-bert');
-let dir: string;
-let index: string;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'lexcase-hybrid-search-digits-'));
-  index = join(dir, 'idx');
-  await buildSmallBarexamIndex(index, { items: 3 });
-  await addDenseIndex(index, { embedder: { provider: 'transformers', modelDir: TINY_BERT }, batchSize: 64 });
-}, 120_000);
-afterAll(async () => {
-  await closeSparseIndexes();
-  rmSync(dir, { recursive: true, force: true });
-});
+const fixture = useSmallHybridIndex('lexcase-hybrid-search-digits-');
 afterEach(() => vi.unstubAllEnvs());
 
 const configOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
@@ -47,12 +31,12 @@ describe("agent runs that search with a hybrid record its fused scores' digits",
     try {
       useScriptedLlm(srv.url);
       const mad = (method: string, runDir: string, limit: number) =>
-        runCli(['run', 'mad', '--method', method, '--split', 'val', '--limit', String(limit), '--k', '2', '--index', index, '--run-dir', runDir, '--no-cache']);
-      const bm25 = join(dir, 'mad-bm25');
+        runCli(['run', 'mad', '--method', method, '--split', 'val', ...fixture.runArgs(runDir, limit)]);
+      const bm25 = join(fixture.dir(), 'mad-bm25');
       expect((await mad('bm25', bm25, 1)).code).toBe(0);
       expect(configOf(bm25).config.searchScoreDigits).toBeUndefined();
 
-      const hybrid = join(dir, 'mad-hybrid');
+      const hybrid = join(fixture.dir(), 'mad-hybrid');
       expect((await mad('hybrid', hybrid, 1)).code).toBe(0);
       const cfg = configOf(hybrid);
       expect(cfg.config.searchScoreDigits).toEqual({ hybrid: 10 });
@@ -75,16 +59,29 @@ describe("agent runs that search with a hybrid record its fused scores' digits",
 
   it('run case records it only where its searches use the hybrid (--tools hybrid), not for a hybrid --tools or its offline advocates leave out', async () => {
     const caseRun = (name: string, tools: string[] | undefined, limit = 1) =>
-      runCaseExperiment({ system: 'case', offline: true, evidence: 'plan', dataset: 'barexam', split: 'val', index, limit, runDir: join(dir, name), tools });
+      runCaseExperiment({
+        system: 'case',
+        offline: true,
+        evidence: 'plan',
+        dataset: 'barexam',
+        split: 'val',
+        index: fixture.index(),
+        limit,
+        runDir: join(fixture.dir(), name),
+        tools,
+      });
     await caseRun('case-hybrid', ['hybrid']);
-    expect(configOf(join(dir, 'case-hybrid')).config).toMatchObject({ searchRanking: 'trec_eval, top k past ties', searchScoreDigits: { hybrid: 10 } });
+    expect(configOf(join(fixture.dir(), 'case-hybrid')).config).toMatchObject({
+      searchRanking: 'trec_eval, top k past ties',
+      searchScoreDigits: { hybrid: 10 },
+    });
     // --tools bm25, and no --tools (the offline advocates fuse bm25, qld and dense): no hybrid searched, none recorded (before: { hybrid: 10 })
     for (const [name, tools] of [
       ['case-bm25', ['bm25']],
       ['case-all', undefined],
     ] as const) {
       await caseRun(name, tools ? [...tools] : undefined);
-      const cfg = configOf(join(dir, name)).config;
+      const cfg = configOf(join(fixture.dir(), name)).config;
       expect(cfg.searchRanking).toBe('trec_eval, top k past ties');
       expect(cfg.searchScoreDigits).toBeUndefined();
     }
@@ -96,7 +93,7 @@ describe("agent runs that search with a hybrid record its fused scores' digits",
         ['bm25,rewrite', undefined],
         ['bm25,hybrid', { hybrid: 10 }],
       ] as const) {
-        const runDir = join(dir, `case-llm-${tools}`);
+        const runDir = join(fixture.dir(), `case-llm-${tools}`);
         const r = await runCli([
           'run',
           'case',
@@ -111,7 +108,7 @@ describe("agent runs that search with a hybrid record its fused scores' digits",
           '--limit',
           '1',
           '--index',
-          index,
+          fixture.index(),
           '--run-dir',
           runDir,
           '--no-cache',
@@ -129,7 +126,7 @@ describe("agent runs that search with a hybrid record its fused scores' digits",
       const r = await caseRun('case-bm25', ['bm25'], 2);
       expect(r.ran).toBe(1);
       // a dir the lexcase before this one wrote, { hybrid: 10 } recorded for a hybrid --tools left out: resumes, not refused as a different config
-      const older = join(dir, 'case-all');
+      const older = join(fixture.dir(), 'case-all');
       const cfg = configOf(older);
       cfg.config.searchScoreDigits = { hybrid: 10 };
       writeFileSync(join(older, 'config.json'), JSON.stringify(cfg));

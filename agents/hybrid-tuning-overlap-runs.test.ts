@@ -8,32 +8,16 @@
  * gold passages and legal-corpus passages with dense vectors from the tiny test BERT (so the index
  * offers the default hybrid of bm25, qld and dense).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addDenseIndex } from '../indexer/dense/add-dense.js';
-import { closeSparseIndexes } from '../retrieval/open.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../tests/support/run-cli.js';
 import { useScriptedLlm } from '../tests/support/scripted-llm-env.js';
 import { schemaFollowing, startScriptedServer } from '../tests/support/scripted-openai-server.js';
-import { buildSmallBarexamIndex } from '../tests/support/small-barexam-index.js';
+import { useSmallHybridIndex } from '../tests/support/small-hybrid-index.js';
 import { runCaseExperiment } from './case/experiment.js';
 
-const TINY_BERT = join(import.meta.dirname, '../tests/fixtures/tiny-embedder/tiny-bert');
-let dir: string;
-let index: string;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'lexcase-hybrid-tuning-runs-'));
-  index = join(dir, 'idx');
-  await buildSmallBarexamIndex(index, { items: 3 });
-  await addDenseIndex(index, { embedder: { provider: 'transformers', modelDir: TINY_BERT }, batchSize: 64 });
-}, 120_000);
-afterAll(async () => {
-  await closeSparseIndexes();
-  rmSync(dir, { recursive: true, force: true });
-});
+const fixture = useSmallHybridIndex('lexcase-hybrid-tuning-runs-');
 afterEach(() => vi.unstubAllEnvs());
 
 const overlapOf = (runDir: string): unknown => JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config.hybridTuningOverlap;
@@ -45,24 +29,8 @@ describe('a run searching the default hybrid over its tuning questions says so',
     try {
       useScriptedLlm(srv.url);
       const baseline = (mode: string, split: string, limit: number, runDir: string) =>
-        runCli([
-          'run',
-          'baseline',
-          '--mode',
-          mode,
-          '--split',
-          split,
-          '--limit',
-          String(limit),
-          '--k',
-          '2',
-          '--index',
-          index,
-          '--run-dir',
-          runDir,
-          '--no-cache',
-        ]);
-      const train = join(dir, 'hybrid-train');
+        runCli(['run', 'baseline', '--mode', mode, '--split', split, ...fixture.runArgs(runDir, limit)]);
+      const train = join(fixture.dir(), 'hybrid-train');
       const r = await baseline('hybrid-rag', 'train', 2, train);
       expect(r.code, r.stderr).toBe(0);
       // before: neither
@@ -76,14 +44,14 @@ describe('a run searching the default hybrid over its tuning questions says so',
         ['hybrid-rag', 'val'],
         ['bm25-rag', 'train'],
       ] as const) {
-        const runDir = join(dir, `${mode}-${split}`);
+        const runDir = join(fixture.dir(), `${mode}-${split}`);
         const q = await baseline(mode, split, 1, runDir);
         expect(q.code, q.stderr).toBe(0);
         expect(q.stderr).not.toMatch(/tuned on/);
         expect(overlapOf(runDir)).toBeUndefined();
       }
       // run mad --method hybrid on the train split
-      const mad = join(dir, 'mad-hybrid-train');
+      const mad = join(fixture.dir(), 'mad-hybrid-train');
       const m = await runCli([
         'run',
         'mad',
@@ -96,7 +64,7 @@ describe('a run searching the default hybrid over its tuning questions says so',
         '--k',
         '2',
         '--index',
-        index,
+        fixture.index(),
         '--run-dir',
         mad,
         '--no-cache',
@@ -117,17 +85,17 @@ describe('a run searching the default hybrid over its tuning questions says so',
         dataset: 'barexam',
         split: 'val',
         splitSeed: 7,
-        index,
+        index: fixture.index(),
         limit: 10,
-        runDir: join(dir, name),
+        runDir: join(fixture.dir(), name),
         tools,
       });
     await caseRun('case-hybrid-seed7', ['hybrid']);
-    const [n, of] = (String(overlapOf(join(dir, 'case-hybrid-seed7'))).match(TUNED) ?? []).slice(1).map(Number);
+    const [n, of] = (String(overlapOf(join(fixture.dir(), 'case-hybrid-seed7'))).match(TUNED) ?? []).slice(1).map(Number);
     expect(of).toBe(10);
     expect(n).toBeGreaterThan(0);
     // CASE searching bm25 only: no hybrid searched, nothing recorded
     await caseRun('case-bm25-seed7', ['bm25']);
-    expect(overlapOf(join(dir, 'case-bm25-seed7'))).toBeUndefined();
+    expect(overlapOf(join(fixture.dir(), 'case-bm25-seed7'))).toBeUndefined();
   }, 120_000);
 });
