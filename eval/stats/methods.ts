@@ -63,12 +63,12 @@ export const PAIRED_NOTE = `Δ = B − A on the items both runs scored. ${PAIRED
  * PAIRED_NOTE, and where the comparison's bootstrap ran with other settings than the shared ones
  * (`eval run --compare --iterations --seed`, the explorer's `iterations` / `seed`), the ones it used:
  * " This comparison: 500 resamples, seed 7." — a footnote never names settings its figures were not
- * computed with.
+ * computed with. `lead` replaces its first sentence where the pairs are not only items both runs scored
+ * (`eval run --compare --complete`: a topic missing from a run is scored 0 there).
  */
-export function pairedNoteFor(b: { iterations?: number; seed?: number } = {}): string {
+export function pairedNoteFor(b: { iterations?: number; seed?: number } = {}, lead = 'Δ = B − A on the items both runs scored.'): string {
   const iterations = b.iterations ?? RESAMPLES;
   const seed = b.seed ?? SEED;
-  return iterations === RESAMPLES && seed === SEED
-    ? PAIRED_NOTE
-    : `${PAIRED_NOTE} This comparison: ${iterations.toLocaleString('en-US')} resamples, seed ${seed}.`;
+  const note = `${lead} ${PAIRED_METHODS_NOTE}`;
+  return iterations === RESAMPLES && seed === SEED ? note : `${note} This comparison: ${iterations.toLocaleString('en-US')} resamples, seed ${seed}.`;
 }

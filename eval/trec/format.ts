@@ -108,7 +108,10 @@ export function comparisonTable(c: TrecComparison, labelA: string, labelB: strin
       const notes = disagreementNotes([{ label: m, disagreement: d.disagreement }]);
       return notes.length ? [...notes, ''] : [];
     }),
-    pairedNoteFor(c.bootstrap),
+    pairedNoteFor(
+      c.bootstrap,
+      c.zeroA || c.zeroB ? 'Δ = B − A on the topics paired above: a topic missing from one run is scored 0 there (--complete).' : undefined,
+    ),
   ].join('\n');
 }
 

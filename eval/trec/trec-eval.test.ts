@@ -234,11 +234,17 @@ describe('paired comparison', () => {
     expect(comparisonTable(c, 'run-a', 'run-b')).toMatch(
       /^Paired comparison B − A on 4 topics \(A: run-a, B: run-b\), 1 missing from A's run and 2 missing from B's run \(scored 0 there by --complete, like trec_eval -c\)\./,
     );
+    // its footnote too: before, "Δ = B − A on the items both runs scored." over 3 zero-scored pairs
+    expect(comparisonTable(c, 'run-a', 'run-b')).toContain(
+      'Δ = B − A on the topics paired above: a topic missing from one run is scored 0 there (--complete).',
+    );
+    expect(comparisonTable(c, 'run-a', 'run-b')).not.toContain('on the items both runs scored');
     // without --complete the topic is not paired at all
     const skipped = compareTrecEvals(evaluateRun(runA, qrels, { measures, iterations: 200 }), evaluateRun(partB, qrels, { measures, iterations: 200 }));
     expect(comparisonTable(skipped, 'run-a', 'run-b')).toMatch(
       /^Paired comparison B − A on 2 shared topics \(A: run-a, B: run-b\); not paired: 1 only in A, 0 only in B\./,
     );
+    expect(comparisonTable(skipped, 'run-a', 'run-b')).toContain('Δ = B − A on the items both runs scored.');
   });
 
   it('the footnote names the resamples and seed the paired figures used when they are not the defaults it states', () => {
