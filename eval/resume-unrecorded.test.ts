@@ -17,6 +17,7 @@ import { SEED_DERIVATION } from '../core/rng.js';
 import { REQUEST_SEEDS } from '../agents/mad/llm-call.js';
 import { JURY_TIE_RULE } from '../agents/case/majority-vote.js';
 import { RELATIONS_READING } from '../agents/acal/llm/identify-relations.js';
+import { FACTOR_MENTION_READING } from '../agents/threeply/metrics.js';
 import { contextFrom, runExperiment } from './runner.js';
 import type { AgentSystem } from './types.js';
 
@@ -285,6 +286,18 @@ describe('resuming a run dir an older lexcase wrote', () => {
       /does not record relationsReading \(how an argument-relations reply is read: an older lexcase kept the first of two different judgements/,
     );
     expect(configOf()).toMatchObject({ config: { relationsReading: RELATIONS_READING }, resumes: [{ unchecked: ['relationsReading'] }] });
+  });
+
+  it('an old 3-ply run without factorMentionReading ("F4 …, F6 …" read as F4 alone then): resumes with a warning naming it and records it', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
+    const cfg = (limit: number) => ({ system: 'threeply', variant: 'single', limit, factorMentionReading: FACTOR_MENTION_READING, model: MODEL });
+    await resume(val.slice(0, 1), cfg(1));
+    forget('factorMentionReading');
+    const { stderr } = await resume(val.slice(0, 2), cfg(2));
+    expect(stderr).toMatch(
+      /does not record factorMentionReading \(how the Factor Distiller's factor strings are read: an older lexcase read a string naming several factors/,
+    );
+    expect(configOf()).toMatchObject({ config: { factorMentionReading: FACTOR_MENTION_READING }, resumes: [{ unchecked: ['factorMentionReading'] }] });
   });
 
   it('an old ACAL run without passageChars (700 then): resumes with a warning at 700, and is refused with another length', async () => {

@@ -115,6 +115,10 @@
  *                 how an ACAL run reads a clash's winner (agents/acal/clash-winner.ts): "a", "B.", "(A)",
  *                 "Argument B" are taken; an older lexcase took "A" and "B" exactly, retried any other and
  *                 then failed the clash step, so its items may differ (a resume warns)
+ *   factorMentionReading
+ *                 how a 3-ply run reads the Factor Distiller's factor strings (agents/threeply/metrics.ts): every
+ *                 factor id a string names counts; an older lexcase read "F4 …, F6 …" as F4 alone, so its
+ *                 earlier triples may hold other N_h / N_util (a resume warns)
  *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
  *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase
  *                 parsed a draft object inside it as the answer, so its earlier items may differ
@@ -360,6 +364,11 @@ const ADDED: {
   {
     path: ['clashWinnerReading'],
     what: 'how a clash\'s winner is read: an older lexcase took only "A" and "B" exactly, and failed the clash step of an item whose expert answered "Argument A" or "B." (after a retry), so the items it failed may differ from what this lexcase would decide',
+    lacks: absent,
+  },
+  {
+    path: ['factorMentionReading'],
+    what: 'how the Factor Distiller\'s factor strings are read: an older lexcase read a string naming several factors ("F4 Agreed-not-to-disclose (P), F6 Security-measures (P)") as its first id alone, so its earlier triples may count fewer used factors (Rec_U) and hallucinations (Acc_H) than this lexcase would',
     lacks: absent,
   },
   {

@@ -10,6 +10,7 @@ import { contextFrom, runExperiment, type RunExperimentResult } from '../../eval
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { buildScenarios, expectedBehaviour, type CaseTriple, type ScenarioMode, type ScenarioSource } from './scenarios.js';
 import { summarizeRun } from './summary.js';
+import { FACTOR_MENTION_READING } from './metrics.js';
 import { requestFingerprint } from '../../eval/request-fingerprint.js';
 import { threeplyRequests } from './requests.js';
 import { createThreePlySystem } from './system.js';
@@ -72,6 +73,8 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
       ...(o.llm.local ? { local: o.llm.local } : {}),
       // what the roles send that decides the results: their prompts and reply schemas (requests.ts)
       prompts: requestFingerprint(threeplyRequests(o.kind, factors)),
+      // how the Factor Distiller's strings are read into factor ids (metrics.ts): a resume of a run dir without it warns
+      factorMentionReading: FACTOR_MENTION_READING,
     },
     seed: o.seed,
     usage: o.usage,

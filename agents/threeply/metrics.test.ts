@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadTradeSecretModel } from '../../corpora/trade-secret.js';
-import { hallucinationAccuracy, normalizeFactorMention, scoreTriple, summarizeByScenario, utilizationRecall, type ScoredTriple } from './metrics.js';
+import { factorMentionIds, hallucinationAccuracy, scoreTriple, summarizeByScenario, utilizationRecall, type ScoredTriple } from './metrics.js';
 
 const model = loadTradeSecretModel();
 
@@ -13,10 +13,25 @@ const example1 = {
 
 describe('threeply metrics', () => {
   it('normalizes evaluator factor strings to ids, keeping unknown ones as they are', () => {
-    expect(normalizeFactorMention('F6 Security-measures (P)', model)).toBe('F6');
-    expect(normalizeFactorMention('f06', model)).toBe('F6');
-    expect(normalizeFactorMention('Agreed-not-to-disclose (P)', model)).toBe('F4');
-    expect(normalizeFactorMention('Secret sauce', model)).toBe('Secret sauce');
+    expect(factorMentionIds('F6 Security-measures (P)', model)).toEqual(['F6']);
+    expect(factorMentionIds('f06', model)).toEqual(['F6']);
+    expect(factorMentionIds('Factor 6', model)).toEqual(['F6']);
+    expect(factorMentionIds('Agreed-not-to-disclose (P)', model)).toEqual(['F4']);
+    expect(factorMentionIds('Secret sauce', model)).toEqual(['Secret sauce']);
+    expect(factorMentionIds('Secret sauce, Security-measures', model)).toEqual(['Secret sauce, Security-measures']);
+  });
+
+  it('reads every factor a distiller string names: "F1 …, F20 …, F27 …" is F1, F20 and F27', () => {
+    expect(factorMentionIds('F4 Agreed-not-to-disclose (P), F6 Security-measures (P)', model)).toEqual(['F4', 'F6']);
+    expect(factorMentionIds('F4 and F6', model)).toEqual(['F4', 'F6']);
+    expect(factorMentionIds('Agreed-not-to-disclose (P); Security-measures (P)', model)).toEqual(['F4', 'F6']);
+    // a prompt-mode evaluator listing c1's factors in one string, one of them not c1's (F27):
+    // before, the string was read as F1 alone: 1 of c1's 5 factors used, and F27 not counted as hallucinated
+    const c1 = [
+      'F1 Disclosure-in-negotiations (D), F3 Employee-sole-developer (D), F6 Security-measures (P), F20 Info-known-to-competitors (D), F25 Info-reverse-engineered (D), F27 Disclosure-in-public-forum (D)',
+    ];
+    const s = scoreTriple(example1, { c1, c2: [], c3: [] }, model);
+    expect(s).toEqual({ nH: 1, nGt: 16, nUtil: 5, abstained: false });
   });
 
   it('counts the misattribution of F12 and F14 to c1 as two hallucinations (paper example 1)', () => {

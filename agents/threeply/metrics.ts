@@ -29,19 +29,41 @@ export interface TripleScore {
 const CASES = ['c1', 'c2', 'c3'] as const;
 
 /**
- * Map an evaluator's factor string ("F6 Security-measures (P)", "f6", "Security-measures") to a
- * factor id; strings naming no known factor are returned as-is (they count as hallucinated).
+ * How a run reads the Factor Distiller's factor strings, recorded in its config.json
+ * (`factorMentionReading`): every factor id a string names counts, so "F4 Agreed-not-to-disclose (P),
+ * F6 Security-measures (P)" (a prompt-mode evaluator listing a case's factors in one string) is F4 and
+ * F6. A lexcase before 2026-12-01 read such a string as its first id alone (F4): the other factors were
+ * neither used (Rec_U) nor, when the case lacks them, hallucinated (Acc_H); a run dir it started resumes
+ * with a warning naming the field (eval/resume-unrecorded.ts).
  */
-export function normalizeFactorMention(mention: string, model: TradeSecretModel): string {
-  const id = /\bF\s*0*(\d{1,2})\b/i.exec(mention);
-  if (id) return `F${Number(id[1])}`;
-  const key = mention
+export const FACTOR_MENTION_READING =
+  'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"); without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)';
+
+const FACTOR_ID = /\b(?:F|Factor)\s*0*(\d{1,2})\b/gi;
+const NAME_SEPARATOR = /\s*(?:[,;/&]|\s+and\s+)\s*/i;
+
+function factorByName(name: string, model: TradeSecretModel): string | undefined {
+  const key = name
     .trim()
     .toLowerCase()
     .replace(/\s*\([pd]\)\s*$/, '')
     .replace(/\s+/g, '-');
-  const byName = model.factors.find((f) => f.name.toLowerCase() === key);
-  return byName ? byName.id : mention.trim();
+  return model.factors.find((f) => f.name.toLowerCase() === key)?.id;
+}
+
+/**
+ * The factor ids an evaluator's factor string names ("F6 Security-measures (P)", "f6",
+ * "Security-measures"; "F4 …, F6 …" names two: FACTOR_MENTION_READING); a string naming no known
+ * factor is returned as written (it counts as hallucinated).
+ */
+export function factorMentionIds(mention: string, model: TradeSecretModel): string[] {
+  const ids = [...mention.matchAll(FACTOR_ID)].map((m) => `F${Number(m[1])}`);
+  if (ids.length) return [...new Set(ids)];
+  const whole = factorByName(mention, model);
+  if (whole) return [whole];
+  const parts = mention.split(NAME_SEPARATOR).filter((p) => p.trim());
+  const named = parts.map((p) => factorByName(p, model));
+  return parts.length > 1 && named.every((id) => id !== undefined) ? [...new Set(named as string[])] : [mention.trim()];
 }
 
 /**
@@ -62,7 +84,7 @@ export function scoreTriple(
     const gt = new Set(triple[c].factors);
     nGt += gt.size;
     if (!extracted) continue;
-    const ext = new Set(extracted[c].map((m) => normalizeFactorMention(m, model)));
+    const ext = new Set(extracted[c].flatMap((m) => factorMentionIds(m, model)));
     for (const f of ext) {
       if (gt.has(f)) nUtil++;
       else nH++;

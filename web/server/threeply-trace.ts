@@ -4,7 +4,7 @@
  * each marked used (in the case's set) or hallucinated (not in it). Reads the trace defensively.
  */
 import { loadTradeSecretModel, type TradeSecretModel } from '../../corpora/trade-secret.js';
-import { normalizeFactorMention } from '../../agents/threeply/metrics.js';
+import { factorMentionIds } from '../../agents/threeply/metrics.js';
 
 let model: TradeSecretModel | undefined;
 
@@ -23,7 +23,7 @@ export function threeplyFactors(trace: Record<string, unknown>) {
   return (['c1', 'c2', 'c3'] as const).map((c) => {
     const gt = strings(triple[c]?.factors);
     const gtSet = new Set(gt);
-    const ext = extracted ? strings(extracted[c]).map((m) => normalizeFactorMention(m, model!)) : [];
+    const ext = extracted ? strings(extracted[c]).flatMap((m) => factorMentionIds(m, model!)) : [];
     return {
       case: c,
       name: typeof triple[c]?.name === 'string' ? triple[c].name : null,
