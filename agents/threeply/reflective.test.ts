@@ -14,6 +14,8 @@ import type { SystemContext } from '../../eval/types.js';
 import { buildScenarios, type CaseTriple } from './scenarios.js';
 import { createThreePlySystem } from './system.js';
 import type { ThreePlySystemKind } from './types.js';
+import { reflectionText } from './report-section.js';
+import type { ResultRecord } from '../../eval/types.js';
 
 const factors = loadTradeSecretModel();
 let srv: ScriptedServer | undefined;
@@ -199,6 +201,36 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
     expect(JSON.parse(user(srv!.requests.at(-1)!))).toEqual({ "Plaintiff's Argument": "POLISHED Plaintiff's Argument" });
     // the argued ply's factors count: one used, one hallucinated; the triple is an abstention
     expect(out.metrics).toMatchObject({ abstained: true, nH: 1, nUtil: 1 });
+  });
+
+  it('counts the plies kept at the cap of one revision while the Factor Analyst still requires correction, and report.md says so', async () => {
+    // an Analyst that finds the same fabricated factor in every draft and every revision
+    const llm = await modelFor((r) => {
+      switch (role(r)) {
+        case 'developer':
+        case 'revise':
+          return { content: `text ${plyOf(r)} citing F9 for c1` };
+        case 'analyst':
+          return json({ summary: 'F9 is not a factor of c1.', analysis_outcome: 'REQUIRES_CORRECTION' });
+        case 'polisher':
+          return json({ revision_needed: false, polished_argument: `POLISHED ${plyOf(r)}` });
+        case 'distiller':
+          return json({ c1: ['F9 Imaginary (P)'], c2: [], c3: [] });
+        default:
+          return { status: 500 };
+      }
+    });
+    const out = await createThreePlySystem({ kind: 'reflective', factors })(arguable, ctxFor(llm));
+    expect(out.prediction).toBe('argue');
+    expect(srv!.requests.filter((r) => role(r) === 'revise')).toHaveLength(3);
+    expect(out.metrics).toMatchObject({ revisedPlies: 3, uncorrectedPlies: 3, nH: 1 });
+    const record = { id: arguable.id, prediction: 'argue', gold: 'argue', correct: true, metrics: out.metrics } as ResultRecord;
+    const clean = { ...record, id: 'arguable-002', metrics: { ...out.metrics, revisedPlies: 1, uncorrectedPlies: 0 } };
+    expect(reflectionText([record, clean])).toBe(
+      '**Reflection:** 4 plies were revised (at most once each, the paper’s cap, §3.3); 3 of them (in 1 triple) were kept although the Factor Analyst’s re-check still required correction: the factor errors it found stay in the argument and count in N_h (metrics revisedPlies, uncorrectedPlies).',
+    );
+    // the baselines record no revisions: no line
+    expect(reflectionText([{ ...record, metrics: { nH: 0 } }])).toBeNull();
   });
 
   it('still TERMINATEs when the re-check of a revision requires abstention', async () => {

@@ -28,9 +28,10 @@ function feedback(a: AnalystReport, p: PolisherReport): string {
 export async function runReflective(model: BaseChatModel, triple: string, signal?: AbortSignal): Promise<ArgumentResult> {
   const steps: TraceStep[] = [];
   const plies: Partial<Record<PlyKey, string>> = {};
+  const reflection = { revisedPlies: 0, uncorrectedPlies: 0 };
   const terminate = (ply: PlyKey, report: AnalystReport): ArgumentResult => {
     const reason = report.summary ?? report.abstention_details?.reason_for_abstention ?? 'Factor Analyst required abstention';
-    return { abstained: true, terminatedAt: ply, reason, plies: { ...plies, [ply]: terminateText(reason) }, steps };
+    return { abstained: true, terminatedAt: ply, reason, plies: { ...plies, [ply]: terminateText(reason) }, steps, reflection };
   };
 
   for (const ply of PLIES) {
@@ -52,12 +53,15 @@ export async function runReflective(model: BaseChatModel, triple: string, signal
 
     const revised = await revisePly(model, ply, triple, earlier, draft, feedback(report, polish), signal);
     steps.push({ ply, role: 'developer', round: 1, output: revised });
+    reflection.revisedPlies++;
     const report2 = await analyzePly(model, ply, triple, revised, signal);
     steps.push({ ply, role: 'analyst', round: 1, decision: report2.analysis_outcome, output: report2 });
     if (report2.analysis_outcome === 'REQUIRES_ABSTENTION') return terminate(ply, report2);
     const polish2 = await polishPly(model, ply, triple, revised, reportText(report2), signal);
     steps.push({ ply, role: 'polisher', round: 1, decision: polish2.revision_needed ? 'revise (no further round)' : 'accept', output: polish2 });
     plies[ply] = polish2.polished_argument?.trim() || revised;
+    // the cap of one revision: a re-check that still finds factor errors does not revise again
+    if (report2.analysis_outcome === 'REQUIRES_CORRECTION') reflection.uncorrectedPlies++;
   }
-  return { abstained: false, plies, steps };
+  return { abstained: false, plies, steps, reflection };
 }

@@ -82,6 +82,8 @@ export function createThreePlySystem(opts: ThreePlySystemOptions): AgentSystem<C
         nUtil: score.nUtil,
         hallucinationAccuracy: hallucinationAccuracy(score),
         factorUtilizationRecall: utilizationRecall(score),
+        // the reflective system's revisions (reflective.ts): plies revised, and kept uncorrected at the cap of one revision
+        ...(result.reflection ?? {}),
       },
     };
   };

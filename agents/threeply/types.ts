@@ -30,4 +30,10 @@ export interface ArgumentResult {
    */
   plies: Partial<Record<PlyKey, string>>;
   steps: TraceStep[];
+  /**
+   * The reflective system's revisions (§3.3: at most one per ply): plies revised, and plies kept
+   * after that one revision although the Factor Analyst's re-check still required correction (its
+   * factor errors stay in the argument and count in N_h). Absent for the baselines.
+   */
+  reflection?: { revisedPlies: number; uncorrectedPlies: number };
 }

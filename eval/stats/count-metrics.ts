@@ -33,6 +33,8 @@ export const COUNT_METRICS: ReadonlySet<string> = new Set([
   'nH',
   'nGt',
   'nUtil',
+  'revisedPlies',
+  'uncorrectedPlies',
 ]);
 
 /** Whether per-item metric `key` is a count (COUNT_METRICS). */
