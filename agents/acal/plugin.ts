@@ -29,7 +29,12 @@ export const acalPlugin: SystemPlugin = {
   k: defaultK,
   labels: () => ACAL_LABELS,
   headline: [macroF1, accuracy, rate('convergence', 'convergence', 'converged')],
-  paper: { acal: { source: 'ACAL (paper 001) publishes no sampling settings (Gemini 2.5 defaults): the LLM layer default (temperature 0) is kept' } },
+  paper: {
+    acal: {
+      source:
+        'ACAL (paper 001) publishes no sampling settings (Gemini 2.5 defaults); its public code samples at 0.2–0.5 (docs/acal.md): the LLM layer default (temperature 0) is kept',
+    },
+  },
   cli: {
     description: 'ACAL argument arena (or a baseline) on a LegalBench task; saves a contestable argument graph per item',
     defaultRunDir: 'runs/acal-<system>-<task>-<semantics>',
