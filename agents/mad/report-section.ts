@@ -52,6 +52,47 @@ export function checklistRates(traces: Iterable<Record<string, unknown>>): Recor
 }
 
 /**
+ * The snippets the debaters requested in rebuttals (paper 002 §3.2: "may request one new snippet")
+ * whose search hit was already in the requesting debater's evidence — a Round-0 pool passage or one
+ * it had requested in an earlier round — so it read nothing new: "**40 of 40 snippets the debaters
+ * requested** (in 10 of 10 items) **were already in their evidence** …". Null when no brief requested one.
+ */
+export function snippetsAlreadyShown(
+  traces: Iterable<Record<string, unknown>>,
+): { line: string; json: { requests: number; alreadyShown: number; items: number; itemsWith: number } } | null {
+  let requests = 0;
+  let alreadyShown = 0;
+  let items = 0;
+  let itemsWith = 0;
+  for (const t of traces) {
+    const pool = new Set(((t.pool as { id: string }[] | undefined) ?? []).map((p) => p.id));
+    const own = new Map<string, Set<string>>(); // each debater's earlier requested snippets
+    let here = 0;
+    let seen = 0;
+    for (const r of [...((t.rounds as { round: number; briefs?: Brief[] }[] | undefined) ?? [])].sort((a, b) => a.round - b.round))
+      for (const b of r.briefs ?? []) {
+        const id = b.request?.ids[0];
+        if (id === undefined) continue;
+        here++;
+        const mine = own.get(b.letter) ?? new Set<string>();
+        if (pool.has(id) || mine.has(id)) seen++;
+        mine.add(id);
+        own.set(b.letter, mine);
+      }
+    if (!here) continue;
+    requests += here;
+    alreadyShown += seen;
+    items++;
+    if (seen) itemsWith++;
+  }
+  if (!requests) return null;
+  const line =
+    `**${alreadyShown} of ${requests} snippet${requests === 1 ? '' : 's'} the debaters requested** (in ${itemsWith} of ${items} item${items === 1 ? '' : 's'}) ` +
+    `**${alreadyShown === 1 ? 'was' : 'were'} already in ${alreadyShown === 1 ? 'its' : 'their'} evidence**: the search's top hit (k = 1) was a pool passage or one the debater had requested before, so it read nothing new where the paper's rebuttal grants "one new snippet" (§3.2; each brief's \`request.ids\`).`;
+  return { line, json: { requests, alreadyShown, items, itemsWith } };
+}
+
+/**
  * The Round-0 pool passages the prompts cut to config.json `passageChars` (traces' `pool[].cutFrom`):
  * "**412 of 1040 pool passages** (in 50 of 52 items) **were cut to their first 600 characters** …",
  * then the snippets the debaters requested in rebuttals, cut to the same length in the tool result
@@ -212,6 +253,8 @@ export const madSection: SectionBuilder = async (run, o) => {
     );
     parts.push('', `Judge checklist (share of judged items): ${CHECKLIST_ITEMS.map((k) => `${k} ${pct(checklist[k])}`).join(', ')}.`);
   }
+  const repeated = snippetsAlreadyShown(run.traces.values());
+  if (repeated) parts.push('', repeated.line);
   const cut = poolCuts(run.traces.values(), (run.config.config as { passageChars?: unknown } | undefined)?.passageChars);
   if (cut) parts.push('', cut.line);
   const seeds = await madSeedConsistency(run.dir, run.results);
@@ -224,7 +267,15 @@ export const madSection: SectionBuilder = async (run, o) => {
     id: 'mad',
     title: 'MAD metrics',
     markdown: parts.join('\n'),
-    json: { ...m, rounds, checklist, consistency: consistency ?? null, perRoundAccuracy: perRound, ...(cut ? { poolCut: cut.json } : {}) },
+    json: {
+      ...m,
+      rounds,
+      checklist,
+      consistency: consistency ?? null,
+      perRoundAccuracy: perRound,
+      ...(cut ? { poolCut: cut.json } : {}),
+      ...(repeated ? { snippetsAlreadyShown: repeated.json } : {}),
+    },
     plots,
   };
 };

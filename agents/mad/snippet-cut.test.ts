@@ -91,6 +91,10 @@ describe('run mad: requested snippets cut for the tool result are counted', () =
       expect((await runCli(['report', runDir])).code).toBe(0);
       const report = readFileSync(join(runDir, 'report.md'), 'utf8');
       expect(report).toContain('**2 of 4 snippets the debaters requested** (in 1 of 1 items) **were cut to the same 600 characters** in the tool result');
+      // snippet-long (mbe_12's text) is also in this item's Round-0 pool: A's and C's requests brought nothing new
+      expect(trace.pool.map((p: { id: string }) => p.id)).toContain('snippet-long');
+      expect(trace.pool.map((p: { id: string }) => p.id)).not.toContain('snippet-short');
+      expect(report).toContain('**2 of 4 snippets the debaters requested** (in 1 of 1 item) **were already in their evidence**');
       const json = JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8'));
       expect(JSON.stringify(json)).toContain('"snippets":4,"snippetsCut":2,"snippetItems":1,"snippetCutItems":1');
 
@@ -102,7 +106,7 @@ describe('run mad: requested snippets cut for the tool result are counted', () =
       expect((await runCli(['report', runDir])).code).toBe(0);
       const again = readFileSync(join(runDir, 'report.md'), 'utf8');
       expect(again).toContain("1 item's requested snippets are from before lexcase counted their cuts: not in this count.");
-      expect(again).not.toContain('snippets the debaters requested');
+      expect(again).not.toMatch(/snippets the debaters requested\*\* \(in [^)]*\) \*\*were cut|snippets the debaters requested were shown whole/);
     } finally {
       await srv.close();
     }
