@@ -1,11 +1,19 @@
 /** The shape of a run's config.json (a module of its own: the report reads it without importing the runner). */
 import type { Provenance } from './provenance.js';
+import type { MetricKind } from './stats/metric-kinds.js';
 
 /** The config.json of a run. */
 export interface RunConfigFile {
   seed: number;
   config: Record<string, unknown>;
   provenance: Provenance;
+  /**
+   * What the run's per-item metrics measure, as its system declares them (eval/stats/metric-kinds.ts:
+   * a lexcase plugin's `metricKinds`, or `runExperiment`'s for a system of the user's own), so
+   * report, merge and compare give a count a mean's interval without importing the system. Absent
+   * when the system declares none, and in runs written before 2026-12-01 (eval/systems.ts recordedMetricKinds).
+   */
+  metricKinds?: Record<string, MetricKind>;
   resumes?: {
     at: string;
     gitSha: string;

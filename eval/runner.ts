@@ -79,7 +79,8 @@ import { sayResumeChanges } from './resume-warnings.js';
 import { compareRecordedConfig } from './resume-compare.js';
 import { unrecordedText } from './resume-unrecorded.js';
 import { assertSameDataFiles, assertSameItems } from './resume-items.js';
-import { withCanonicalSystem } from './systems.js';
+import { SYSTEMS, withCanonicalSystem } from './systems.js';
+import { METRIC_KINDS, type MetricKinds } from './stats/metric-kinds.js';
 import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
 import {
@@ -132,6 +133,14 @@ export interface RunExperimentOptions<Item extends { id: string }> {
    * is recorded), so a name it shares with a lexcase system (`baseline`, `case`) gives it no section of theirs.
    */
   lexcaseSystem?: string;
+  /**
+   * What the system's per-item metrics (`metrics` of its outcomes) measure, by name
+   * (eval/stats/metric-kinds.ts): `count` for a value that can exceed 1 (tool calls, citations —
+   * its interval a mean's even when every item recorded 0 or 1), `share`, `proportion`, `graded`.
+   * Recorded in config.json (`metricKinds`) for the report, merge and compare. A lexcase system's
+   * run records its plugin's declaration when this is left out; a metric not named: its values decide.
+   */
+  metricKinds?: MetricKinds;
   /** Items run at once (default 1). */
   concurrency?: number;
   /** Run-level meter; per-item meters are forks of it. */
@@ -173,6 +182,14 @@ export interface RunExperimentResult {
 
 export type { RunConfigFile } from './run-config-file.js';
 
+/** `metricKinds` checked (each a METRIC_KINDS name), as config.json records it; undefined for none. */
+function declaredMetricKinds(kinds: MetricKinds | undefined): Record<string, MetricKinds[string]> | undefined {
+  if (kinds === undefined || Object.keys(kinds).length === 0) return undefined;
+  for (const [k, v] of Object.entries(kinds))
+    if (!(METRIC_KINDS as readonly string[]).includes(v)) throw errors.invalidInput(`metricKinds.${k}`, `"${v}" is not one of ${METRIC_KINDS.join(', ')}`);
+  return { ...kinds };
+}
+
 /** What differs between the runs' item contexts: every part optional (SystemContext less the item's seed). */
 export type ContextParts = Partial<Omit<SystemContext, 'seed'>>;
 
@@ -188,6 +205,9 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
   const { runDir } = opts;
   if (opts.items.length === 0)
     throw errors.nothingToEvaluate(`no items to run in ${runDir} (the dataset split is empty)`, 'use a split or --limit that selects at least one item');
+  // what the system's per-item metrics measure (its own declaration, or its plugin's), checked before the run dir is touched
+  const writerId = opts.lexcaseSystem ?? scopedLexcaseSystem();
+  const metricKinds = declaredMetricKinds(opts.metricKinds ?? (writerId ? SYSTEMS.find((s) => s.id === writerId)?.metricKinds : undefined));
   // Under `lexcase reproduce --shard i/n` only this shard's items run (eval/reproduce/shard.ts).
   const items = selectShardItems(runDir, opts.items);
   // a shard past the items (--shard 3/3 of 2 items): an empty run, recorded with an empty results.jsonl that merge joins
@@ -218,7 +238,7 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     try {
       noteRunDir(before);
       await ensureRunDir(runDir);
-      result = await runLocked(opts, items, seen, state);
+      result = await runLocked({ ...opts, metricKinds }, items, seen, state);
     } catch (e) {
       // Refused or stopped before any item was recorded (a replay with other flags, a setup error):
       // put the dir back as it was, so the corrected command is not refused for what this one wrote.
@@ -275,7 +295,7 @@ async function runLocked<Item extends { id: string }>(
   seen: Set<string>,
   state: { recorded: number; done: number },
 ): Promise<RunExperimentResult> {
-  const { runDir, seed } = opts;
+  const { runDir, seed, metricKinds } = opts;
   const stale = await removeStaleTemps(runDir);
   if (stale) log.info(`${runDir}: removed ${stale} temp file(s) left by an interrupted run`);
   // JSON round-trip so the comparison sees what config.json holds (no undefined, no functions); with
@@ -404,12 +424,14 @@ async function runLocked<Item extends { id: string }>(
         ...(interrupted.items || interrupted.requests ? { underWay: interrupted } : {}),
       },
     ];
+    // the system's declaration now (a run dir from before the record gets it)
+    if (metricKinds) existing.metricKinds = metricKinds;
     await writeJsonAtomic(configPath(runDir), existing);
     // with the requests of items under way at the run's earlier interrupts (config.json `interrupts`), as the end line counts them
     const underWay = runInterrupts(existing);
     if (resumeSaysAnything({ skipped, retried }, underWay)) log.info(resumingText(runDir, { items: items.length, skipped, keptFailed, retried }, underWay));
   } else {
-    const file: RunConfigFile = { seed, config, provenance: prov };
+    const file: RunConfigFile = { seed, config, provenance: prov, ...(metricKinds ? { metricKinds } : {}) };
     await writeJsonAtomic(configPath(runDir), file);
   }
   // Only once the resume is accepted (same seed and config): collapse superseded lines (a file from an

@@ -17,6 +17,7 @@ import { accuracy, mrr, recall, trecMeasures, num, type FigureContext, type Head
 import type { ResultRecord } from './types.js';
 import type { SectionBuilder } from './report/types.js';
 import type { CliRunContext, CliRunResult, CliSchema } from './cli-schema.js';
+import { METRIC_KINDS, type MetricKind, type MetricKinds } from './stats/metric-kinds.js';
 
 /** The explorer's trace views (web/app/run-view.ts has one renderer per kind). */
 export const TRACE_KINDS = ['case', 'acal', 'mad', 'emar', 'threeply', 'retrieval', 'baseline', 'other'] as const;
@@ -68,6 +69,12 @@ export interface SystemSpec {
   itemChecksum?: boolean;
   /** A retrieval run: judged by retrieval measures (Recall@k, MRR, MAP…), never by "accuracy" (gold at rank 1); report and compare follow `headline`. */
   retrieval?: boolean;
+  /**
+   * What its per-item metrics measure (eval/stats/metric-kinds.ts): `count` (forfeits, citations —
+   * a mean count, bootstrap, even when every item recorded 0 or 1), `share`, `proportion`, `graded`.
+   * Its runs record them in config.json (`metricKinds`); a metric not named: its values decide.
+   */
+  metricKinds?: MetricKinds;
 }
 
 export type { CliFlag, CliGroupRef, CliRunContext, CliRunResult, CliSchema } from './cli-schema.js';
@@ -328,6 +335,18 @@ export function recordedTraceKind(file: { config?: Record<string, unknown>; prov
 export function recordedWriter(file: { config?: Record<string, unknown>; provenance?: object }): string | null {
   const spec = recordedSystemSpec(file);
   return spec === GENERIC_SYSTEM ? null : spec.id;
+}
+
+/**
+ * A run's per-item metric kinds (eval/stats/metric-kinds.ts): as its config.json records them
+ * (`metricKinds`: the declaration of the system that wrote it, lexcase's or the user's own, since
+ * 2026-12-01), else — a run dir from before the record — its writer's declaration
+ * (`recordedSystemSpec`; none for a system of the user's own). A kind not in METRIC_KINDS is left out.
+ */
+export function recordedMetricKinds(file: { config?: Record<string, unknown>; provenance?: object; metricKinds?: unknown }): MetricKinds {
+  const rec = file.metricKinds;
+  if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) return recordedSystemSpec(file).metricKinds ?? {};
+  return Object.fromEntries(Object.entries(rec).filter((e): e is [string, MetricKind] => (METRIC_KINDS as readonly unknown[]).includes(e[1])));
 }
 
 const specOf = (system: string | null | undefined | SystemSpec): SystemSpec => (typeof system === 'object' && system !== null ? system : systemSpec(system));

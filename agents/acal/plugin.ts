@@ -29,6 +29,17 @@ export const acalPlugin: SystemPlugin = {
   k: defaultK,
   labels: () => ACAL_LABELS,
   headline: [macroF1, accuracy, rate('convergence', 'convergence', 'converged')],
+  metricKinds: {
+    clashes: 'count',
+    arguments: 'count',
+    relations: 'count',
+    llmCalls: 'count',
+    teamSize: 'count',
+    checklist: 'count',
+    citations: 'count',
+    unresolvedCitations: 'count',
+    claimStrength: 'share',
+  },
   paper: {
     acal: {
       source:

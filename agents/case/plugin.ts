@@ -15,6 +15,8 @@ export const casePlugin: SystemPlugin = {
   method: (c) => (Array.isArray(c.methods) ? c.methods.join('+') : str(c.method)),
   k: defaultK,
   headline: [accuracy, goldRate('gold-in-evidence', 'gold passage in evidence', 'goldInAnyEvidence')],
+  // counts: citations naming no handle shown, abstaining jurors, picks beyond k (a mean count even at 0 or 1 on every item)
+  metricKinds: { unresolvedCitations: 'count', abstentions: 'count', picksBeyondK: 'count' },
   paper: {
     case: {
       temperature: 0.3,

@@ -19,6 +19,8 @@ export const emarPlugin: SystemPlugin = {
   k: () => null,
   labels: (c) => emarLabels(c.dataset, c.labels),
   headline: [macroF1, accuracy, rate('convergence', 'convergence', 'converged', (r) => !isFailed(r))],
+  // rounds run
+  metricKinds: { depth: 'count' },
   paper: { emar: EMAR_PAPER },
   cli: {
     description: 'EMAR evidential multi-agent argumentation (proponent/opponent recursion to convergence, judge) on Bar Exam QA or LegalBench hearsay',

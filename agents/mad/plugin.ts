@@ -22,6 +22,18 @@ export const madPlugin: SystemPlugin = {
   method: (c) => [str(c.topology), str(c.method)].filter(Boolean).join(' · ') || null,
   k: defaultK,
   headline: [accuracy],
+  // counts per item; the citation figures a share of the item's citations
+  metricKinds: {
+    citations: 'count',
+    debateCitations: 'count',
+    forfeits: 'count',
+    checklist: 'count',
+    unresolvedCitations: 'count',
+    citationsExist: 'share',
+    citationsSupportive: 'share',
+    citationsJudgeSupportive: 'share',
+    citationsSeen: 'share',
+  },
   paper: {
     mad: { source: NO_SETTINGS },
     'single-rag': { source: NO_SETTINGS },

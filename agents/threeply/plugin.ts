@@ -37,6 +37,8 @@ export const threeplyPlugin: SystemPlugin = {
     ),
     threeplyAbstention,
   ],
+  // per-triple factor counts: hallucinated, ground truth, utilized
+  metricKinds: { nH: 'count', nGt: 'count', nUtil: 'count', revisedPlies: 'count', uncorrectedPlies: 'count' },
   paper: {
     threeply: THREEPLY_PAPER,
   },

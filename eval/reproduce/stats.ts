@@ -4,13 +4,14 @@
  * (eval/stats/): accuracy and micro-F1 (= accuracy) and a mean of 0/1 values (a hit, a boolean
  * flag) are proportions — Wilson; a mean of graded values, a pooled ratio and macro
  * precision/recall/F1 a seeded percentile bootstrap, none below n = 10, over the records in a
- * canonical order (by id). The macro figures follow the run's headline rule
+ * canonical order (by id); a mean of a metric the run's system declares a count (`kinds`: its
+ * config.json's, eval/systems.ts recordedMetricKinds) a bootstrap whatever its values. The macro figures follow the run's headline rule
  * (eval/metrics/macro.ts: over the task's label set, a failed item scored as no prediction).
  */
 import { canonicalById } from '../bootstrap.js';
 import { correctFlags, isFailed } from '../metrics/failures.js';
 import { macroScores } from '../metrics/macro.js';
-import { metricInterval, proportionInterval, statisticInterval, type BootstrapSettings, type Interval } from '../stats/index.js';
+import { metricInterval, proportionInterval, statisticInterval, type BootstrapSettings, type Interval, type MetricKinds } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { Metric } from './recipe.js';
 
@@ -58,7 +59,11 @@ const MACRO = { 'macro-precision': 'precision', 'macro-recall': 'recall', 'macro
  * over its config.json), which the macro figures average over as the run's headline does
  * (eval/metrics/macro.ts); without it, the labels of the cell's whole sample.
  */
-export function cellValue(records: readonly ResultRecord[], m: Metric, o: BootstrapSettings & { labels?: readonly string[] } = {}): Interval {
+export function cellValue(
+  records: readonly ResultRecord[],
+  m: Metric,
+  o: BootstrapSettings & { labels?: readonly string[]; kinds?: MetricKinds } = {},
+): Interval {
   // a canonical order (by id): a resampled statistic does not depend on the order of results.jsonl
   const rs = canonicalById(selectRecords(records, m));
   const bo = { seed: o.seed, iterations: o.iterations };
@@ -72,6 +77,7 @@ export function cellValue(records: readonly ResultRecord[], m: Metric, o: Bootst
       m.key!,
       rs.map((r) => num(r.metrics?.[m.key!])!),
       bo,
+      o.kinds,
     );
   if (m.stat in MACRO) return macroScores(rs, { ...bo, labels: o.labels })[MACRO[m.stat as keyof typeof MACRO]];
   return statisticInterval(rs.length, pooledRatio(rs, m), bo); // ratio | one-minus-ratio

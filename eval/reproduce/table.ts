@@ -21,7 +21,8 @@ import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { readConfig, readResults, writeAtomic } from '../run-dir.js';
-import { recordedSystemSpec, taskLabels } from '../systems.js';
+import { recordedMetricKinds, recordedSystemSpec, taskLabels } from '../systems.js';
+import type { MetricKinds } from '../stats/index.js';
 import { isFailed } from '../metrics/failures.js';
 import { METHOD_LABEL, METHODS_NOTE, MIN_N, outsideInterval, type IntervalMethod } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
@@ -108,6 +109,7 @@ const round = (x: number, scale: number) => Number((x * scale).toFixed(scale ===
 export async function buildTable(dir: string, recipe: Recipe, repro: Pick<ReproductionFile, 'limit' | 'shard' | 'runs'>): Promise<TableJson> {
   const results = new Map<string, ResultRecord[]>();
   const labels = new Map<string, readonly string[] | undefined>();
+  const kinds = new Map<string, MetricKinds>();
   for (const run of recipe.runs) {
     const d = runDirOf(dir, run.id);
     if (!existsSync(join(d, 'results.jsonl'))) continue;
@@ -117,6 +119,8 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     const file = (await readConfig(d)) as { config?: Record<string, unknown>; provenance?: object } | undefined;
     const cfg = file?.config ?? {};
     labels.set(run.id, taskLabels(typeof cfg.system === 'string' ? recordedSystemSpec(file!) : run.system, cfg));
+    // what its per-item metrics measure (a count's mean gets a bootstrap interval even at 0 or 1 on every item)
+    kinds.set(run.id, file ? recordedMetricKinds(file) : {});
   }
   const state = new Map(repro.runs.map((s) => [s.id, s]));
   const offline = new Set(recipe.runs.filter((r) => OFFLINE_SYSTEMS.includes(r.system)).map((r) => r.id));
@@ -133,7 +137,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
       const recs = status === 'done' ? results.get(c.run) : undefined;
       if (recs) checkMetricKeys(recipe, `rows[${i}].cells[${j}].metric`, c.run, c.metric, recs);
       if (!recs?.length) return none;
-      const iv = cellValue(recs, c.metric, { labels: labels.get(c.run) });
+      const iv = cellValue(recs, c.metric, { labels: labels.get(c.run), kinds: kinds.get(c.run) });
       if (iv.n === 0) return none;
       const ci: [number, number] | null = iv.lo !== null && iv.hi !== null ? [round(iv.lo, recipe.scale), round(iv.hi, recipe.scale)] : null;
       const flag = row.comparable && c.paper !== null ? outsideInterval(c.paper, { lo: ci?.[0] ?? null, hi: ci?.[1] ?? null, n: iv.n }) : { outside: null };

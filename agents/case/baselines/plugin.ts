@@ -21,6 +21,7 @@ export const baselinePlugin: SystemPlugin = {
   method: (c) => str(c.mode),
   k: defaultK,
   headline: [accuracy],
+  metricKinds: { citations: 'count', unresolvedCitations: 'count' },
   paper: { baseline: { temperature: 0.3, source: 'CASE (paper 003) §4.1 and §5.3: baselines 1-4 (llama-3.3-70b-instruct) at sampling temperature 0.3' } },
   cli: {
     description: 'single-path baselines: LLM-only, BM25/QLD/dense/hybrid RAG, gold oracle',

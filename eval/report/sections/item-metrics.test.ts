@@ -4,7 +4,9 @@
  * on all ten answered items is 0 of 10, Wilson [0, 27.8%] — not a degenerate bootstrap [0, 0].
  */
 import { describe, expect, it } from 'vitest';
-import { COUNT_METRICS, meanInterval, perItemInterval } from '../../stats/index.js';
+import '../../../agents/systems.js'; // the bundled systems' declarations of their metrics' kinds (a run dir from before config.json recorded them)
+import { meanInterval, perItemInterval } from '../../stats/index.js';
+import { recordedMetricKinds } from '../../systems.js';
 import { cellValue } from '../../reproduce/stats.js';
 import type { Metric } from '../../reproduce/recipe.js';
 import type { ResultRecord } from '../../types.js';
@@ -30,7 +32,9 @@ describe('Per-item metrics: one interval rule with the reproduction tables', () 
     expect(json.citationsSupportive.ci.hi).toBeCloseTo(0.2775, 4);
     expect(json.citationsExist.ci.method).toBe('wilson');
     expect(json.citationsSeen.ci.method).toBe('bootstrap');
-    expect(s!.markdown).toMatch(/\| citationsSupportive \| 10 \| +0\.000 \[0\.000, 0\.278\] \| +95% Wilson \|/);
+    // the row says what the figure is: the share of items at 1, not a mean
+    expect(s!.markdown).toMatch(/\| citationsSupportive \| +share of items at 1 \(each item 0 or 1\) \| 10 \| +0\.000 \[0\.000, 0\.278\] \| +95% Wilson \|/);
+    expect(json.citationsSeen).toMatchObject({ measure: 'mean share' });
   });
 });
 
@@ -48,13 +52,14 @@ describe('Per-item metrics: a count is a mean count, never a proportion', () => 
     );
     for (const k of ['unresolvedCitations', 'forfeits']) {
       expect(json[k]).toMatchObject({ kind: 'mean', n: 12, value: 0.25, ci: { method: 'bootstrap', lo: boot.lo, hi: boot.hi } });
-      expect(s!.markdown).toMatch(new RegExp(`\\| ${k} +\\| 12 \\| +0\\.250 \\[[0-9.]+, [0-9.]+\\] \\| +95% bootstrap \\|`));
+      expect(s!.markdown).toMatch(new RegExp(`\\| ${k} +\\| +mean count \\| 12 \\| +0\\.250 \\[[0-9.]+, [0-9.]+\\] \\| +95% bootstrap \\|`));
     }
     expect(json.citationsSupportive.ci.method).toBe('wilson');
     // the reproduction table's cell of the same metric gives the same interval
-    const cell = cellValue(results, { stat: 'mean', key: 'unresolvedCitations' } as Metric, { iterations: 2000, seed: 13 });
+    const kinds = recordedMetricKinds(run(results).config);
+    const cell = cellValue(results, { stat: 'mean', key: 'unresolvedCitations' } as Metric, { iterations: 2000, seed: 13, kinds });
     expect(cell).toMatchObject({ method: 'bootstrap', lo: boot.lo, hi: boot.hi });
-    expect(COUNT_METRICS.has('citationsSupportive')).toBe(false);
+    expect(kinds.citationsSupportive).toBe('share');
   });
 });
 

@@ -2,7 +2,8 @@
  * Per-item metrics the system put in results (`metrics`): booleans as rates (a proportion:
  * Wilson), numbers as means — with the interval of the values' rule (eval/stats perItemInterval,
  * docs/eval.md: 0 or 1 on every item is a proportion, Wilson; else a graded mean, bootstrap, none
- * below n = 10; a count — forfeits, unresolvedCitations — always a graded mean: eval/stats/count-metrics.ts),
+ * below n = 10; a metric its system declares a count — forfeits, unresolvedCitations, a user's
+ * `toolCalls` — always a graded mean: eval/stats/metric-kinds.ts, the kinds config.json records),
  * so a figure has the interval a reproduction table gives it — over the items that
  * have the metric (null = not applicable, skipped). CASE's
  * advocate evidence-recall flags land here. Not for retrieval runs: their per-query hits and ranks
@@ -10,8 +11,8 @@
  * gold passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) is not given, never 0%; when
  * some items have none, a line under the table says how many count as misses.
  */
-import { figureText, metricInterval, methodLabel, proportionInterval } from '../../stats/index.js';
-import { recordedSystemSpec } from '../../systems.js';
+import { figureText, metricInterval, metricMeasure, methodLabel, proportionInterval } from '../../stats/index.js';
+import { recordedMetricKinds, recordedSystemSpec } from '../../systems.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 import { GOLD_IN_INDEX, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from '../../gold-in-index.js';
@@ -31,12 +32,13 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
       keys.set(k, e);
     }
   if (keys.size === 0) return null;
+  const kinds = recordedMetricKinds(run.config);
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
   for (const [k, { kind, values }] of [...keys].sort(([a], [b]) => a.localeCompare(b, 'en'))) {
     if (kind === 'rate' && k.startsWith('gold') && k !== GOLD_IN_INDEX && goldAbsentFor(run.results, k)) {
-      json[k] = { kind, n: values.length, value: null, note: NO_GOLD_IN_INDEX };
-      rows.push([k, values.length, NO_GOLD_IN_INDEX, '–']);
+      json[k] = { kind, measure: metricMeasure(kinds[k], { kind: 'proportion' }, true), n: values.length, value: null, note: NO_GOLD_IN_INDEX };
+      rows.push([k, metricMeasure(kinds[k], { kind: 'proportion' }, true), values.length, NO_GOLD_IN_INDEX, '–']);
       continue;
     }
     const ci =
@@ -45,15 +47,24 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
             values.reduce((a, b) => a + b, 0),
             values.length,
           )
-        : metricInterval(k, values, o);
-    json[k] = { kind, n: values.length, value: ci.estimate, ci: { lo: ci.lo, hi: ci.hi, method: ci.method } };
-    rows.push([k, values.length, figureText(ci, kind === 'rate' ? 'percent' : 'decimal'), methodLabel(ci)]);
+        : metricInterval(k, values, o, kinds);
+    // what the figure is: a share of items (Wilson) or a mean (bootstrap), said beside its interval's method
+    const measure = metricMeasure(kinds[k], ci, kind === 'rate');
+    json[k] = {
+      kind,
+      measure,
+      ...(kinds[k] ? { declared: kinds[k] } : {}),
+      n: values.length,
+      value: ci.estimate,
+      ci: { lo: ci.lo, hi: ci.hi, method: ci.method },
+    };
+    rows.push([k, measure, values.length, figureText(ci, kind === 'rate' ? 'percent' : 'decimal'), methodLabel(ci)]);
   }
   const gold = goldCoverageNote(goldCoverage(run.results));
   return {
     id: 'itemMetrics',
     title: 'Per-item metrics',
-    markdown: table(['metric', 'n', 'rate / mean [95% interval]', 'interval'], rows) + (gold ? `\n\n**Warning:** ${gold}.` : ''),
+    markdown: table(['metric', 'figure', 'n', 'value [95% interval]', 'interval'], rows) + (gold ? `\n\n**Warning:** ${gold}.` : ''),
     json,
   };
 };

@@ -1,0 +1,40 @@
+/**
+ * What a per-item metric measures, as the system that writes it declares it (its `metricKinds`:
+ * a lexcase system's plugin, a system of the user's own through `runExperiment`'s `metricKinds`;
+ * config.json records them, eval/metric-kinds.ts reads them back):
+ * - `count` (forfeits, citations, tool calls, rounds…): a value that can exceed 1, so a run where
+ *   every item happened to record 0 or 1 is still a mean count — the graded mean's interval
+ *   (percentile bootstrap; none below n = 10) whatever its values. Before, only the bundled
+ *   systems' count names were known (a fixed list): a user's system writing `toolCalls` 0 or 1 on
+ *   every item got a Wilson interval whose upper end (≤ 1) says the mean count cannot exceed one.
+ * - `graded`: a mean of graded values (bootstrap), as a count.
+ * - `proportion` (a 0/1 outcome per item) and `share` (a per-item share in [0, 1]:
+ *   citationsSupportive, claimStrength), and an undeclared metric: the values' rule (perItemInterval:
+ *   0 or 1 on every item is the share of items at 1, Wilson; else a graded mean, bootstrap).
+ */
+import { type BootstrapSettings, type Interval, meanInterval, perItemInterval } from './interval.js';
+
+export const METRIC_KINDS = ['count', 'proportion', 'share', 'graded'] as const;
+export type MetricKind = (typeof METRIC_KINDS)[number];
+/** Per-item metric name → its kind. */
+export type MetricKinds = Readonly<Record<string, MetricKind>>;
+
+/** Whether per-item metric `key` is a mean of its values whatever they are (a count or a graded value). */
+export const isMeanMetric = (key: string, kinds: MetricKinds = {}): boolean => kinds[key] === 'count' || kinds[key] === 'graded';
+
+/** Per-item metric `key`'s interval over its values: a count's or graded value's is the graded mean's, any other's the values' rule (perItemInterval). */
+export function metricInterval(key: string, values: readonly number[], o: BootstrapSettings = {}, kinds: MetricKinds = {}): Interval {
+  return isMeanMetric(key, kinds) ? meanInterval(values, o) : perItemInterval(values, o);
+}
+
+/**
+ * What a per-item metric's figure is, in words for a table's row and report.json's `measure`: a
+ * boolean's or a proportion's "share of items"; a number at 0 or 1 on every item given Wilson "share
+ * of items at 1" (a share's or an undeclared metric's: the values decided it); a bootstrap mean "mean
+ * count", "mean share" or "mean". Before, every number read "mean" beside "95% Wilson".
+ */
+export function metricMeasure(kind: MetricKind | undefined, iv: Pick<Interval, 'kind'>, boolean = false): string {
+  if (boolean || kind === 'proportion') return 'share of items';
+  if (iv.kind === 'proportion') return 'share of items at 1 (each item 0 or 1)';
+  return kind === 'count' ? 'mean count' : kind === 'share' ? 'mean share' : 'mean';
+}
