@@ -243,6 +243,12 @@ export const errors = {
 
   embedderUnavailable: (message: string, hint?: string) => new LexcaseError('EMBEDDER_UNAVAILABLE', message, { hint }),
 
+  /** A dense store in object storage that does not answer (an unreachable endpoint, refused credentials): the store, its endpoint and the cause once. */
+  denseStoreUnreachable: (uri: string, endpoint: string, cause: string) =>
+    new LexcaseError('EMBEDDER_UNAVAILABLE', `cannot reach the dense store ${uri} at ${endpoint}: ${cause}; nothing was built`, {
+      hint: 'check the endpoint and credentials (AWS_ENDPOINT, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_ALLOW_HTTP for http://; docs/dense.md "Object storage")',
+    }),
+
   /** An embedder's optional npm package is absent or does not load (e.g. a native part failed to install). */
   embedderPackageMissing: (provider: string, pkg: string, cause: unknown, alternatives: string) =>
     new LexcaseError(

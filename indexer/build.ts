@@ -30,6 +30,7 @@ import { HashingFile } from './sparse/hashing-file.js';
 import { blockBoundsSpec, type BlockBoundsOptions, type BlockBoundsSpec } from './sparse/block-bounds.js';
 import { BLOCKS_FILE, writeBlockChecksums } from './block-checksums.js';
 import type { AddDenseOptions } from './dense/add-dense.js';
+import { isRemoteUri } from './dense/dense-section.js';
 import { checkPassagesInput, defaultCorpusName, withSource, type PassageInput, type PassagesInput } from './passage-input.js';
 import { checkOutDir } from './out-dir.js';
 import { PhaseClock, type BuildPhase } from './build-phases.js';
@@ -337,6 +338,10 @@ export async function buildIndex<T extends PassageInput>(passages: PassagesInput
   const workers = resolveWorkers(opts.workers);
   const threshold = Math.max(1, opts.segmentPostings ?? defaultSegmentPostings(workers));
   const batchPassages = Math.max(1, opts.batchPassages ?? 1000);
+  // a dense store in object storage that does not answer: said before the sparse build, so nothing is
+  // built for nothing (before, it failed after BM25 was built and the embedder loaded; the build was thrown away)
+  const denseUri = opts.dense?.uri;
+  if (methods.includes('dense') && denseUri && isRemoteUri(denseUri)) await (await import('./dense/dense-store.js')).checkDenseStore(denseUri);
 
   mkdirSync(dirname(out), { recursive: true });
   // One writer per index dir: a second build (or `index dense`) of the same dir gets LOCKED.

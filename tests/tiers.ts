@@ -116,6 +116,7 @@ export const HEAVY_TESTS: readonly string[] = [
   'eval/demo/dense-step.test.ts',
   'eval/fusion-sweep.test.ts',
   'eval/reproduce/reproduce-index-content.test.ts',
+  'indexer/dense/dense-store.test.ts',
   'indexer/embed/use-lite-direct.test.ts',
   'indexer/embed/use-lite-tokenizer.test.ts',
   'retrieval/dense-ann-explain.test.ts',

@@ -46,6 +46,7 @@ import { enclosingProtected, isWithin, realpathLoose } from '../../core/out-dir-
 import { INDEX_DIR } from '../out-dir.js';
 import { DEFAULT_DENSE_TABLE, DEFAULT_DENSE_URI, denseIdsDigest, isRemoteUri, newDenseOwner, resolveDenseUri, type DenseSection } from './dense-section.js';
 import { restoreDenseSwapLocked } from './dense-swap.js';
+import { checkDenseStore } from './dense-store.js';
 import {
   appendVectors,
   buildAnnIndex,
@@ -165,6 +166,8 @@ export async function addDenseIndex(dir: string, opts: AddDenseOptions = {}): Pr
 async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manifest> {
   const t0 = Date.now();
   checkDenseUri(dir, opts.uri ?? DEFAULT_DENSE_URI);
+  // an object store that does not answer: one line, before the embedder loads
+  await checkDenseStore(opts.uri ?? DEFAULT_DENSE_URI);
   const manifest = await readManifest(dir);
   const given = opts.embedder;
   const spec: EmbedderSpec = isEmbedder(given) ? (opts.spec ?? { provider: given.provider, model: given.model }) : (given ?? { provider: 'use-lite' });

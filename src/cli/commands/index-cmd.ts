@@ -20,6 +20,7 @@ import { byteSize } from '../byte-size.js';
 import { addCorpusOptions, assertCorpusFlagsApply, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
 import { addDenseBuildOptions, denseBuildOptions, wantsDense, type DenseBuildFlags } from '../dense-index-options.js';
 import { PREBUILT_DENSE_SPEC } from '../../../indexer/dense/prebuilt-spec.js';
+import { isRemoteUri } from '../../../indexer/dense/dense-section.js';
 
 export interface IndexBuildFlags extends CorpusFlags, DenseBuildFlags {
   out: string;
@@ -103,6 +104,9 @@ export async function runIndexBuild(
   const methods = wantsDense(flags) && !asked.includes('dense') ? [...asked, 'dense'] : asked;
   const dense = flags.dense ?? plan?.dense ?? (methods.includes('dense') ? denseBuildOptions(flags) : undefined);
   const prebuiltOk = flags.dense ? false : plan?.dense ? !!plan.densePrebuilt : prebuiltDenseAllowed(flags);
+  // a dense store in object storage that does not answer: one line before anything is read or built (indexer/dense/dense-store.ts)
+  if (methods.includes('dense') && dense?.uri && isRemoteUri(dense.uri))
+    await (await import('../../../indexer/dense/dense-store.js')).checkDenseStore(dense.uri);
   const total = knownPassageCount(corpus) ?? 0;
   const bar = createProgress(`index ${corpus}`, { unit: 'passages' });
   if (total) bar.start(total);
