@@ -36,7 +36,7 @@ export interface RunConfigFile {
     cutTail?: { bytes: number; id?: string };
     /**
      * The attempt before this resume was stopped by a signal (its `interrupts` entry, eval/run-counts.ts
-     * interruptsSince): the items under way then, which this resume runs again, and the requests they
+     * unresumedInterrupts): the items under way then, which this resume runs again, and the requests they
      * had sent. Summed over resumes[], equal to `interrupts` but an interrupt not resumed yet. Absent
      * when that attempt was not interrupted, and in resumes written before 2026-12-01.
      */

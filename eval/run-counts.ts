@@ -9,6 +9,7 @@
  */
 import type { RunConfigFile } from './run-config-file.js';
 import { readConfig } from './run-dir.js';
+import { runResumes } from './run-resumes.js';
 import type { ResultRecord } from './types.js';
 
 export interface RunCounts {
@@ -174,17 +175,23 @@ export function runInterrupts(configFile: unknown): UnderWay {
 }
 
 /**
- * The interrupts recorded since `since` (config.json `interrupts` entries at or after it: the latest
- * attempt's start, the last resume's `at` or the run's `provenance.createdAt`), summed: what a resume
- * records as its `underWay` (the attempt before it was stopped with those items under way). Each
- * attempt is interrupted at most once, so every interrupt is counted by one resume; without `since`
- * (no time recorded), all of them.
+ * The interrupts no resume has run the items of again, summed: what a resume records as its
+ * `underWay` (the attempt before it was stopped with those items under way). An interrupt is resumed
+ * by any later resume (`at` at or after it) — of a merged run (runResumes: every shard's and the
+ * merged dir's own), by a later resume of its own shard or of the merged dir. So every interrupt is
+ * counted by one resume. An interrupt without a time is counted (never taken as resumed). Before,
+ * a resume counted the interrupts since the last entry of `resumes`, which in a merged run dir is
+ * the last shard's (they are in shard order): a resume of the merged dir counted again an
+ * interrupt of shard 1 that shard 1's own later resume had counted (Σ underWay 12 for 7 requests).
  */
-export function interruptsSince(configFile: unknown, since: string | undefined): UnderWay {
-  const list = (configFile as { interrupts?: unknown } | null | undefined)?.interrupts;
-  if (!Array.isArray(list)) return { items: 0, requests: 0 };
-  const after = since === undefined ? list : list.filter((x: { at?: unknown } | null) => typeof x?.at !== 'string' || x.at >= since);
-  return runInterrupts({ interrupts: after });
+export function unresumedInterrupts(configFile: unknown): UnderWay {
+  const file = (configFile ?? {}) as Partial<RunConfigFile>;
+  const list = Array.isArray(file.interrupts) ? file.interrupts : [];
+  const resumes = runResumes(file);
+  const resumed = (x: { at?: unknown; shard?: number } | null) =>
+    typeof x?.at === 'string' &&
+    resumes.some((r) => typeof r.at === 'string' && r.at >= (x.at as string) && (r.shard === undefined || x.shard === undefined || r.shard === x.shard));
+  return runInterrupts({ interrupts: list.filter((x) => !resumed(x)) });
 }
 
 /** "3 requests sent by 2 items under way at an interrupt": the one wording (src/cli/run-interrupt.ts's message, report.md, the counts line). */

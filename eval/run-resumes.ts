@@ -15,9 +15,17 @@ export function shardResumes(from: readonly { shard: { index: number }; resumes?
   return [...from].sort((a, b) => a.shard.index - b.shard.index).flatMap((s) => (s.resumes ?? []).map((r) => ({ ...r, shard: s.shard.index })));
 }
 
-/** The run's resumes: a merged run's every shard's (from `mergedFrom`, which every merged run dir records), another's its own. */
+/**
+ * The run's resumes: a merged run's every shard's (from `mergedFrom`, which every merged run dir
+ * records) and then the merged run dir's own (a resume of the merged dir: a top-level entry with no
+ * shard that is no shard's — a merged dir written before 2026-12-01 copied shard 1's there without
+ * one); another run's its own. Before, a merged run dir's own resumes were left out: report.md said
+ * "resumed: 2× (shard 1: 1×, shard 2: 1×)" after the merged dir was resumed a third time.
+ */
 export function runResumes(file: Partial<Pick<RunConfigFile, 'resumes' | 'mergedFrom'>>): RunResume[] {
   const from = file.mergedFrom;
-  if (Array.isArray(from) && from.length && from.every((s) => Array.isArray(s.resumes))) return shardResumes(from);
-  return Array.isArray(file.resumes) ? file.resumes : [];
+  const top = Array.isArray(file.resumes) ? file.resumes : [];
+  if (!Array.isArray(from) || !from.length || !from.every((s) => Array.isArray(s.resumes))) return top;
+  const shardAts = new Set(from.flatMap((s) => (s.resumes ?? []).map((r) => r.at)));
+  return [...shardResumes(from), ...top.filter((r) => r.shard === undefined && !shardAts.has(r.at))];
 }

@@ -97,7 +97,7 @@ import {
   writeTrace,
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
-import { interruptsSince, resumeSaysAnything, resumingText, runInterrupts } from './run-counts.js';
+import { resumeSaysAnything, resumingText, runInterrupts, unresumedInterrupts } from './run-counts.js';
 import { noteItemUnderWay } from './results-writes.js';
 import { checkShardResume, currentShard, selectShardItems, shardLabel } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
@@ -404,7 +404,8 @@ async function runLocked<Item extends { id: string }>(
     const changed = sayResumeChanges(runDir, { existing, config, movedData, indexMove });
     // the interrupt that stopped the attempt before this one (config.json `interrupts`), recorded with this resume, so
     // resumes[] counts the requests the resuming line and report.md count; before, no resume entry held them
-    const interrupted = interruptsSince(existing, existing.resumes?.at(-1)?.at ?? existing.provenance?.createdAt);
+    // (a merged run dir's: every shard's interrupt not resumed by a later resume of its shard or of the merged dir)
+    const interrupted = unresumedInterrupts(existing);
     existing.resumes = [
       ...(existing.resumes ?? []),
       {

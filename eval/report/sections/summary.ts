@@ -61,11 +61,12 @@ function dataFileFields(files: unknown): [string, unknown][] {
   );
 }
 
-/** "3×", a merged run's with its shards': "3× (shard 1: 1×, shard 2: 2×)". */
+/** "3×", a merged run's with its shards' and its own: "4× (shard 1: 1×, shard 2: 2×, merged run dir: 1×)". */
 function resumedText(resumes: readonly RunResume[]): string {
   const byShard = new Map<number, number>();
   for (const r of resumes) if (r.shard !== undefined) byShard.set(r.shard, (byShard.get(r.shard) ?? 0) + 1);
-  const each = [...byShard].map(([s, n]) => `shard ${s}: ${n}×`);
+  const own = resumes.filter((r) => r.shard === undefined).length;
+  const each = [...[...byShard].map(([s, n]) => `shard ${s}: ${n}×`), ...(byShard.size && own ? [`merged run dir: ${own}×`] : [])];
   return `${resumes.length}×${each.length ? ` (${each.join(', ')})` : ''}`;
 }
 
