@@ -62,6 +62,8 @@ describe('a merged run dir resumed', () => {
     await stop(s1, 1, 1, 5); // then shard 1, later
     const merged = await mergeShards(join(dir, 'merged'), [s1, s2], recipe);
     const to = runDirOf(merged.out, 'llm-only');
+    // the system's declaration of its metrics' kinds travels with the merged config.json (shard 1's)
+    expect(JSON.parse(readFileSync(join(to, 'config.json'), 'utf8')).metricKinds).toMatchObject({ unresolvedCitations: 'count' });
     const r = await grid(merged.out);
     expect(r).toBeDefined();
     const cfg = JSON.parse(readFileSync(join(to, 'config.json'), 'utf8'));
