@@ -31,6 +31,9 @@ export {
   type Interval,
   type MeasureKind,
   type PairedDifference,
+  METRIC_KINDS,
+  type MetricKind,
+  type MetricKinds,
 } from '../../eval/stats/index.js';
 export { evalRetrieval, parseKs, DEFAULT_KS, type RetrievalEvalOptions, type RetrievalEvalResult, type QueryResult } from '../../eval/retrieval-eval.js';
 export { evalRetrievalOnIndex, type IndexEvalOptions, type RetrievalReport } from '../../eval/retrieval-eval-index.js';
