@@ -2,7 +2,13 @@
  * How replies are read, recorded in every LLM run's config.json (`replyReading`, eval/runner.ts): an
  * older lexcase read a reasoning model's `<think>` block as part of the answer (a draft object in it
  * was taken for the answer), so a resume of a run dir it started warns (eval/resume-unrecorded.ts).
+ * The reading recorded until 2026-12-01 (REPLY_READING_BEFORE_HARMONY) took a draft object in a
+ * `<thinking>` block or a gpt-oss Harmony analysis channel for the answer, and the first of two
+ * different objects in one reply; a resume of a run dir that records it warns too.
  * Its own module: the runner reads it in offline runs too, which must not load LangChain
  * (core/llm/structured.ts, which applies it, does).
  */
-export const REPLY_READING = 'think-blocks-dropped';
+export const REPLY_READING = 'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects in one reply refused';
+
+/** The `replyReading` recorded before 2026-12-01's: only `<think>` blocks dropped. */
+export const REPLY_READING_BEFORE_HARMONY = 'think-blocks-dropped';

@@ -38,72 +38,122 @@ export function messageText(msg: BaseMessage): string {
 
 /**
  * A reply's text without the reasoning a reasoning model writes before its answer (DeepSeek-R1,
- * Qwen3, QwQ served without a reasoning parser): leading `<think>…</think>` blocks, and the
- * reasoning before a lone `</think>` (chat templates that open the block in the prompt). A block
- * never closed — the reply was cut off while the model was still reasoning — leaves nothing: a
- * draft answer inside it is not the model's answer.
+ * Qwen3, QwQ served without a reasoning parser): leading `<think>…</think>` (or `<thinking>…
+ * </thinking>`) blocks, and the reasoning before a lone closing tag (chat templates that open the
+ * block in the prompt). A block never closed — the reply was cut off while the model was still
+ * reasoning — leaves nothing: a draft answer inside it is not the model's answer. A gpt-oss reply
+ * whose Harmony channels the server left in the content (`<|channel|>analysis<|message|>…<|end|>
+ * <|start|>assistant<|channel|>final<|message|>…`) is its final channel's message; one with no
+ * final channel (cut off in its analysis) leaves nothing.
  */
 export function withoutReasoning(text: string): string {
-  let t = text;
+  let t = harmonyFinal(text);
   for (let m = LEADING_THINK.exec(t); m; m = LEADING_THINK.exec(t)) t = t.slice(m[0].length);
-  if (/^\s*<think>/i.test(t)) return '';
-  const close = t.search(/<\/think>/i);
-  if (close >= 0 && !/<think>/i.test(t.slice(0, close)) && !/^\s*[[{]/.test(t)) t = t.slice(close + '</think>'.length);
+  if (/^\s*<think(?:ing)?>/i.test(t)) return '';
+  const close = /<\/think(?:ing)?>/i.exec(t);
+  if (close && !/<think(?:ing)?>/i.test(t.slice(0, close.index)) && !/^\s*[[{]/.test(t)) t = t.slice(close.index + close[0].length);
   return t;
 }
-const LEADING_THINK = /^\s*<think>[\s\S]*?<\/think>/i;
+const LEADING_THINK = /^\s*<(think|thinking)>[\s\S]*?<\/\1>/i;
+
+/** Harmony's marker of a channel's message (gpt-oss): `<|channel|>NAME<|message|>`, NAME possibly followed by a recipient or constraint. */
+const HARMONY_CHANNEL = /<\|channel\|>\s*([A-Za-z]+)[^<]*<\|message\|>/g;
+
+/** The final channel's message of a reply in Harmony format, up to its end marker; '' where there is none; the text itself where it holds no channel marker. */
+function harmonyFinal(text: string): string {
+  const channels = [...text.matchAll(HARMONY_CHANNEL)];
+  if (!channels.length) return text;
+  const final = channels.filter((m) => m[1].toLowerCase() === 'final').at(-1);
+  if (!final) return '';
+  const rest = text.slice((final.index ?? 0) + final[0].length);
+  const end = /<\|(?:end|return|call)\|>/.exec(rest);
+  return end ? rest.slice(0, end.index) : rest;
+}
 
 /**
- * Pull the first JSON object or array out of a reply: the whole text, a fenced block, or the first
- * balanced {...}. The whole text comes first: a reply that is JSON may hold a fence inside a string.
- * A reasoning model's `<think>` block is no part of the answer (withoutReasoning): a draft object
- * inside it would otherwise be taken for the answer.
+ * Pull the JSON object or array out of a reply: the whole text, else the fenced blocks and the
+ * balanced `{…}` / `[…]` slices around them. The whole text comes first: a reply that is JSON may
+ * hold a fence inside a string. A reasoning model's `<think>` block (or Harmony analysis channel)
+ * is no part of the answer (withoutReasoning): a draft object inside it would otherwise be taken
+ * for the answer. A reply that holds two different objects (a draft, then a revision: `{…} On
+ * reflection: {…}`, or two fenced blocks) names no one answer: it is refused, never read as either.
  */
 export function extractJson(reply: string): unknown {
   const text = withoutReasoning(reply);
   if (!text.trim() && reply.trim())
-    throw new Error('no JSON object found in the reply (only a <think> reasoning block that was never closed: cut off at the token limit?)');
+    throw new Error(
+      /<\|channel\|>/.test(reply)
+        ? 'no JSON object found in the reply (only a Harmony analysis channel, no final one: cut off at the token limit?)'
+        : 'no JSON object found in the reply (only a <think> reasoning block that was never closed: cut off at the token limit?)',
+    );
   try {
     return JSON.parse(text.trim());
   } catch {
     /* not JSON as a whole */
   }
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
-  const candidates = [fenced?.[1], text];
-  for (const c of candidates) {
-    if (!c) continue;
-    const t = c.trim();
+  const found: JsonSlice[] = [];
+  const fence = /```(?:json)?\s*([\s\S]*?)```/gi;
+  let outside = '';
+  let from = 0;
+  for (const m of text.matchAll(fence)) {
+    outside += `${text.slice(from, m.index)}\n`;
+    from = (m.index ?? 0) + m[0].length;
     try {
-      return JSON.parse(t);
+      found.push({ json: JSON.parse(m[1].trim()) });
     } catch {
-      /* try a balanced slice */
-    }
-    for (const [open, close] of [
-      ['{', '}'],
-      ['[', ']'],
-    ] as const) {
-      const start = t.indexOf(open);
-      if (start < 0) continue;
-      let depth = 0;
-      let inStr = false;
-      for (let i = start; i < t.length; i++) {
-        const ch = t[i];
-        if (inStr) {
-          if (ch === '\\') i++;
-          else if (ch === '"') inStr = false;
-        } else if (ch === '"') inStr = true;
-        else if (ch === open) depth++;
-        else if (ch === close && --depth === 0) {
-          try {
-            return JSON.parse(t.slice(start, i + 1));
-          } catch {
-            break;
-          }
-        }
-      }
+      found.push(...jsonSlices(m[1]));
     }
   }
+  found.push(...jsonSlices(outside + text.slice(from)));
+  // a fence mark inside a string (`{"a": "```"}`) is no fence: the text read whole
+  if (!found.some((f) => f.json !== undefined)) found.push(...jsonSlices(text));
+  const objects = found.filter((f) => f.json !== null && typeof f.json === 'object' && !Array.isArray(f.json));
+  const read = objects.length ? objects : found.filter((f) => Array.isArray(f.json));
+  const distinct = new Set([...read, ...found.filter((f) => f.malformed)].map((f) => (f.malformed ? `\u0000${f.malformed}` : JSON.stringify(f.json))));
+  if (read.length && distinct.size > 1)
+    throw new Error(`the reply holds ${distinct.size} different JSON objects (a draft and a revision?): none is taken for the answer`);
+  if (read.length) return read[0].json;
   throw new Error('no JSON object found in the reply');
+}
+
+/** A balanced slice of a reply: its JSON value, or (`malformed`) its text where it looks like JSON (`"key":`) but does not parse. */
+type JsonSlice = { json: unknown; malformed?: undefined } | { json?: undefined; malformed: string };
+
+/**
+ * The outermost balanced `{…}` and `[…]` slices of `t`, in order: each one's JSON value, or the
+ * slice as `malformed` where it looks like a JSON object but does not parse; braces in prose
+ * ("{duty, breach}", "[P3]") are neither.
+ */
+function jsonSlices(t: string): JsonSlice[] {
+  const out: JsonSlice[] = [];
+  let start = t.search(/[[{]/);
+  while (start >= 0) {
+    let depth = 0;
+    let inStr = false;
+    let end = -1;
+    for (let i = start; i < t.length; i++) {
+      const ch = t[i];
+      if (inStr) {
+        if (ch === '\\') i++;
+        else if (ch === '"') inStr = false;
+      } else if (ch === '"') inStr = true;
+      else if (ch === '{' || ch === '[') depth++;
+      else if ((ch === '}' || ch === ']') && --depth === 0) {
+        end = i;
+        break;
+      }
+    }
+    if (end < 0) break;
+    const slice = t.slice(start, end + 1);
+    try {
+      out.push({ json: JSON.parse(slice) });
+    } catch {
+      if (/"\s*:/.test(slice)) out.push({ malformed: slice });
+    }
+    const next = t.slice(end + 1).search(/[[{]/);
+    start = next < 0 ? -1 : end + 1 + next;
+  }
+  return out;
 }
 
 export function parseStructured<S extends z.ZodType>(text: string, schema: S): z.infer<S> {
