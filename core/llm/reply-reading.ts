@@ -8,7 +8,8 @@
  * Its own module: the runner reads it in offline runs too, which must not load LangChain
  * (core/llm/structured.ts, which applies it, does).
  */
-export const REPLY_READING = 'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects in one reply refused';
+export const REPLY_READING =
+  'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused';
 
 /** The `replyReading` recorded before 2026-12-01's: only `<think>` blocks dropped. */
 export const REPLY_READING_BEFORE_HARMONY = 'think-blocks-dropped';

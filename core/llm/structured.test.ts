@@ -75,6 +75,36 @@ describe('invokeStructured through the factory (scripted OpenAI-compatible serve
     expect(JSON.stringify(srv.requests[1].body.messages)).toContain('could not be parsed');
   });
 
+  it('tool: parallel calls of the function with different arguments (a draft, then the answer) are refused, never read as the first', async () => {
+    setLogLevel('error');
+    const two = {
+      toolCalls: [
+        { name: 'juror_Judge', args: { reasoning: 'draft', vote: 'A' } },
+        { name: 'juror_Judge', args: { reasoning: 'final', vote: 'B' } },
+      ],
+    };
+    srv = await startScriptedServer([two, two]);
+    const err = await invokeStructured(createChatModel(cfg(srv, { structuredOutput: 'tool' })), ask, vote, { what: 'juror Judge' }).catch((e) => e);
+    expect(err.code).toBe('LLM_OUTPUT_INVALID');
+    expect(err.message).toMatch(/the reply holds 2 calls with different arguments/);
+    expect(srv.requests).toHaveLength(2);
+  });
+
+  it('tool: the same call sent twice in one reply is read once', async () => {
+    const args = { reasoning: 'final', vote: 'C' };
+    srv = await startScriptedServer([
+      {
+        toolCalls: [
+          { name: 'juror_Judge', args },
+          { name: 'juror_Judge', args },
+        ],
+      },
+    ]);
+    const r = await invokeStructured(createChatModel(cfg(srv, { structuredOutput: 'tool' })), ask, vote, { what: 'juror Judge' });
+    expect(r.value.vote).toBe('C');
+    expect(r.attempts).toBe(1);
+  });
+
   it('malformed twice: LLM_OUTPUT_INVALID carries both raw replies and the malformed calls', async () => {
     srv = await startScriptedServer([{ rawToolArgs: 'vote=B' }, { rawToolArgs: '{"vote": "Z"' }]);
     const warn = vi.spyOn(console, 'warn');

@@ -302,11 +302,20 @@ function requestOptions(
 }
 
 type Reply = BaseMessage & { tool_calls?: { name: string; args: unknown }[]; invalid_tool_calls?: InvalidToolCall[] };
+type ReadReply = { json?: unknown; text: string; invalid?: InvalidToolCall; several?: number };
 
-/** The candidate object of a reply and its raw text: tool-call arguments in tool mode, else the text. */
-function readReply(reply: Reply, mode: StructuredOutputMode, name: string): { json?: unknown; text: string; invalid?: InvalidToolCall } {
+/**
+ * The candidate object of a reply and its raw text: tool-call arguments in tool mode, else the text.
+ * Several calls of the forced function (parallel calls: a draft, then the answer) with different
+ * arguments name no one answer (`several`): refused like two objects in a text reply.
+ */
+function readReply(reply: Reply, mode: StructuredOutputMode, name: string): ReadReply {
   if (mode === 'tool') {
-    const call = reply.tool_calls?.find((c) => c.name === name) ?? reply.tool_calls?.[0];
+    const named = reply.tool_calls?.filter((c) => c.name === name) ?? [];
+    const calls = named.length ? named : (reply.tool_calls ?? []);
+    const call = calls[0];
+    const distinct = new Set(calls.map((c) => JSON.stringify(c.args))).size;
+    if (call && distinct > 1) return { text: calls.map((c) => JSON.stringify(c.args)).join('\n'), several: distinct };
     if (call) return { json: call.args, text: JSON.stringify(call.args) };
     const bad = reply.invalid_tool_calls?.[0];
     if (bad) return { text: bad.args ?? '', invalid: { name: bad.name, args: bad.args, error: bad.error } };
@@ -324,12 +333,9 @@ function validate<S extends z.ZodType>(json: unknown, schema: S): z.infer<S> {
 }
 
 /** The reply's object, validated (numbers clamped into bounds and counted under `what`); throws why it is not valid. */
-function readValue<S extends z.ZodType>(
-  got: { json?: unknown; text: string; invalid?: InvalidToolCall },
-  schema: S,
-  what: string,
-): { value: z.infer<S>; repairs: BoundRepair[] } {
+function readValue<S extends z.ZodType>(got: ReadReply, schema: S, what: string): { value: z.infer<S>; repairs: BoundRepair[] } {
   if (got.invalid) throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
+  if (got.several) throw new Error(`the reply holds ${got.several} calls with different arguments (a draft and a revision?): none is taken for the answer`);
   const checked = validateRepairing(got.json !== undefined ? got.json : extractJson(got.text), schema);
   countRepairs(what, checked.repairs);
   return checked;
