@@ -74,7 +74,7 @@ describe('tool trace extraction', () => {
 });
 
 describe('tool-call arguments sent as a JSON object (not a JSON string)', () => {
-  it('are kept as text in the trace, and the evidence command prints them', async () => {
+  it('are read as the same call sent as a string (it runs: its query in the trace), and the evidence command prints it', async () => {
     const { startScriptedServer } = await import('../../tests/support/scripted-openai-server.js');
     const { createChatModel } = await import('../../core/llm/factory.js');
     const { llmConfigSchema } = await import('../../core/config.js');
@@ -106,11 +106,13 @@ describe('tool-call arguments sent as a JSON object (not a JSON string)', () => 
       const model = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'm', apiKey: 'k', maxRetries: 0, cacheDir: false }));
       const reply = await model.invoke([new HumanMessage('task')]);
       const t = extractToolTrace([new HumanMessage('task'), reply]);
-      // before: query was the object itself, and the evidence command crashed ("(s ?? "").replace is not a function")
+      // first the query was the object itself, and the evidence command crashed ("(s ?? "").replace is not a function");
+      // then a malformed call that never ran (its arguments as text); now the call as sent as a string
       expect(t.calls).toHaveLength(1);
-      expect(t.calls[0].query).toBe(JSON.stringify(args));
+      expect(t.calls[0]).toMatchObject({ tool: 'bm25_search', query: args.query });
+      expect(t.calls[0].error).toBeUndefined();
       const text = formatEvidence({ hypothesis: 'h', facts: '', stance: 'for', mode: 'llm', evidence: [], toolCalls: t.calls, stop: 'final' } as never);
-      expect(text).toContain(`bm25_search [step 1]: "${JSON.stringify(args)}"`);
+      expect(text).toContain(`bm25_search [step 1]: "${args.query}"`);
     } finally {
       await srv.close();
     }

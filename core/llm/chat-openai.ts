@@ -82,7 +82,18 @@ interface Sent {
 // Call options that do not change the reply and must not split the cache.
 const VOLATILE_PARAMS = new Set(['stream', 'stream_options', 'user', 'signal', 'timeout', 'promptIndex']);
 
-type RawToolCall = { id?: string; type?: string; function?: { name: string; arguments: string } };
+type RawToolCall = { id?: string; type?: string; function?: { name: string; arguments: unknown } };
+
+/**
+ * A call whose arguments the server sent as a JSON object rather than the string OpenAI's API
+ * specifies (some proxies and servers of Ollama-style APIs): its arguments as that object's JSON
+ * text, so it is read (and runs) as the same call sent as a string; before, it was a malformed call.
+ */
+function withStringArguments(call: RawToolCall): RawToolCall {
+  const args = call.function?.arguments;
+  if (!call.function || args === null || typeof args !== 'object' || Array.isArray(args)) return call;
+  return { ...call, function: { ...call.function, arguments: JSON.stringify(args) } };
+}
 
 function parses(call: RawToolCall): boolean {
   try {
@@ -96,7 +107,9 @@ function parses(call: RawToolCall): boolean {
 /** Chat-completions client that always sends with `create` and converts malformed tool calls quietly (see the module doc). */
 export class CreateOnlyCompletions extends ChatOpenAICompletions {
   override _convertCompletionsMessageToBaseMessage(message: never, rawResponse: never) {
-    const calls = ((message as { tool_calls?: RawToolCall[] }).tool_calls ?? []) as RawToolCall[];
+    const sent = ((message as { tool_calls?: RawToolCall[] }).tool_calls ?? []) as RawToolCall[];
+    const calls = sent.map(withStringArguments);
+    if (calls.some((c, i) => c !== sent[i])) message = { ...(message as object), tool_calls: calls } as never;
     if (calls.length === 0 || calls.some(parses)) return super._convertCompletionsMessageToBaseMessage(message, rawResponse);
     const msg = super._convertCompletionsMessageToBaseMessage({ ...(message as object), tool_calls: undefined } as never, rawResponse) as AIMessage;
     msg.invalid_tool_calls = calls.map((c) => makeInvalidToolCall(c as never, 'Malformed args: not valid JSON'));

@@ -4,12 +4,13 @@
  * was taken for the answer), so a resume of a run dir it started warns (eval/resume-unrecorded.ts).
  * The reading recorded until 2026-12-01 (REPLY_READING_BEFORE_HARMONY) took a draft object in a
  * `<thinking>` block or a gpt-oss Harmony analysis channel for the answer, and the first of two
- * different objects in one reply; a resume of a run dir that records it warns too.
+ * different objects in one reply, and a tool call whose arguments came as a JSON object (not a
+ * string) was malformed (never ran); a resume of a run dir that records it warns too.
  * Its own module: the runner reads it in offline runs too, which must not load LangChain
  * (core/llm/structured.ts, which applies it, does).
  */
 export const REPLY_READING =
-  'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused';
+  'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read';
 
 /** The `replyReading` recorded before 2026-12-01's: only `<think>` blocks dropped. */
 export const REPLY_READING_BEFORE_HARMONY = 'think-blocks-dropped';

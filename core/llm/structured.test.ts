@@ -105,6 +105,32 @@ describe('invokeStructured through the factory (scripted OpenAI-compatible serve
     expect(r.attempts).toBe(1);
   });
 
+  it('tool: arguments sent as a JSON object rather than a string are read as the same call, not as malformed', async () => {
+    const completion = {
+      id: 'c1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'juror_Judge', arguments: { reasoning: 'r', vote: 'D' } } }],
+          },
+        },
+      ],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    };
+    srv = await startScriptedServer([{ raw: JSON.stringify(completion) }]);
+    const r = await invokeStructured(createChatModel(cfg(srv, { structuredOutput: 'tool' })), ask, vote, { what: 'juror Judge' });
+    expect(r.value.vote).toBe('D');
+    expect(r.attempts).toBe(1);
+    expect(r.invalidToolCalls ?? []).toEqual([]);
+  });
+
   it('malformed twice: LLM_OUTPUT_INVALID carries both raw replies and the malformed calls', async () => {
     srv = await startScriptedServer([{ rawToolArgs: 'vote=B' }, { rawToolArgs: '{"vote": "Z"' }]);
     const warn = vi.spyOn(console, 'warn');
