@@ -379,7 +379,7 @@ const ADDED: {
     // recorded before 2026-12-01, when a <thinking> block, a Harmony analysis channel and a reply with two different objects were read for their first object
     lacks: (before, after) => absent(before, after) || (before === REPLY_READING_BEFORE_HARMONY && after !== before),
     olderWhat:
-      'how replies are read: the lexcase that recorded it (before 2026-12-01) took a JSON object inside a <thinking> block or a gpt-oss Harmony analysis channel for the answer, and the first of two different objects in one reply (a draft, then a revision), and took a tool call whose arguments came as a JSON object for a malformed call that never ran (a search of a CASE advocate lost), so items it ran with such a model may have been scored on a draft this lexcase drops or refuses, or on fewer searches',
+      'how replies are read: the lexcase that recorded it (before 2026-12-01) took a JSON object inside a <thinking> block or a gpt-oss Harmony analysis channel for the answer, and the first of two different objects in one reply (a draft, then a revision), and took a tool call whose arguments came as a JSON object for a malformed call that never ran (a search of a CASE advocate lost), and kept a 3-ply ply whose reply held nothing besides its reasoning (cut off inside it) as an empty ply that was scored, so items it ran with such a model may have been scored on a draft this lexcase drops or refuses, or on fewer searches',
   },
   {
     runner: true,

@@ -10,7 +10,7 @@
  * (core/llm/structured.ts, which applies it, does).
  */
 export const REPLY_READING =
-  'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read';
+  'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused';
 
 /** The `replyReading` recorded before 2026-12-01's: only `<think>` blocks dropped. */
 export const REPLY_READING_BEFORE_HARMONY = 'think-blocks-dropped';
