@@ -23,6 +23,7 @@ import {
 } from '../../tests/support/scripted-openai-server.js';
 import { getPassageFrom, keywordRetriever, PASSAGES, QUESTION, without } from '../case/test-support/fixtures.js';
 import { createMad } from './debate.js';
+import { NO_NEW_SNIPPET } from './new-snippet.js';
 import { briefReply, debaterLetter, humanText, judgeReply, msgs, roleOf, roundOf } from './test-support/script.js';
 import type { DebateTrace } from './debate.js';
 
@@ -113,16 +114,18 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
       ['Ao', 'Bo', 'Co', 'Do'],
       ['Ar', 'Br', 'Cr', 'Dr'],
     ]);
-    // B's rebuttal asked the retriever for one snippet (k forced to 1) and got it back as a tool message
+    // B's rebuttal asked the retriever for one new snippet; every passage its query finds (the impeachment
+    // rules) is already in the pool, so the tool says so and B gets none (before: the top hit, a pool passage)
     const b2 = t.rounds[1].briefs[1];
-    expect(b2.request).toMatchObject({ tool: 'bm25_search', query: 'party impeach own witness credibility' });
-    expect(b2.request!.ids).toHaveLength(1);
+    expect(b2.request).toMatchObject({ tool: 'bm25_search', query: 'party impeach own witness credibility', rule: 'new-only', k: t.pool.length + 1 });
+    expect(b2.request!.ids).toEqual([]);
+    expect(b2.request!.skipped).toBeGreaterThan(0);
     const bReqs = debaterReqs(srv, 'B', 2);
     expect(bReqs).toHaveLength(2);
     expect(bReqs[0].body.tools.map((x: any) => x.function.name)).toEqual(['bm25_search']);
     expect(bReqs[1].body.tool_choice).toBe('none');
     const toolMsg = bReqs[1].body.messages.find((m: any) => m.role === 'tool');
-    expect(JSON.parse(toolMsg.content).results).toHaveLength(1);
+    expect(JSON.parse(toolMsg.content)).toEqual({ results: [], note: NO_NEW_SNIPPET });
     // the opening offered no tools
     expect(debaterReqs(srv, 'A', 1)[0].body.tools).toBeUndefined();
     // each round's schema asks for what its prompt asks for: an opening has no rebuttal to write

@@ -1,7 +1,8 @@
 /**
  * One debater's turn. Round 1 (opening): argue for its option from the shared pool. Round r > 1
  * (rebuttal/closing): sees its own previous brief and the opponents' the topology allows, may request
- * ONE new snippet by calling a search tool once (the tool call is executed with k = 1; further calls
+ * ONE new snippet by calling a search tool once (the tool call returns the highest-ranked hit the debater
+ * was not already shown, or an honest "no new passage" reply: new-snippet.ts; further calls
  * in the same turn are refused, and recorded in the brief's `refused` with the reason, as are a call to
  * a tool not offered and a tool call written as text), then writes the revised brief. Citations are checked (exists in the
  * index, seen by the debater, lexical support). The brief is a structured call (the endpoint's
@@ -19,7 +20,7 @@ import { cutFrom, truncate } from '../common/question-text.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { TEXT_TOOL_CALL_HINT, textToolCall } from '../common/text-tool-call.js';
 import { checkCitations } from './citation-check.js';
-import { searchWith } from './evidence-pool.js';
+import { NO_NEW_SNIPPET, SNIPPET_RULE_ID, newSnippet } from './new-snippet.js';
 import { extractJson, invokeStructured, messageText, structuredFailure, type StructuredResult } from '../../core/llm/structured.js';
 import { rejectReply } from '../../core/llm/cache-validation.js';
 import { debaterSystem, openingPrompt, rebuttalPrompt } from './prompts.js';
@@ -68,6 +69,11 @@ export interface DebaterTurn {
   added: PoolPassage[];
 }
 
+/** The ids of every passage the debater was shown before this request: the pool, its own earlier snippets, the opponents' it was shown. */
+function shownIds(o: DebaterTurnOptions): Set<string> {
+  return new Set([...o.pool, ...o.extra, ...(o.cited ?? [])].map((p) => p.id));
+}
+
 async function requestSnippet(
   first: AIMessage,
   o: DebaterTurnOptions,
@@ -89,7 +95,7 @@ async function requestSnippet(
       );
       continue;
     }
-    const hits = await searchWith(tool, query, 1, o.signal);
+    const { hits, k, skipped } = await newSnippet(tool, query, shownIds(o), o.signal);
     const results = [];
     let cut: number | undefined;
     let fromSnippet = false;
@@ -105,11 +111,14 @@ async function requestSnippet(
       tool: call.name,
       query,
       ids: hits.map((h) => h.id),
+      rule: SNIPPET_RULE_ID,
+      k,
+      ...(skipped ? { skipped } : {}),
       passageChars: o.passageChars,
       ...(cut !== undefined ? { cutFrom: cut } : {}),
       ...(fromSnippet ? { fromSnippet: true as const } : {}),
     };
-    toolMessages.push(new ToolMessage({ tool_call_id: id, content: JSON.stringify({ results }) }));
+    toolMessages.push(new ToolMessage({ tool_call_id: id, content: JSON.stringify(hits.length ? { results } : { results, note: NO_NEW_SNIPPET }) }));
   }
   return { toolMessages, request, added, refused };
 }

@@ -52,25 +52,44 @@ export function checklistRates(traces: Iterable<Record<string, unknown>>): Recor
 }
 
 /**
- * The snippets the debaters requested in rebuttals (paper 002 §3.2: "may request one new snippet")
- * whose search hit was already in the requesting debater's evidence — a Round-0 pool passage or one
- * it had requested in an earlier round — so it read nothing new: "**40 of 40 snippets the debaters
- * requested** (in 10 of 10 items) **were already in their evidence** …". Null when no brief requested one.
+ * The snippets the debaters requested in rebuttals (paper 002 §3.2: "may request one new snippet").
+ * A trace of the k = 1 rule (briefs' `request` without `rule`): the requests whose search hit was
+ * already in the requesting debater's evidence — a Round-0 pool passage or one it had requested in an
+ * earlier round — so it read nothing new: "**40 of 40 snippets the debaters requested** (in 10 of 10
+ * items) **were already in their evidence** …". A trace of the new-only rule (new-snippet.ts): how
+ * many requests found no passage the debater had not been shown (the tool said so) and how many
+ * higher-ranked hits already shown were passed over. Null when no brief requested one.
  */
-export function snippetsAlreadyShown(
-  traces: Iterable<Record<string, unknown>>,
-): { line: string; json: { requests: number; alreadyShown: number; items: number; itemsWith: number } } | null {
+export function snippetsAlreadyShown(traces: Iterable<Record<string, unknown>>): {
+  line: string;
+  json: {
+    requests: number;
+    alreadyShown: number;
+    items: number;
+    itemsWith: number;
+    newOnly?: { requests: number; noNew: number; itemsWith: number; skipped: number };
+  };
+} | null {
   let requests = 0;
   let alreadyShown = 0;
   let items = 0;
   let itemsWith = 0;
+  const newOnly = { requests: 0, noNew: 0, itemsWith: 0, skipped: 0 };
+  let newItems = 0;
   for (const t of traces) {
     const pool = new Set(((t.pool as { id: string }[] | undefined) ?? []).map((p) => p.id));
     const own = new Map<string, Set<string>>(); // each debater's earlier requested snippets
     let here = 0;
     let seen = 0;
+    let newHere = 0;
+    let noNewHere = 0;
     for (const r of [...((t.rounds as { round: number; briefs?: Brief[] }[] | undefined) ?? [])].sort((a, b) => a.round - b.round))
       for (const b of r.briefs ?? []) {
+        if (b.request?.rule === 'new-only') {
+          newHere++;
+          newOnly.skipped += b.request.skipped ?? 0;
+          if (!b.request.ids.length) noNewHere++;
+        }
         const id = b.request?.ids[0];
         if (id === undefined) continue;
         here++;
@@ -79,17 +98,37 @@ export function snippetsAlreadyShown(
         mine.add(id);
         own.set(b.letter, mine);
       }
-    if (!here) continue;
-    requests += here;
+    if (newHere) {
+      newItems++;
+      newOnly.requests += newHere;
+      newOnly.noNew += noNewHere;
+      if (noNewHere) newOnly.itemsWith++;
+    }
+    const old = here - (newHere - noNewHere); // the k = 1 rule's requests (a new-only request with a hit is never already shown)
+    if (!old) continue;
+    requests += old;
     alreadyShown += seen;
     items++;
     if (seen) itemsWith++;
   }
-  if (!requests) return null;
-  const line =
-    `**${alreadyShown} of ${requests} snippet${requests === 1 ? '' : 's'} the debaters requested** (in ${itemsWith} of ${items} item${items === 1 ? '' : 's'}) ` +
-    `**${alreadyShown === 1 ? 'was' : 'were'} already in ${alreadyShown === 1 ? 'its' : 'their'} evidence**: the search's top hit (k = 1) was a pool passage or one the debater had requested before, so it read nothing new where the paper's rebuttal grants "one new snippet" (§3.2; each brief's \`request.ids\`).`;
-  return { line, json: { requests, alreadyShown, items, itemsWith } };
+  if (!requests && !newOnly.requests) return null;
+  const lines: string[] = [];
+  if (requests)
+    lines.push(
+      `**${alreadyShown} of ${requests} snippet${requests === 1 ? '' : 's'} the debaters requested** (in ${itemsWith} of ${items} item${items === 1 ? '' : 's'}) ` +
+        `**${alreadyShown === 1 ? 'was' : 'were'} already in ${alreadyShown === 1 ? 'its' : 'their'} evidence**: the search's top hit (k = 1) was a pool passage or one the debater had requested before, so it read nothing new where the paper's rebuttal grants "one new snippet" (§3.2; each brief's \`request.ids\`).`,
+    );
+  if (newOnly.requests) {
+    const n = newOnly.requests;
+    lines.push(
+      `Each snippet a debater requested is the highest-ranked hit it had not already been shown (its search runs at k = shown + 1; ${newOnly.skipped} higher-ranked hit${newOnly.skipped === 1 ? '' : 's'} already in the debater's evidence ${newOnly.skipped === 1 ? 'was' : 'were'} passed over): ` +
+        `**${newOnly.noNew} of ${n} snippet request${n === 1 ? '' : 's'}** (in ${newOnly.itemsWith} of ${newItems} item${newItems === 1 ? '' : 's'}) **found no new passage** and the tool replied so (each brief's \`request.skipped\`, empty \`request.ids\`).`,
+    );
+  }
+  return {
+    line: lines.join('\n\n'),
+    json: { requests, alreadyShown, items, itemsWith, ...(newOnly.requests ? { newOnly } : {}) },
+  };
 }
 
 /**

@@ -8,6 +8,7 @@ import { withPassageHandles } from '../common/passage-handles.js';
 import { PROBE_LETTERS, PROBE_PASSAGE, PROBE_QUESTION } from '../common/request-probe.js';
 import type { RequestParts } from '../../eval/request-fingerprint.js';
 import { POOL_ORDER } from './evidence-pool.js';
+import { SNIPPET_RULE } from './new-snippet.js';
 import * as P from './prompts.js';
 import { briefSchema, citedAnswerSchema, crossAnswerSchema, crossExamSchema, judgeSchema } from './schemas.js';
 import type { MadSystemName } from './system-names.js';
@@ -45,6 +46,8 @@ export function madRequests(system: MadSystemName, o: { passageChars: number; to
         briefSchema(handles, 'rebuttal'),
       ],
       tools: [...o.tools],
+      // which hit a requested snippet is (new-snippet.ts); before, the k = 1 top hit, often a passage already shown
+      snippetRule: SNIPPET_RULE,
       crossExaminer: [
         P.CROSS_EXAMINER_SYSTEM,
         P.crossExamPrompt(q, [a, b], ['A', 'B'], [PROBE_PASSAGE, snippet], o.passageChars),

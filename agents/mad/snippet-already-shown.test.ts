@@ -68,6 +68,29 @@ describe('MAD report: requested snippets already in the debater’s evidence', (
     expect(section!.json).toMatchObject({ snippetsAlreadyShown: { requests: 7, alreadyShown: 6 } });
   });
 
+  it('a trace of the new-only rule counts the requests that found no new passage and the shown hits passed over, not the k = 1 line', () => {
+    const req = (ids: string[], skipped: number) => ({ tool: 'bm25_search', query: 'q', ids, rule: 'new-only', k: 3, skipped, passageChars: 600 });
+    const trace = {
+      pool: [{ id: 'mbe_2' }, { id: 'mbe_3' }],
+      rounds: [
+        { round: 1, briefs: [brief('A', 1), brief('B', 1)] },
+        {
+          round: 2,
+          briefs: [
+            { ...brief('A', 2), request: req(['mbe_9'], 2) },
+            { ...brief('B', 2), request: req([], 2) },
+          ],
+        },
+      ],
+    };
+    const r = snippetsAlreadyShown([trace])!;
+    expect(r.json).toEqual({ requests: 0, alreadyShown: 0, items: 0, itemsWith: 0, newOnly: { requests: 2, noNew: 1, itemsWith: 1, skipped: 4 } });
+    expect(r.line).toContain(
+      "4 higher-ranked hits already in the debater's evidence were passed over): **1 of 2 snippet requests** (in 1 of 1 item) **found no new passage**",
+    );
+    expect(r.line).not.toContain('were already in');
+  });
+
   it('says nothing when no debater requested a snippet', () => {
     expect(snippetsAlreadyShown([{ pool: [{ id: 'mbe_2' }], rounds: [{ round: 1, briefs: [brief('A', 1)] }] }])).toBeNull();
   });

@@ -57,8 +57,21 @@ export interface Brief {
    * characters of it the tool result showed (absent in traces written before lexcase counted the
    * cut); `cutFrom`: the snippet's whitespace-collapsed length when it was longer (requests return one passage);
    * `fromSnippet`: the doc store had no text, the search snippet was shown instead (counted as cut).
+   * `rule` "new-only" (new-snippet.ts): the search ran at `k` and `ids` is the highest-ranked hit the
+   * debater had not been shown, after `skipped` hits it had; `ids` empty: every hit was shown (the
+   * tool said "no new passage"). No `rule`: a trace of the k = 1 rule (its top hit, shown or not).
    */
-  request?: { tool: string; query: string; ids: string[]; passageChars?: number; cutFrom?: number; fromSnippet?: true };
+  request?: {
+    tool: string;
+    query: string;
+    ids: string[];
+    rule?: 'new-only';
+    k?: number;
+    skipped?: number;
+    passageChars?: number;
+    cutFrom?: number;
+    fromSnippet?: true;
+  };
   /** Set when the debater's reply was unparseable twice: it forfeits this round (empty brief). */
   error?: string;
   raw?: string[];
@@ -97,7 +110,7 @@ export interface MadSettings {
   rounds: number;
   topology: Topology;
   crossExaminer: boolean;
-  /** Passages per Round-0 query and the k of rebuttal requests' source tool (requests return 1). */
+  /** Passages per Round-0 query and the k of rebuttal requests' source tool (a request returns one passage: new-snippet.ts). */
   k: number;
   /** Retrieval method for Round 0 (its <method>_search tool). */
   method: string;
