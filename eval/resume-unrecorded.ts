@@ -119,6 +119,10 @@
  *                 how a 3-ply run reads the Factor Distiller's factor strings (agents/threeply/metrics.ts): every
  *                 factor id a string names counts; an older lexcase read "F4 …, F6 …" as F4 alone, so its
  *                 earlier triples may hold other N_h / N_util (a resume warns)
+ *   polisherReading
+ *                 how a reflective 3-ply run reads the Argument Polisher's reply (agents/threeply/argument-polisher.ts):
+ *                 a reply without `revision_needed` is refused; an older lexcase read it as no revision, and kept
+ *                 a draft whose polished text was empty uncounted (a resume warns)
  *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
  *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase
  *                 parsed a draft object inside it as the answer, so its earlier items may differ
@@ -370,6 +374,11 @@ const ADDED: {
   {
     path: ['factorMentionReading'],
     what: 'how the Factor Distiller\'s factor strings are read: an older lexcase read a string naming several factors ("F4 Agreed-not-to-disclose (P), F6 Security-measures (P)") as its first id alone, so its earlier triples may count fewer used factors (Rec_U) and hallucinations (Acc_H) than this lexcase would',
+    lacks: absent,
+  },
+  {
+    path: ['polisherReading'],
+    what: "how the Argument Polisher's reply is read: an older lexcase read a reply that left out revision_needed as no revision (the ply was never revised) and kept a draft whose polished_argument was empty without counting it, so its earlier triples may hold plies this lexcase would revise, refuse or count (metrics unpolishedPlies)",
     lacks: absent,
   },
   {

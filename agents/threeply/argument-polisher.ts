@@ -9,6 +9,16 @@ import type { PlyKey } from './format.js';
 import { ARGUMENT_POLISHER_SYSTEM, polisherRequest } from './prompts.js';
 import { polisherReportSchema, type PolisherReport } from './schemas.js';
 
+/**
+ * How a reflective run reads the Polisher's reply, recorded in its config.json (`polisherReading`):
+ * `revision_needed` is required (a reply that leaves it out is refused, asked again once, then the
+ * step fails), and an empty `polished_argument` keeps the draft, counted (metrics unpolishedPlies).
+ * A lexcase before 2026-12-01 read a missing decision as no revision and kept the draft uncounted;
+ * a run dir it started resumes with a warning naming the field (eval/resume-unrecorded.ts).
+ */
+export const POLISHER_READING =
+  'revision_needed required (left out: refused, asked again once, then the step fails); an empty polished_argument keeps the draft, counted in unpolishedPlies';
+
 export async function polishPly(
   model: BaseChatModel,
   ply: PlyKey,

@@ -11,6 +11,7 @@ import type { UsageMeter } from '../../core/llm/usage.js';
 import { buildScenarios, expectedBehaviour, type CaseTriple, type ScenarioMode, type ScenarioSource } from './scenarios.js';
 import { summarizeRun } from './summary.js';
 import { FACTOR_MENTION_READING } from './metrics.js';
+import { POLISHER_READING } from './argument-polisher.js';
 import { requestFingerprint } from '../../eval/request-fingerprint.js';
 import { threeplyRequests } from './requests.js';
 import { createThreePlySystem } from './system.js';
@@ -75,6 +76,8 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
       prompts: requestFingerprint(threeplyRequests(o.kind, factors)),
       // how the Factor Distiller's strings are read into factor ids (metrics.ts): a resume of a run dir without it warns
       factorMentionReading: FACTOR_MENTION_READING,
+      // how the reflective system's Polisher reply is read (argument-polisher.ts): a resume of a run dir without it warns
+      ...(o.kind === 'reflective' ? { polisherReading: POLISHER_READING } : {}),
     },
     seed: o.seed,
     usage: o.usage,

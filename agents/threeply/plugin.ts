@@ -38,7 +38,7 @@ export const threeplyPlugin: SystemPlugin = {
     threeplyAbstention,
   ],
   // per-triple factor counts: hallucinated, ground truth, utilized
-  metricKinds: { nH: 'count', nGt: 'count', nUtil: 'count', revisedPlies: 'count', uncorrectedPlies: 'count' },
+  metricKinds: { nH: 'count', nGt: 'count', nUtil: 'count', revisedPlies: 'count', uncorrectedPlies: 'count', unpolishedPlies: 'count' },
   paper: {
     threeply: THREEPLY_PAPER,
   },

@@ -227,10 +227,69 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
     const record = { id: arguable.id, prediction: 'argue', gold: 'argue', correct: true, metrics: out.metrics } as ResultRecord;
     const clean = { ...record, id: 'arguable-002', metrics: { ...out.metrics, revisedPlies: 1, uncorrectedPlies: 0 } };
     expect(reflectionText([record, clean])).toBe(
-      '**Reflection:** 4 plies were revised (at most once each, the paper’s cap, §3.3); 3 of them (in 1 triple) were kept although the Factor Analyst’s re-check still required correction: the factor errors it found stay in the argument and count in N_h (metrics revisedPlies, uncorrectedPlies).',
+      '**Reflection:** 4 plies were revised (at most once each, the paper’s cap, §3.3); 3 of them (in 1 triple) were kept although the Factor Analyst’s re-check still required correction: the factor errors it found stay in the argument and count in N_h (metrics revisedPlies, uncorrectedPlies). 0 plies (in 0 triples) were kept unpolished: the Argument Polisher’s reply gave an empty `polished_argument`, so the draft it assessed stands (metrics unpolishedPlies).',
     );
     // the baselines record no revisions: no line
     expect(reflectionText([{ ...record, metrics: { nH: 0 } }])).toBeNull();
+  });
+
+  it('a Polisher reply with an empty polished_argument keeps the draft it assessed, counted in unpolishedPlies and report.md', async () => {
+    // the Polisher accepts the Plaintiff's and the Rebuttal's drafts but writes no polished text for them
+    const llm = await modelFor((r) => {
+      switch (role(r)) {
+        case 'developer':
+          return { content: `DRAFT ${plyOf(r)}` };
+        case 'analyst':
+          return json({ summary: 'valid', analysis_outcome: 'VALID_ARGUMENT' });
+        case 'polisher':
+          return json({ revision_needed: false, polished_argument: plyOf(r) === "Defendant's Counterargument" ? `POLISHED ${plyOf(r)}` : '' });
+        case 'distiller':
+          return json({ c1: [], c2: [], c3: [] });
+        default:
+          return { status: 500 };
+      }
+    });
+    const out = await createThreePlySystem({ kind: 'reflective', factors })(arguable, ctxFor(llm));
+    expect(out.trace.plies).toEqual({
+      plaintiff: "DRAFT Plaintiff's Argument",
+      defendant: "POLISHED Defendant's Counterargument",
+      rebuttal: "DRAFT Plaintiff's Rebuttal",
+    });
+    expect(out.metrics).toMatchObject({ revisedPlies: 0, uncorrectedPlies: 0, unpolishedPlies: 2 });
+    const record = { id: arguable.id, prediction: 'argue', gold: 'argue', correct: true, metrics: out.metrics } as ResultRecord;
+    const before = { ...record, id: 'arguable-002', metrics: { revisedPlies: 0, uncorrectedPlies: 0 } }; // a triple run before the count
+    expect(reflectionText([record, before])).toContain(
+      '2 plies (in 1 triple) were kept unpolished: the Argument Polisher’s reply gave an empty `polished_argument`, so the draft it assessed stands (metrics unpolishedPlies); 1 triple was run before this count and is not in it.',
+    );
+  });
+
+  it('a Polisher reply that leaves out revision_needed is refused and asked again, not read as no revision', async () => {
+    // each ply's first Polisher reply has no decision; asked again, it requires a revision
+    let asked = 0;
+    const llm = await modelFor((r) => {
+      switch (role(r)) {
+        case 'developer':
+        case 'revise':
+          return { content: `text ${plyOf(r)}` };
+        case 'analyst':
+          return json({ summary: 'valid', analysis_outcome: 'VALID_ARGUMENT' });
+        case 'polisher': {
+          const n = ++asked; // odd: a first ask, even: the retry (whose last message is the parse error)
+          if (n % 2 === 1) return json({ feedback_summary: 'F6 unused', instructions_for_developer: 'use F6', polished_argument: 'P' });
+          return json({ feedback_summary: 'F6 unused', revision_needed: true, instructions_for_developer: 'use F6', polished_argument: 'P' });
+        }
+        case 'distiller':
+          return json({ c1: [], c2: [], c3: [] });
+        default:
+          return { status: 500 };
+      }
+    });
+    const out = await createThreePlySystem({ kind: 'reflective', factors })(arguable, ctxFor(llm));
+    expect(out.error).toBeUndefined();
+    // before: the missing decision read as false, no ply was revised and the Polisher was asked once per ply
+    expect(out.metrics).toMatchObject({ revisedPlies: 3 });
+    expect(srv!.requests.filter((r) => role(r) === 'revise')).toHaveLength(3);
+    expect(srv!.requests.filter((r) => role(r) === 'polisher')).toHaveLength(12); // each ply's two polishings, each asked twice
   });
 
   it('still TERMINATEs when the re-check of a revision requires abstention', async () => {

@@ -7,7 +7,9 @@
  *  3. if the Polisher asks for a revision or the Analyst requires a correction, the Developer
  *     revises once from the consolidated feedback;
  *  4. the Analyst re-checks (and may still TERMINATE) and the Polisher re-polishes the revision;
- *  5. the ply's output is the polished draft (no revision) or the re-polished revision.
+ *  5. the ply's output is the polished draft (no revision) or the re-polished revision; a Polisher
+ *     reply whose `polished_argument` is empty or missing (schema-valid: the appendix's reply may omit
+ *     it) keeps the unpolished text, counted in metrics `unpolishedPlies` and report.md's Reflection line.
  * At most one revision per ply. Plies are produced in order with the earlier ones as context.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
@@ -28,7 +30,14 @@ function feedback(a: AnalystReport, p: PolisherReport): string {
 export async function runReflective(model: BaseChatModel, triple: string, signal?: AbortSignal): Promise<ArgumentResult> {
   const steps: TraceStep[] = [];
   const plies: Partial<Record<PlyKey, string>> = {};
-  const reflection = { revisedPlies: 0, uncorrectedPlies: 0 };
+  const reflection = { revisedPlies: 0, uncorrectedPlies: 0, unpolishedPlies: 0 };
+  // the ply's output: the Polisher's text, or the draft it polished when its polished_argument is empty (counted)
+  const polished = (p: PolisherReport, draft: string): string => {
+    const text = p.polished_argument?.trim();
+    if (text) return text;
+    reflection.unpolishedPlies++;
+    return draft;
+  };
   const terminate = (ply: PlyKey, report: AnalystReport): ArgumentResult => {
     const reason = report.summary ?? report.abstention_details?.reason_for_abstention ?? 'Factor Analyst required abstention';
     return { abstained: true, terminatedAt: ply, reason, plies: { ...plies, [ply]: terminateText(reason) }, steps, reflection };
@@ -47,7 +56,7 @@ export async function runReflective(model: BaseChatModel, triple: string, signal
     steps.push({ ply, role: 'polisher', round: 0, decision: polish.revision_needed ? 'revise' : 'accept', output: polish });
 
     if (!polish.revision_needed && report.analysis_outcome !== 'REQUIRES_CORRECTION') {
-      plies[ply] = polish.polished_argument?.trim() || draft;
+      plies[ply] = polished(polish, draft);
       continue;
     }
 
@@ -59,7 +68,7 @@ export async function runReflective(model: BaseChatModel, triple: string, signal
     if (report2.analysis_outcome === 'REQUIRES_ABSTENTION') return terminate(ply, report2);
     const polish2 = await polishPly(model, ply, triple, revised, reportText(report2), signal);
     steps.push({ ply, role: 'polisher', round: 1, decision: polish2.revision_needed ? 'revise (no further round)' : 'accept', output: polish2 });
-    plies[ply] = polish2.polished_argument?.trim() || revised;
+    plies[ply] = polished(polish2, revised);
     // the cap of one revision: a re-check that still finds factor errors does not revise again
     if (report2.analysis_outcome === 'REQUIRES_CORRECTION') reflection.uncorrectedPlies++;
   }

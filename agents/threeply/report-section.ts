@@ -30,7 +30,21 @@ export function reflectionText(results: readonly ResultRecord[]): string | null 
   return (
     `**Reflection:** ${revised} ${revised === 1 ? 'ply was' : 'plies were'} revised (at most once each, the paper’s cap, §3.3); ` +
     `${uncorrected} of them (in ${inTriples} ${inTriples === 1 ? 'triple' : 'triples'}) ${uncorrected === 1 ? 'was' : 'were'} kept although the Factor Analyst’s re-check still required correction: ` +
-    'the factor errors it found stay in the argument and count in N_h (metrics revisedPlies, uncorrectedPlies).'
+    'the factor errors it found stay in the argument and count in N_h (metrics revisedPlies, uncorrectedPlies).' +
+    unpolishedText(counted)
+  );
+}
+
+/** The plies kept unpolished because the Polisher's reply gave no polished text (metrics unpolishedPlies; absent before the count). */
+function unpolishedText(counted: readonly ResultRecord[]): string {
+  const withCount = counted.filter((r) => typeof r.metrics?.unpolishedPlies === 'number');
+  if (!withCount.length) return '';
+  const n = withCount.reduce((a, r) => a + Number(r.metrics?.unpolishedPlies), 0);
+  const inTriples = withCount.filter((r) => Number(r.metrics?.unpolishedPlies) > 0).length;
+  const before = counted.length - withCount.length;
+  return (
+    ` ${n} ${n === 1 ? 'ply' : 'plies'} (in ${inTriples} ${inTriples === 1 ? 'triple' : 'triples'}) ${n === 1 ? 'was' : 'were'} kept unpolished: the Argument Polisher’s reply gave an empty \`polished_argument\`, so the draft it assessed stands (metrics unpolishedPlies)` +
+    (before ? `; ${before} ${before === 1 ? 'triple was' : 'triples were'} run before this count and ${before === 1 ? 'is' : 'are'} not in it.` : '.')
   );
 }
 

@@ -80,6 +80,11 @@ describe("the Polisher's revision_needed", () => {
   ])('reads %j as %s', (raw, flag) => {
     expect(polisherReportSchema.parse({ revision_needed: raw }).revision_needed).toBe(flag);
   });
+  it('refuses a reply that leaves revision_needed out (before: read as false, no revision)', () => {
+    const r = polisherReportSchema.safeParse({ feedback_summary: 'F6 is unused', polished_argument: 'text' });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0].path).toEqual(['revision_needed']);
+  });
   // before: each read as false — the revision the Polisher asked for never happened
   it.each(['Yes, revise', 'true, F6 is missing', 'maybe', 'revise'])('refuses %j rather than reading it as no revision', (raw) => {
     const r = polisherReportSchema.safeParse({ revision_needed: raw });

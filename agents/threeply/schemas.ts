@@ -143,7 +143,8 @@ export const polisherReportSchema = z
     accuracy_assessment: listed(ACCURACY).optional(),
     strength_assessment: listed(STRENGTH).optional(),
     factor_utilization_assessment: listed(UTILIZATION).optional(),
-    revision_needed: bool.default(false),
+    // required: a reply that leaves the decision out is refused and asked again (before, it read as no revision)
+    revision_needed: bool,
     instructions_for_developer: text,
     polished_argument: text,
   })

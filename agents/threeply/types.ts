@@ -35,5 +35,5 @@ export interface ArgumentResult {
    * after that one revision although the Factor Analyst's re-check still required correction (its
    * factor errors stay in the argument and count in N_h). Absent for the baselines.
    */
-  reflection?: { revisedPlies: number; uncorrectedPlies: number };
+  reflection?: { revisedPlies: number; uncorrectedPlies: number; unpolishedPlies: number };
 }
