@@ -301,6 +301,21 @@ describe('resuming a run dir an older lexcase wrote', () => {
     expect(configOf()).toMatchObject({ config: { factorMentionReading: FACTOR_MENTION_READING }, resumes: [{ unchecked: ['factorMentionReading'] }] });
   });
 
+  it('a 3-ply run that recorded the factorMentionReading of 2026-12-01 ("F4 …, Security-measures (P)" read as F4 alone): resumes with a warning that it records an older one', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
+    const cfg = (limit: number) => ({ system: 'threeply', variant: 'single', limit, factorMentionReading: FACTOR_MENTION_READING, model: MODEL });
+    await resume(val.slice(0, 1), cfg(1));
+    const old = configOf();
+    old.config.factorMentionReading =
+      'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"); without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)';
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(old));
+    const { stderr } = await resume(val.slice(0, 2), cfg(2));
+    expect(stderr).toMatch(
+      /records an older factorMentionReading \(how the Factor Distiller's factor strings are read: .*"F4 Agreed-not-to-disclose \(P\), Security-measures \(P\)"\) as the id alone/,
+    );
+    expect(configOf()).toMatchObject({ config: { factorMentionReading: FACTOR_MENTION_READING }, resumes: [{ unchecked: ['factorMentionReading'] }] });
+  });
+
   it('an old reflective 3-ply run without polisherReading (a Polisher reply without revision_needed read as no revision then): resumes with a warning naming it', async () => {
     const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
     const cfg = (limit: number) => ({ system: 'threeply', variant: 'reflective', limit, polisherReading: POLISHER_READING, model: MODEL });

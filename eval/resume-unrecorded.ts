@@ -117,8 +117,10 @@
  *                 then failed the clash step, so its items may differ (a resume warns)
  *   factorMentionReading
  *                 how a 3-ply run reads the Factor Distiller's factor strings (agents/threeply/metrics.ts): every
- *                 factor id a string names counts; an older lexcase read "F4 …, F6 …" as F4 alone, so its
- *                 earlier triples may hold other N_h / N_util (a resume warns)
+ *                 factor id a string names counts, and a bare factor name beside one; an older lexcase read
+ *                 "F4 …, F6 …" as F4 alone, so its earlier triples may hold other N_h / N_util (a resume warns);
+ *                 one that recorded the reading on 2026-12-01 read "F4 …, Security-measures (P)" as F4 alone:
+ *                 that older value warns the same way ("records an older")
  *   polisherReading
  *                 how a reflective 3-ply run reads the Argument Polisher's reply (agents/threeply/argument-polisher.ts):
  *                 a reply without `revision_needed` is refused; an older lexcase read it as no revision, and kept
@@ -151,6 +153,10 @@ import { REPLY_READING_BEFORE_HARMONY } from '../core/llm/reply-reading.js';
 /** The `optionLetterReading` a CASE, MCQ baseline, MAD or EMAR run recorded from 2026-11-30 to 2026-12-01 (agents/common/option-letter.ts). */
 const OPTION_LETTER_READING_BEFORE_LOWER =
   'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option ("(A) or (D)")';
+
+/** The `factorMentionReading` a 3-ply run recorded on 2026-12-01 before a bare factor name beside an id counted (agents/threeply/metrics.ts). */
+const FACTOR_MENTION_READING_BEFORE_BARE =
+  'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"); without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)';
 
 /** The `passageHandleReading` a CASE, MAD or ACAL run recorded on 2026-12-01 before it counted a citation once per accepted reply (agents/common/passage-handles.ts). */
 const PASSAGE_HANDLE_READING_BEFORE_ONCE =
@@ -374,7 +380,10 @@ const ADDED: {
   {
     path: ['factorMentionReading'],
     what: 'how the Factor Distiller\'s factor strings are read: an older lexcase read a string naming several factors ("F4 Agreed-not-to-disclose (P), F6 Security-measures (P)") as its first id alone, so its earlier triples may count fewer used factors (Rec_U) and hallucinations (Acc_H) than this lexcase would',
-    lacks: absent,
+    // recorded on 2026-12-01 before a bare factor name beside an id counted
+    lacks: (before, after) => absent(before, after) || (before === FACTOR_MENTION_READING_BEFORE_BARE && after !== before),
+    olderWhat:
+      'how the Factor Distiller\'s factor strings are read: the lexcase that recorded it (2026-12-01) read a bare factor name beside an id ("F4 Agreed-not-to-disclose (P), Security-measures (P)") as the id alone (F4), so its earlier triples may count fewer used factors (Rec_U) and hallucinations (Acc_H) than this lexcase would',
   },
   {
     path: ['polisherReading'],

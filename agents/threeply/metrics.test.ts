@@ -25,6 +25,10 @@ describe('threeply metrics', () => {
     expect(factorMentionIds('F4 Agreed-not-to-disclose (P), F6 Security-measures (P)', model)).toEqual(['F4', 'F6']);
     expect(factorMentionIds('F4 and F6', model)).toEqual(['F4', 'F6']);
     expect(factorMentionIds('Agreed-not-to-disclose (P); Security-measures (P)', model)).toEqual(['F4', 'F6']);
+    // a bare factor name beside an id (before: F4 alone); a part naming no factor adds nothing beside an id
+    expect(factorMentionIds('F4 Agreed-not-to-disclose (P), Security-measures (P)', model)).toEqual(['F4', 'F6']);
+    expect(factorMentionIds('Security-measures (P) and F4', model)).toEqual(['F4', 'F6']);
+    expect(factorMentionIds('F4 Agreed-not-to-disclose (P), as the record shows', model)).toEqual(['F4']);
     // a prompt-mode evaluator listing c1's factors in one string, one of them not c1's (F27):
     // before, the string was read as F1 alone: 1 of c1's 5 factors used, and F27 not counted as hallucinated
     const c1 = [
@@ -32,6 +36,12 @@ describe('threeply metrics', () => {
     ];
     const s = scoreTriple(example1, { c1, c2: [], c3: [] }, model);
     expect(s).toEqual({ nH: 1, nGt: 16, nUtil: 5, abstained: false });
+  });
+
+  it('scores the bare factor names beside an id: "F1 …, Security-measures (P), Restricted-materials-used (P)" for c1 uses F1 and F6 and hallucinates F14', () => {
+    const c1 = ['F1 Disclosure-in-negotiations (D), Security-measures (P), Restricted-materials-used (P)'];
+    // before: read as F1 alone, nUtil 1 and nH 0
+    expect(scoreTriple(example1, { c1, c2: [], c3: [] }, model)).toEqual({ nH: 1, nGt: 16, nUtil: 2, abstained: false });
   });
 
   it('counts the misattribution of F12 and F14 to c1 as two hallucinations (paper example 1)', () => {

@@ -34,10 +34,11 @@ const CASES = ['c1', 'c2', 'c3'] as const;
  * F6 Security-measures (P)" (a prompt-mode evaluator listing a case's factors in one string) is F4 and
  * F6. A lexcase before 2026-12-01 read such a string as its first id alone (F4): the other factors were
  * neither used (Rec_U) nor, when the case lacks them, hallucinated (Acc_H); a run dir it started resumes
- * with a warning naming the field (eval/resume-unrecorded.ts).
+ * with a warning naming the field (eval/resume-unrecorded.ts); so does one whose lexcase (2026-12-01)
+ * read a bare factor name beside an id ("F4 …, Security-measures (P)") as F4 alone.
  */
 export const FACTOR_MENTION_READING =
-  'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"); without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)';
+  'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"), and beside them the factor names of its parts that name no id ("F4 …, Security-measures (P)" is F4 and F6) when each such part names one; without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)';
 
 const FACTOR_ID = /\b(?:F|Factor)\s*0*(\d{1,2})\b/gi;
 const NAME_SEPARATOR = /\s*(?:[,;/&]|\s+and\s+)\s*/i;
@@ -58,10 +59,14 @@ function factorByName(name: string, model: TradeSecretModel): string | undefined
  */
 export function factorMentionIds(mention: string, model: TradeSecretModel): string[] {
   const ids = [...mention.matchAll(FACTOR_ID)].map((m) => `F${Number(m[1])}`);
-  if (ids.length) return [...new Set(ids)];
+  const parts = mention.split(NAME_SEPARATOR).filter((p) => p.trim());
+  if (ids.length) {
+    // a bare factor name beside an id ("F4 …, Security-measures (P)"): before 2026-12-01 read as F4 alone
+    const bare = parts.filter((p) => !new RegExp(FACTOR_ID.source, 'i').test(p)).map((p) => factorByName(p, model));
+    return [...new Set(bare.every((id) => id !== undefined) ? [...ids, ...(bare as string[])] : ids)];
+  }
   const whole = factorByName(mention, model);
   if (whole) return [whole];
-  const parts = mention.split(NAME_SEPARATOR).filter((p) => p.trim());
   const named = parts.map((p) => factorByName(p, model));
   return parts.length > 1 && named.every((id) => id !== undefined) ? [...new Set(named as string[])] : [mention.trim()];
 }
