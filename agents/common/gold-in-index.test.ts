@@ -63,7 +63,8 @@ describe('gold-evidence figures over an index without the gold passages', () => 
     const md = report(runDir);
     expect(section(md, 'CASE metrics')).toMatch(row("gold in any advocate's evidence", NO_GOLD));
     expect(section(md, 'Figures')).toMatch(row('gold passage in evidence', 3, NO_GOLD));
-    expect(section(md, 'Per-item metrics')).toMatch(row('goldInAnyEvidence', 3, NO_GOLD));
+    // the per-item table names each row's figure between the metric and its n
+    expect(section(md, 'Per-item metrics')).toMatch(new RegExp(`\\| goldInAnyEvidence +\\| [^|]+\\| +3 +\\| +${esc(NO_GOLD)} +\\|`));
     // goldInIndex 0.0% is the share of items whose gold passage is in the index: the record, not a gold figure
     expect(md).not.toMatch(/gold(?!InIndex)[^|\n]*\|[^|\n]*\| +0\.0%/i);
     expect(reportJson(runDir).sections.case.goldInIndex).toEqual({
