@@ -9,7 +9,6 @@
  * ("<name>@sha256:<16 hex>") and every request carries a seed (llm.seed, default 0).
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import pLimit from 'p-limit';
 import { explicitLlmKeys, llmConfigured, type LlmConfig } from '../config.js';
 import { errors } from '../errors.js';
 import { registerSentKey } from '../secrets.js';
@@ -19,6 +18,7 @@ import { LexcaseChatOpenAI, type LlmStats } from './chat-openai.js';
 import { DiskCache } from './disk-cache.js';
 import { clientEndpoint, endpointIdentity } from './endpoint.js';
 import { providerOf, strictFor } from './providers.js';
+import { endpointLimit } from './request-limit.js';
 import { LocalCompletions } from './local/completions.js';
 import { localRuntimeIdentity, localSettings, withLocalModel } from './local/settings.js';
 import type { UsageMeter } from './usage.js';
@@ -87,6 +87,7 @@ function createModel(cfg: LlmConfig, opts: CreateChatModelOptions): BaseChatMode
     configuration: { ...clientEndpoint(cfg.baseUrl), fetch: boundedFetch(cfg.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES) },
     ...(strictTools ? { supportsStrictToolCalling: true } : {}),
   };
+  const endpoint = endpointIdentity(cfg, local ? localRuntimeIdentity(localSettings(cfg)) : undefined);
   const model = new LexcaseChatOpenAI(
     local
       ? ({ ...fields, completions: new LocalCompletions({ ...fields, maxRetries: 0, disableStreaming: true }, localSettings(cfg)) } as typeof fields)
@@ -94,8 +95,9 @@ function createModel(cfg: LlmConfig, opts: CreateChatModelOptions): BaseChatMode
     {
       usage: opts.usage,
       cache: cfg.cacheDir && !opts.replayFrom ? new DiskCache(cfg.cacheDir) : undefined,
-      endpoint: endpointIdentity(cfg, local ? localRuntimeIdentity(localSettings(cfg)) : undefined),
-      limit: pLimit(cfg.concurrency),
+      endpoint,
+      // one limit per endpoint in this process, shared by every model made for it (request-limit.ts)
+      limit: endpointLimit(endpoint, cfg.concurrency),
       retry: { maxRetries: cfg.maxRetries, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
       stats,
       structuredOutput: cfg.structuredOutput ?? 'json_schema',
