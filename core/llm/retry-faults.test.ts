@@ -7,7 +7,8 @@
  *    (a 1,101-item run against a server that cut 1 reply in 43 lost 26 items this way);
  *  - a 429 whose Retry-After is an HTTP-date, not seconds (RFC 9110 allows both): before, the date
  *    was ignored and the retry came after the short exponential backoff (211 ms after a 429 that
- *    asked for 3 s), so a rate-limited run spent its retries at once and failed its items.
+ *    asked for 3 s), so a rate-limited run spent its retries at once and failed its items; the same
+ *    for a 429 that says its wait in `retry-after-ms` alone (Azure OpenAI), which was not read.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { completionJson, startFaultyServer, type FaultyServer } from '../../tests/support/faulty-http-server.js';
@@ -78,5 +79,30 @@ describe('LLM retries of faults a long run meets', () => {
     const reply = await createChatModel(cfg(srv.url, { retryBaseMs: 1, retryMaxMs: 400 })).invoke('hi');
     expect(reply.content).toBe('after the wait');
     expect(written.join('')).toContain(`LLM request failed (HTTP 429); retry 1/2 in ${expectedMs} ms`);
+  });
+
+  it('a 429 with only retry-after-ms (Azure OpenAI) waits what it asks, and the run is answered where the backoff alone spent every retry', async () => {
+    // the gateway refuses every request for 300 ms after the first, and says so in retry-after-ms alone
+    let until = 0;
+    srv = await startFaultyServer((_req, res) => {
+      if (until === 0) until = Date.now() + 300;
+      if (Date.now() < until)
+        return void res
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after-ms': String(until - Date.now()) })
+          .end('{"error":{"message":"rate limited"}}');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(completionJson('after the wait'));
+    });
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    setLogLevel('debug');
+    // backoff alone: 1, 2 ms — both retries refused, the call failed (before)
+    const model = createChatModel(cfg(srv.url, { retryBaseMs: 1, retryMaxMs: 1000 }));
+    const reply = await model.invoke('hi');
+    expect(reply.content).toBe('after the wait');
+    expect(srv.requests).toBe(2);
+    expect(written.join('')).toMatch(/LLM request failed \(HTTP 429\); retry 1\/2 in (2\d\d|300) ms/);
   });
 });

@@ -2,7 +2,7 @@
  * Retries with exponential backoff for LLM requests. Retried: HTTP 408/409/429 and 5xx, timeouts,
  * connection errors and malformed response bodies (a proxy or overloaded server cut short).
  * Not retried: other 4xx (bad request, auth, unknown model) and aborts. A Retry-After hint from
- * the server is honoured up to `maxMs`. Deterministic (no jitter) so runs are reproducible and
+ * the server (`Retry-After`, seconds or an HTTP-date, or `retry-after-ms`) is honoured up to `maxMs`. Deterministic (no jitter) so runs are reproducible and
  * tests can make backoff short through `baseMs`.
  */
 import { errorMessage, errors } from '../errors.js';
@@ -54,12 +54,22 @@ export function isRetryable(e: unknown): boolean {
   return reason === 'timeout' || reason === 'malformed response' || reason === 'connection error';
 }
 
-function retryAfterMs(e: unknown): number | undefined {
+function header(e: unknown, name: string): string | undefined {
   const h = (e as { headers?: unknown })?.headers;
   let v: unknown;
-  if (h && typeof (h as Headers).get === 'function') v = (h as Headers).get('retry-after');
-  else if (h && typeof h === 'object') v = (h as Record<string, unknown>)['retry-after'];
-  if (typeof v !== 'string' || !v.trim()) return undefined;
+  if (h && typeof (h as Headers).get === 'function') v = (h as Headers).get(name);
+  else if (h && typeof h === 'object') v = (h as Record<string, unknown>)[name];
+  return typeof v === 'string' && v.trim() ? v : undefined;
+}
+
+function retryAfterMs(e: unknown): number | undefined {
+  // `retry-after-ms` (Azure OpenAI and gateways in front of it; the OpenAI SDK reads it first): milliseconds.
+  // Before, only Retry-After was read, so a gateway that sent this one alone was retried after the short
+  // backoff it had refused, and a rate-limited run spent its retries at once and failed its items.
+  const ms = Number(header(e, 'retry-after-ms') ?? Number.NaN);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const v = header(e, 'retry-after');
+  if (v === undefined) return undefined;
   // RFC 9110 allows delay-seconds or an HTTP-date ("Wed, 21 Oct 2015 07:28:00 GMT"); before, the date
   // form was ignored and the retry came after the short exponential backoff the server had refused
   const s = Number(v);
