@@ -250,6 +250,8 @@ export interface RunReplyFlags {
   filtered: number;
   /** Calls whose endpoint reported only total_tokens (`tokens.totalOnly`): in the total, not in input/output. */
   totalOnly: number;
+  /** Calls whose endpoint reported a total_tokens above prompt + completion (`tokens.totalAbove`): the excess in the total, not in input/output. */
+  totalAbove: number;
   /** Replies that carried more than one choice (`tokens.multiChoice`; a server that ignores `n`): the first was read. */
   multiChoice: number;
   /** The choices those replies carried in all (`tokens.choicesCarried`). */
@@ -257,7 +259,7 @@ export interface RunReplyFlags {
 }
 
 export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
-  const f = { calls: 0, unreported: 0, cutShort: 0, filtered: 0, totalOnly: 0, multiChoice: 0, choicesCarried: 0 };
+  const f = { calls: 0, unreported: 0, cutShort: 0, filtered: 0, totalOnly: 0, totalAbove: 0, multiChoice: 0, choicesCarried: 0 };
   for (const r of results)
     for (const t of [r.tokens, r.replacedAttempts?.tokens]) {
       if (!t) continue;
@@ -266,6 +268,7 @@ export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
       f.cutShort += t.cutShort ?? 0;
       f.filtered += t.filtered ?? 0;
       f.totalOnly += t.totalOnly ?? 0;
+      f.totalAbove += t.totalAbove ?? 0;
       f.multiChoice += t.multiChoice ?? 0;
       f.choicesCarried += t.choicesCarried ?? 0;
     }
@@ -289,7 +292,10 @@ export function replyFlagsText(f: RunReplyFlags): string {
     ? `; ${f.filtered.toLocaleString('en-US')} ${f.filtered === 1 ? 'reply' : 'replies'} stopped by the content filter (finish_reason "content_filter")`
     : '';
   const totalOnly = f.totalOnly ? `; ${f.totalOnly.toLocaleString('en-US')} of ${calls(f.calls)} reported only a total (no input/output split)` : '';
-  return unreported + totalOnly + cut + filtered + (f.multiChoice ? `; ${multiChoiceText(f.multiChoice, f.choicesCarried)}` : '');
+  const totalAbove = f.totalAbove
+    ? `; ${f.totalAbove.toLocaleString('en-US')} of ${calls(f.calls)} reported a total above input + output (the excess is in the total)`
+    : '';
+  return unreported + totalOnly + totalAbove + cut + filtered + (f.multiChoice ? `; ${multiChoiceText(f.multiChoice, f.choicesCarried)}` : '');
 }
 
 /** "2 replies carried 6 choices; the first was used": replies of a server that ignores `n` (lexcase asks for one choice). */

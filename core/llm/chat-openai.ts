@@ -398,6 +398,7 @@ let warnedUnreported = false;
 let warnedCutShort = false;
 let warnedFiltered = false;
 let warnedTotalOnly = false;
+let warnedTotalAbove = false;
 
 /** The total_tokens a reply reported (llmOutput.tokenUsage, else the first message's usage_metadata), 0 when none. */
 function totalOf(result: ChatResult): number {
@@ -426,7 +427,7 @@ function paidByEarlierAttempt(createdAt: string | undefined, result: ChatResult,
   // a failed attempt this retry replaces got this reply: its tokens are in the line's replacedAttempts already
   if (w.paidByReplaced?.has(requestKey())) return 0;
   const d = usageDelta(result);
-  return d.input + d.output + (d.totalOnly ?? 0);
+  return d.input + d.output + (d.totalOnly ?? 0) + (d.totalAbove ?? 0);
 }
 
 function usageDelta(result: ChatResult): {
@@ -436,6 +437,7 @@ function usageDelta(result: ChatResult): {
   cutShort?: true;
   filtered?: true;
   totalOnly?: number;
+  totalAbove?: number;
   choices?: number;
   promptCached?: number;
 } {
@@ -443,6 +445,9 @@ function usageDelta(result: ChatResult): {
   const promptCached = promptCachedOf(result, input);
   // a server that sends only total_tokens (some proxies): its total counts, without an input/output split
   const total = input === 0 && output === 0 ? totalOf(result) : 0;
+  // a total above prompt + completion (a thinking model's reasoning counted in total_tokens alone, as gateways
+  // in front of Gemini send it): the excess counts in the total; before, the total was prompt + completion
+  const above = total === 0 ? Math.max(0, totalOf(result) - input - output) : 0;
   const unreported = input === 0 && output === 0 && total === 0;
   const cut = cutShortOf(result);
   if (unreported && !warnedUnreported) {
@@ -463,6 +468,12 @@ function usageDelta(result: ChatResult): {
       'the LLM endpoint\'s content filter stopped a reply (finish_reason "content_filter"): its content may be cut or empty; such calls are counted as "filtered" (tokens.filtered in results.jsonl) and in report.md',
     );
   }
+  if (above && !warnedTotalAbove) {
+    warnedTotalAbove = true;
+    log.warn(
+      `the LLM endpoint reported a total_tokens above prompt + completion for a reply (${input} + ${output}, total ${input + output + above}: a thinking model's reasoning counted in the total alone?): the excess is counted in the total, not in input/output (tokens.totalAbove in results.jsonl)`,
+    );
+  }
   if (total && !warnedTotalOnly) {
     warnedTotalOnly = true;
     log.warn(
@@ -474,6 +485,7 @@ function usageDelta(result: ChatResult): {
     output,
     ...(unreported ? { unreported: true } : {}),
     ...(total ? { totalOnly: total } : {}),
+    ...(above ? { totalAbove: above } : {}),
     ...cut,
     ...choicesOf(result),
     ...(promptCached !== undefined ? { promptCached } : {}),

@@ -11,7 +11,8 @@
  * token limit (finish_reason "length") as `cutShort`, so that a 0 or a truncated answer never reads
  * as measured and complete, and one its content filter stopped (finish_reason "content_filter": the
  * content may be cut or empty) as `filtered`; a reply with only a total (no prompt/completion split)
- * adds that total to `total` alone and counts as `totalOnly`. A reply that carried several choices
+ * adds that total to `total` alone and counts as `totalOnly`, and one whose total is above its prompt +
+ * completion adds the excess to `total` alone and counts as `totalAbove`. A reply that carried several choices
  * (a server that ignores `n`) counts as `multiChoice`, its choices in `choicesCarried`: the first
  * was read, and its usage, which covers the whole reply, is counted once. These fields are present only when non-zero.
  * `promptCached` is the exception: the input tokens the endpoint said its own prompt cache served
@@ -34,6 +35,12 @@ export interface TokenUsage {
   filtered?: number;
   /** Calls whose endpoint reported only `total_tokens` (no prompt/completion split): their tokens are in `total`, not in input/output. */
   totalOnly?: number;
+  /**
+   * Calls whose endpoint reported a `total_tokens` above prompt + completion (a thinking model's
+   * reasoning counted in the total alone, as gateways in front of Gemini do): the excess is in
+   * `total`, not in input/output. Before, the total was prompt + completion, and the excess was lost.
+   */
+  totalAbove?: number;
   /**
    * Replies that carried more than one choice (a server that ignores `n`, or sends several when
    * n = 1 was asked): the first choice was read, the others were not. Cache hits included.
@@ -99,6 +106,8 @@ export interface UsageDelta {
   filtered?: boolean;
   /** The endpoint reported only this total for the reply (no prompt/completion split). */
   totalOnly?: number;
+  /** The tokens the endpoint's total_tokens reported above prompt + completion for the reply. */
+  totalAbove?: number;
   /** The choices the reply carried, when more than one (only the first was read). */
   choices?: number;
   /** A cache hit an earlier attempt of this run paid for: the tokens it then spent. */
@@ -108,7 +117,7 @@ export interface UsageDelta {
 }
 
 /** The optional counters of TokenUsage a reply adds to; absent when 0. */
-const COUNTERS = ['unreported', 'cutShort', 'filtered', 'totalOnly'] as const;
+const COUNTERS = ['unreported', 'cutShort', 'filtered', 'totalOnly', 'totalAbove'] as const;
 /** The optional counters addUsage sums: those and the requests cut off or refused (counted by the runner, not by a reply). */
 const SUMMED = [...COUNTERS, 'multiChoice', 'choicesCarried', 'abandoned', 'refused', 'retried', 'earlierAttempts'] as const;
 
@@ -155,7 +164,7 @@ export class UsageMeter {
       // counts are numbers where a reply is read or read back (reply-usage.ts)
       m.u.input += d.input;
       m.u.output += d.output;
-      m.u.total += d.input + d.output + (d.totalOnly ?? 0);
+      m.u.total += d.input + d.output + (d.totalOnly ?? 0) + (d.totalAbove ?? 0);
       if (d.promptCached !== undefined) m.u.promptCached = (m.u.promptCached ?? 0) + d.promptCached;
     }
   }

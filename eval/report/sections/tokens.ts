@@ -30,6 +30,7 @@ export const tokensSection: SectionBuilder = (run) => {
     cutShort: 0,
     filtered: 0,
     totalOnly: 0,
+    totalAbove: 0,
     multiChoice: 0,
     choicesCarried: 0,
     abandoned: 0,
@@ -40,7 +41,7 @@ export const tokensSection: SectionBuilder = (run) => {
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
   // items under way when a signal stopped the run (src/cli/run-interrupt.ts): no line, so their requests are counted from config.json
   const underWay = runInterrupts(run.config);
-  const { unreported, cutShort, filtered, totalOnly, multiChoice, choicesCarried, abandoned, refused, retried, earlierAttempts, ...sums } = t;
+  const { unreported, cutShort, filtered, totalOnly, totalAbove, multiChoice, choicesCarried, abandoned, refused, retried, earlierAttempts, ...sums } = t;
   // lines an older lexcase wrote record no `retried`: the count above leaves theirs out, and says so
   const retriesUnrecorded = runRetriesUnrecorded(withTokens);
   // of input, what the endpoint's own prompt cache served: absent when no reply said (not 0)
@@ -54,6 +55,7 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(cutShort ? { cutShort } : {}),
     ...(filtered ? { filtered } : {}),
     ...(totalOnly ? { totalOnly } : {}),
+    ...(totalAbove ? { totalAbove } : {}),
     ...(multiChoice ? { multiChoice, choicesCarried } : {}),
     ...(abandoned ? { abandoned } : {}),
     ...(refused ? { refused } : {}),
@@ -76,6 +78,7 @@ export const tokensSection: SectionBuilder = (run) => {
   // calls whose tokens are not in the figures above, and replies that may be truncated: said, never left as a silent 0
   if (t.unreported) rows.push(['calls without usage (endpoint reported none)', num(t.unreported), num(t.unreported / n, 2)]);
   if (t.cutShort) rows.push(['replies cut short (finish_reason "length")', num(t.cutShort), num(t.cutShort / n, 2)]);
+  if (t.totalAbove) rows.push(['calls with a total above input + output (the excess in total)', num(t.totalAbove), num(t.totalAbove / n, 2)]);
   if (t.totalOnly) rows.push(['calls with only a total (no input/output split; in total)', num(t.totalOnly), num(t.totalOnly / n, 2)]);
   if (t.filtered) rows.push(['replies stopped by the content filter (finish_reason "content_filter")', num(t.filtered), num(t.filtered / n, 2)]);
   if (t.multiChoice) rows.push(['replies with more than one choice (the first used)', num(t.multiChoice), num(t.multiChoice / n, 2)]);
@@ -153,6 +156,11 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(t.totalOnly
       ? [
           `**The endpoint reported only a total for ${num(t.totalOnly)} of ${num(t.calls)} calls** (total_tokens, no prompt/completion split): their tokens are in total, not in input/output; token budgets (CASE advocates' --max-tokens) counted those totals, as they count prompt + completion for the other calls.`,
+        ]
+      : []),
+    ...(t.totalAbove
+      ? [
+          `**The endpoint reported a total above input + output for ${num(t.totalAbove)} of ${num(t.calls)} calls** (total_tokens larger than prompt_tokens + completion_tokens: a thinking model's reasoning counted in the total alone, as gateways in front of Gemini send it): the excess is in total, not in input or output, so total is more than input + output.`,
         ]
       : []),
     ...(t.cutShort
