@@ -21,6 +21,17 @@ function cfg(url: string, over: Partial<LlmConfig> = {}): LlmConfig {
 }
 
 let srv: FaultyServer | undefined;
+
+/** stderr at debug level (the retry lines), captured. */
+function debugLines(): string[] {
+  const written: string[] = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    written.push(String(chunk));
+    return true;
+  });
+  setLogLevel('debug');
+  return written;
+}
 afterEach(async () => {
   await srv?.close();
   srv = undefined;
@@ -69,12 +80,7 @@ describe('LLM retries of faults a long run meets', () => {
         return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter() }).end('{"error":{"message":"rate limited"}}');
       res.writeHead(200, { 'content-type': 'application/json' }).end(completionJson('after the wait'));
     });
-    const written: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      written.push(String(chunk));
-      return true;
-    });
-    setLogLevel('debug');
+    const written = debugLines();
     // backoff alone: 1 ms; the hint (an hour, or nothing left of a past date) is capped at retryMaxMs 400
     const reply = await createChatModel(cfg(srv.url, { retryBaseMs: 1, retryMaxMs: 400 })).invoke('hi');
     expect(reply.content).toBe('after the wait');
@@ -92,12 +98,7 @@ describe('LLM retries of faults a long run meets', () => {
           .end('{"error":{"message":"rate limited"}}');
       res.writeHead(200, { 'content-type': 'application/json' }).end(completionJson('after the wait'));
     });
-    const written: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      written.push(String(chunk));
-      return true;
-    });
-    setLogLevel('debug');
+    const written = debugLines();
     // backoff alone: 1, 2 ms — both retries refused, the call failed (before)
     const model = createChatModel(cfg(srv.url, { retryBaseMs: 1, retryMaxMs: 1000 }));
     const reply = await model.invoke('hi');
