@@ -25,10 +25,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-async function toolRun(runDir: string, metricKinds?: MetricKinds): Promise<{ md: string; json: Record<string, Record<string, unknown>> }> {
+async function toolRun(runDir: string, metricKinds?: MetricKinds, values = CALLS): Promise<{ md: string; json: Record<string, Record<string, unknown>> }> {
   await runExperiment({
     runDir,
-    system: async (item) => ({ prediction: 'A', trace: {}, metrics: { toolCalls: CALLS[Number(item.id.slice(1)) - 1] } }),
+    system: async (item) => ({ prediction: 'A', trace: {}, metrics: { toolCalls: values[Number(item.id.slice(1)) - 1] } }),
     items: ITEMS,
     gold: (q) => q.answer,
     makeContext: contextFrom(),
@@ -54,6 +54,27 @@ describe("a system of the user's own declares its metrics' kinds", () => {
     const { md, json } = await toolRun(join(root, 'undeclared'));
     expect(json.toolCalls).toMatchObject({ measure: 'share of items at 1 (each item 0 or 1)', ci: { method: 'wilson' } });
     expect(md).toMatch(/\| toolCalls \| share of items at 1 \(each item 0 or 1\) \| 12 \| 0\.750 \[0\.468, 0\.911\] \| 95% Wilson \|/);
+  });
+
+  it('declared a proportion but 0.5 on three items: the row reads "mean" (the bootstrap mean of the values), never "share of items", and a warning names the metric and the items', async () => {
+    // an agreement score a user's system declares a 0/1 outcome, but writes 0.5 on three items (8 at 1, 1 at 0)
+    const AGREE = [1, 0.5, 1, 0, 1, 0.5, 1, 1, 1, 1, 1, 0.5];
+    const { md, json } = await toolRun(join(root, 'contradicted'), { toolCalls: 'proportion' }, AGREE);
+    // before: "| toolCalls | share of items | 12 | 0.792 [0.583, 0.958] | 95% bootstrap |" — 0.792 is no share of items (8 of 12 are at 1: 0.667)
+    expect(json.toolCalls).toMatchObject({ measure: 'mean', declared: 'proportion', n: 12, ci: { method: 'bootstrap' } });
+    expect(json.toolCalls.value).toBeCloseTo(9.5 / 12, 12);
+    expect(md).toMatch(/\| toolCalls \| +mean \| 12 \| 0\.792 \[[0-9.]+, [0-9.]+\] \| 95% bootstrap \|/);
+    expect(md).not.toMatch(/share of items/);
+    const warning = 'toolCalls is declared a proportion (0 or 1 on each item) but 3 of 12 items record another value (q02 = 0.5, q06 = 0.5, q12 = 0.5)';
+    expect(json.toolCalls.warning).toContain(warning);
+    expect(md).toContain(`**Warning:** ${warning}: its figure is read by its values, not by the declaration.`);
+  });
+
+  it('declared a proportion and 0 or 1 on every item: "share of items", Wilson, no warning', async () => {
+    const { md, json } = await toolRun(join(root, 'kept'), { toolCalls: 'proportion' });
+    expect(json.toolCalls).toMatchObject({ measure: 'share of items', declared: 'proportion', ci: { method: 'wilson' } });
+    expect(json.toolCalls.warning).toBeUndefined();
+    expect(md).not.toMatch(/Warning/);
   });
 
   it('a kind not among count, proportion, share, graded is refused before the run dir is made', async () => {

@@ -24,7 +24,7 @@ const run = (results: ResultRecord[]) => ({
 
 describe('Per-item metrics: one interval rule with the reproduction tables', () => {
   it('a number metric that is 0 or 1 on every item gets Wilson, as perItemInterval gives the reproduce table; a graded one the bootstrap', async () => {
-    const results = Array.from({ length: 10 }, (_, i) => rec(i, { citationsSupportive: 0, citationsExist: 1, citationsSeen: i % 3 }));
+    const results = Array.from({ length: 10 }, (_, i) => rec(i, { citationsSupportive: 0, citationsExist: 1, citationsSeen: (i % 3) / 2 }));
     const s = await itemMetricsSection(run(results), { iterations: 2000, seed: 13 });
     const json = s!.json as Record<string, { kind: string; n: number; value: number; ci: { lo: number; hi: number; method: string } }>;
     const table = perItemInterval(Array(10).fill(0));

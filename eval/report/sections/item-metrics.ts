@@ -11,7 +11,7 @@
  * gold passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) is not given, never 0%; when
  * some items have none, a line under the table says how many count as misses.
  */
-import { figureText, metricInterval, metricMeasure, methodLabel, proportionInterval } from '../../stats/index.js';
+import { figureText, kindConflict, metricInterval, metricMeasure, methodLabel, proportionInterval } from '../../stats/index.js';
 import { recordedMetricKinds, recordedSystemSpec } from '../../systems.js';
 import { table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
@@ -22,17 +22,25 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
   if (recordedSystemSpec(run.config).retrieval) return null;
   // a boolean per item is a rate (printed as a percent); a number a mean (printed as a decimal: 0 juror
   // abstentions on every item is still a count) — its interval by the values' rule, as every surface
-  const keys = new Map<string, { kind: 'rate' | 'mean'; values: number[] }>();
+  const keys = new Map<string, { kind: 'rate' | 'mean'; values: number[]; ids: string[] }>();
   for (const r of run.results)
     for (const [k, v] of Object.entries(r.metrics ?? {})) {
       if (typeof v !== 'boolean' && typeof v !== 'number') continue;
-      const e = keys.get(k) ?? { kind: typeof v === 'boolean' ? 'rate' : 'mean', values: [] };
+      const e = keys.get(k) ?? { kind: typeof v === 'boolean' ? 'rate' : 'mean', values: [], ids: [] };
       if (typeof v === 'number') e.kind = 'mean';
       e.values.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
+      e.ids.push(r.id);
       keys.set(k, e);
     }
   if (keys.size === 0) return null;
-  const kinds = recordedMetricKinds(run.config);
+  const declared = recordedMetricKinds(run.config);
+  // a declaration its values contradict (a proportion at 0.5 on an item) is read as undeclared, by the values, and said
+  const conflicts = new Map<string, string>();
+  const kinds = { ...declared };
+  for (const [k, { kind, values, ids }] of keys) {
+    const conflict = kind === 'mean' ? kindConflict(k, declared[k], values.map((value, i) => ({ id: ids[i], value }))) : null;
+    if (conflict) conflicts.set(k, conflict), delete kinds[k];
+  }
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
   for (const [k, { kind, values }] of [...keys].sort(([a], [b]) => a.localeCompare(b, 'en'))) {
@@ -53,7 +61,8 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
     json[k] = {
       kind,
       measure,
-      ...(kinds[k] ? { declared: kinds[k] } : {}),
+      ...(declared[k] ? { declared: declared[k] } : {}),
+      ...(conflicts.has(k) ? { warning: conflicts.get(k) } : {}),
       n: values.length,
       value: ci.estimate,
       ci: { lo: ci.lo, hi: ci.hi, method: ci.method },
@@ -61,10 +70,11 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
     rows.push([k, measure, values.length, figureText(ci, kind === 'rate' ? 'percent' : 'decimal'), methodLabel(ci)]);
   }
   const gold = goldCoverageNote(goldCoverage(run.results));
+  const warnings = [...[...conflicts].sort(([a], [b]) => a.localeCompare(b, 'en')).map(([, w]) => w), ...(gold ? [gold] : [])];
   return {
     id: 'itemMetrics',
     title: 'Per-item metrics',
-    markdown: table(['metric', 'figure', 'n', 'value [95% interval]', 'interval'], rows) + (gold ? `\n\n**Warning:** ${gold}.` : ''),
+    markdown: table(['metric', 'figure', 'n', 'value [95% interval]', 'interval'], rows) + warnings.map((w) => `\n\n**Warning:** ${w}.`).join(''),
     json,
   };
 };
