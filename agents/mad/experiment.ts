@@ -10,6 +10,7 @@ import { datasetFileRecord, loadQuestionsLimited } from '../../corpora/registry.
 import type { Question, Split } from '../../corpora/types.js';
 import { writeAtomic, writeJsonAtomic } from '../../eval/run-dir.js';
 import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
+import { writeReport } from '../../eval/report/write-report.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
 import { errors } from '../../core/errors.js';
@@ -162,6 +163,12 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       onProgress: o.onProgress,
       signal: o.signal,
       label: system,
+      // report.md / report.json from the run dir's whole results, before the run dir is unlocked, as every
+      // other system's run writes them: before, `run mad` wrote none, so a report.md `lexcase report` had
+      // written stayed as it was after a resume that added items (n = 2 read beside 5 items in results.jsonl)
+      whileLocked: async () => {
+        await writeReport(runDir);
+      },
     });
     const metrics = madMetrics(r.results, seed);
     const markdown = madMetricsMarkdown(

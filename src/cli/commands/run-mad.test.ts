@@ -187,6 +187,23 @@ describe('lexcase run mad', () => {
     expect(md).toContain('opponent_addressed 0.0%');
   }, 60_000);
 
+  it('a resume that adds items rewrites report.md and report.json from the whole run dir (before: run mad wrote none, so `lexcase report`\'s n = 1 stayed beside 2 items)', async () => {
+    useScriptedLlm();
+    const runDir = join(dir, 'mad-grow-report');
+    const run = (limit: string) => cli('--json', 'run', 'mad', '--index', index, '--limit', limit, '--rounds', '1', '-k', '2', '--run-dir', runDir, '--no-cache');
+    expect((await run('1')).code).toBe(0);
+    // the first run writes its report, as every other system's run does
+    const accuracy = () => JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')).sections.accuracy;
+    expect(accuracy()).toMatchObject({ n: 1, accuracy: 1 });
+    expect((await cli('report', runDir)).code).toBe(0);
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/\| accuracy \| +1 \| +100\.0% \[20\.7, 100\.0\] \|/);
+    const grown = await run('2');
+    expect(JSON.parse(grown.stdout)).toMatchObject({ ran: 1, skipped: 1 });
+    // 2 of 2 correct: Wilson [34.2, 100.0] (scipy: proportion_confint(2, 2, method="wilson"))
+    expect(accuracy()).toMatchObject({ n: 2, accuracy: 1 });
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/\| accuracy \| +2 \| +100\.0% \[34\.2, 100\.0\] \|/);
+  }, 60_000);
+
   it('baselines run on the same pool; `lexcase compare` pairs MAD with each; seeds give consistency', async () => {
     useScriptedLlm();
     const mad = join(dir, 'mad-sparse');
