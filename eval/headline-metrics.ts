@@ -295,7 +295,10 @@ function abstainedNote(ms: readonly Record<string, unknown>[]): string {
  * is over no item: "– (no items)". An abstained triple is in both sums, as the paper's formulas
  * have it (§4.4: N_gt over every triple; "For successful abstentions, Rec_U is 0"): N_h = N_util = 0
  * with its N_gt — so abstentions alone read 100% hallucination accuracy; the note says how many
- * of the triples abstained.
+ * of the triples abstained. `scenarioOf` (3-ply's: the id's scenario prefix) names the scenarios the
+ * figure pools and how many triples each adds: paper 000 gives every figure per scenario (Tables 2–4),
+ * so a figure over several is said to be pooled over them — "pooled over the 30 answered triples of
+ * 3 scenarios (arguable 10, mismatched 10, non-arguable 10; micro average)" — never read as one of its tables' cells.
  */
 export function pooled(
   id: string,
@@ -303,6 +306,7 @@ export function pooled(
   num_: (m: Record<string, unknown>) => number,
   den: (m: Record<string, unknown>) => number,
   transform: (ratio: number) => number,
+  scenarioOf?: (id: string) => string | undefined,
 ): HeadlineMetric {
   return {
     id,
@@ -310,9 +314,8 @@ export function pooled(
     compute: (records, ctx) => {
       const failed = records.filter(isFailed).length;
       // resampled in a canonical order (by id): the interval does not depend on the order of results.jsonl
-      const ms = canonicalById(records)
-        .filter((r) => !isFailed(r) && r.metrics && typeof r.metrics.nGt === 'number')
-        .map((r) => r.metrics as Record<string, unknown>);
+      const answered = canonicalById(records).filter((r) => !isFailed(r) && r.metrics && typeof r.metrics.nGt === 'number');
+      const ms = answered.map((r) => r.metrics as Record<string, unknown>);
       if (!ms.length && !failed) return [];
       const stat = (idx: Int32Array) => {
         let a = 0;
@@ -325,7 +328,7 @@ export function pooled(
       };
       return [
         bootstrapped(id, label, ms.length, stat, ctx, {
-          note: `pooled over the ${triples(ms.length, 'answered ')} (micro average)${abstainedNote(ms)}`,
+          note: `pooled over the ${triples(ms.length, 'answered ')}${scenariosText(answered, scenarioOf)}${abstainedNote(ms)}`,
           failed,
         }),
       ];
@@ -335,25 +338,57 @@ export function pooled(
 
 export const n0 = (v: unknown) => (typeof v === 'number' ? v : 0);
 
-/** 3-ply: N_sa / N_ta over the answered triples designed for abstention; a failed triple is not an abstention and is left out (counted beside). */
-export const threeplyAbstention: HeadlineMetric = {
-  id: 'abstention',
-  label: 'successful abstention',
-  compute: (records) => {
-    const designed = records.filter((r) => r.gold === 'abstain');
-    if (!designed.length) return [];
-    const answered = designed.filter((r) => !isFailed(r));
-    const ok = answered.filter((r) => r.prediction === 'abstain').length;
-    const failed = designed.length - answered.length;
-    return [
-      proportion(
-        'abstention',
-        'successful abstention',
-        ok,
-        answered.length,
-        `over the ${triples(answered.length, 'answered ')} designed for abstention`,
-        failed,
-      ),
-    ];
-  },
-};
+/**
+ * The scenarios `records` pool and each one's count, in order of first appearance (records in id order:
+ * scenarios alphabetically): "3 scenarios (arguable 10, mismatched 10, non-arguable 10" — the caller
+ * closes the parenthesis —, "1 scenario (arguable"; null without `scenarioOf` or records.
+ */
+function scenarioList(records: readonly ResultRecord[], scenarioOf: ((id: string) => string | undefined) | undefined): string | null {
+  if (!scenarioOf || !records.length) return null;
+  const counts = new Map<string, number>();
+  for (const r of canonicalById(records)) {
+    const s = scenarioOf(r.id) ?? 'no scenario';
+    counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
+  const list = [...counts].map(([s, n]) => (counts.size === 1 ? s : `${s} ${n}`)).join(', ');
+  return `${counts.size} scenario${counts.size === 1 ? '' : 's'} (${list}`;
+}
+
+/** " of 3 scenarios (arguable 10, mismatched 10, non-arguable 10; micro average)", or " (micro average)" where no scenario is named. */
+function scenariosText(records: readonly ResultRecord[], scenarioOf: ((id: string) => string | undefined) | undefined): string {
+  const list = scenarioList(records, scenarioOf);
+  return list ? ` of ${list}; micro average)` : ' (micro average)';
+}
+
+/**
+ * 3-ply: N_sa / N_ta over the answered triples designed for abstention (paper 000 eq. 6: every
+ * mismatched and non-arguable triple); a failed triple is not an abstention and is left out (counted
+ * beside). `scenarioOf` names the scenarios pooled, as `pooled`'s does: the paper's Table 4 gives
+ * each apart, so "over the 20 answered triples designed for abstention, pooled over 2 scenarios
+ * (mismatched 10, non-arguable 10)" says this figure is none of its cells.
+ */
+export function threeplyAbstention(scenarioOf?: (id: string) => string | undefined): HeadlineMetric {
+  return {
+    id: 'abstention',
+    label: 'successful abstention',
+    compute: (records) => {
+      const designed = records.filter((r) => r.gold === 'abstain');
+      if (!designed.length) return [];
+      const answered = designed.filter((r) => !isFailed(r));
+      const ok = answered.filter((r) => r.prediction === 'abstain').length;
+      const failed = designed.length - answered.length;
+      const list = scenarioList(answered, scenarioOf);
+      const over = list ? (list.startsWith('1 ') ? ` (${list.slice(list.indexOf('(') + 1)})` : `, pooled over ${list})`) : '';
+      return [
+        proportion(
+          'abstention',
+          'successful abstention',
+          ok,
+          answered.length,
+          `over the ${triples(answered.length, 'answered ')} designed for abstention${over}`,
+          failed,
+        ),
+      ];
+    },
+  };
+}

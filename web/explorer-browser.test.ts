@@ -547,12 +547,20 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     const answered = r.results.filter((x) => !x.error && typeof x.metrics?.nGt === 'number').length;
     // an abstention is in the sums as the paper's formula has it, and the note says how many abstained
     const abstentions = r.results.filter((x) => !x.error && x.metrics?.abstained === true).length;
+    // the note names the scenarios the figure pools, each with its answered triples (paper 000 tabulates each apart)
+    const modes = new Map<string, number>();
+    for (const x of r.results.filter((x) => !x.error && typeof x.metrics?.nGt === 'number').sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      const mode = x.id.replace(/-\d+$/, '');
+      modes.set(mode, (modes.get(mode) ?? 0) + 1);
+    }
+    const scenarios = `${modes.size} scenario${modes.size === 1 ? '' : 's'} (${[...modes].map(([m, n]) => (modes.size === 1 ? m : `${m} ${n}`)).join(', ')}; micro average)`;
     expect(await page.getByTestId('figure-hallucination-accuracy').textContent()).toBe(
-      `${pct(1 - sum('nH') / sum('nGt'))} (n < 10) · pooled over the ${answered} answered triple${answered === 1 ? '' : 's'} (micro average)` +
+      `${pct(1 - sum('nH') / sum('nGt'))} (n < 10) · pooled over the ${answered} answered triple${answered === 1 ? '' : 's'} of ${scenarios}` +
         (abstentions ? `; ${abstentions} abstained, counted with N_h = N_util = 0 and its N_gt (the paper's formula)` : ''),
     );
+    const abstainedMode = r.results.find((x) => x.gold === 'abstain')!.id.replace(/-\d+$/, '');
     expect(await page.getByTestId('figure-abstention').textContent()).toBe(
-      `100.0% [${(100 * wilsonCi(1, 1).lo).toFixed(1)}, 100.0] 95% Wilson · over the 1 answered triple designed for abstention`,
+      `100.0% [${(100 * wilsonCi(1, 1).lo).toFixed(1)}, 100.0] 95% Wilson · over the 1 answered triple designed for abstention (${abstainedMode})`,
     );
     await shot('trace-threeply', 'trace');
     const abstained = r.results.find((x) => x.prediction === 'abstain')!;

@@ -33,7 +33,7 @@ describe('3-ply: abstentions in the pooled figures', () => {
     const f = Object.fromEntries(headlineFigures('threeply/reflective', results, { config: {}, seed: 13 }).map((x) => [x.id, x]));
     expect(f['hallucination-accuracy']).toMatchObject({ estimate: 1, n: 1, failed: 3 });
     expect(f['hallucination-accuracy'].note).toBe(
-      "pooled over the 1 answered triple (micro average); 1 abstained, counted with N_h = N_util = 0 and its N_gt (the paper's formula)",
+      "pooled over the 1 answered triple of 1 scenario (mismatched; micro average); 1 abstained, counted with N_h = N_util = 0 and its N_gt (the paper's formula)",
     );
     expect(f['factor-utilization-recall']).toMatchObject({ estimate: 0, n: 1 });
     expect(f['factor-utilization-recall'].note).toContain('1 abstained, counted with N_h = N_util = 0');
@@ -48,7 +48,7 @@ describe('3-ply: abstentions in the pooled figures', () => {
     const f = Object.fromEntries(headlineFigures('threeply/reflective', rs, { config: {}, seed: 13 }).map((x) => [x.id, x]));
     expect(f['hallucination-accuracy'].estimate).toBeCloseTo(1 - 11 / 70, 12);
     expect(f['hallucination-accuracy'].note).toBe(
-      "pooled over the 3 answered triples (micro average); 1 abstained with no factor argued, counted with N_h = N_util = 0 and its N_gt (the paper's formula); 1 abstained after arguing factors, its argued plies scored (N_h, N_util) with its N_gt",
+      "pooled over the 3 answered triples of 2 scenarios (arguable 1, mismatched 2; micro average); 1 abstained with no factor argued, counted with N_h = N_util = 0 and its N_gt (the paper's formula); 1 abstained after arguing factors, its argued plies scored (N_h, N_util) with its N_gt",
     );
   });
 

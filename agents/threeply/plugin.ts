@@ -3,7 +3,7 @@ import { n0, pooled, threeplyAbstention } from '../../eval/headline-metrics.js';
 import { cli, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { FACTOR_UTILIZATION_RECALL, HALLUCINATION_ACCURACY } from './measure-names.js';
 import { THREEPLY_PAPER } from './paper.js';
-import { SCENARIO_MODES } from './scenario-modes.js';
+import { modeOfId, SCENARIO_MODES } from './scenario-modes.js';
 import { THREEPLY_SYSTEMS } from './types.js';
 
 const variants = THREEPLY_SYSTEMS.map((v) => `threeply/${v}`);
@@ -27,6 +27,7 @@ export const threeplyPlugin: SystemPlugin = {
       (m) => n0(m.nH),
       (m) => n0(m.nGt),
       (r) => 1 - r,
+      modeOfId,
     ),
     pooled(
       'factor-utilization-recall',
@@ -34,8 +35,9 @@ export const threeplyPlugin: SystemPlugin = {
       (m) => n0(m.nUtil),
       (m) => n0(m.nGt),
       (r) => r,
+      modeOfId,
     ),
-    threeplyAbstention,
+    threeplyAbstention(modeOfId),
   ],
   // per-triple factor counts: hallucinated, ground truth, utilized
   metricKinds: { nH: 'count', nGt: 'count', nUtil: 'count', revisedPlies: 'count', uncorrectedPlies: 'count', unpolishedPlies: 'count' },

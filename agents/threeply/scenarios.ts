@@ -156,7 +156,4 @@ export function buildScenarios(o: BuildScenarioOptions, model: TradeSecretModel)
   return Array.from({ length: o.n }, (_, i) => ({ id: id(i), ...syntheticTriple(rng, o.mode, k, model) }));
 }
 
-/** The scenario mode encoded in a triple id ("mismatched-007" → "mismatched"). */
-export function modeOfId(id: string): ScenarioMode | undefined {
-  return SCENARIO_MODES.find((m) => id.startsWith(`${m}-`));
-}
+export { modeOfId } from './scenario-modes.js';
