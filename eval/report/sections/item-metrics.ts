@@ -38,7 +38,14 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
   const conflicts = new Map<string, string>();
   const kinds = { ...declared };
   for (const [k, { kind, values, ids }] of keys) {
-    const conflict = kind === 'mean' ? kindConflict(k, declared[k], values.map((value, i) => ({ id: ids[i], value }))) : null;
+    const conflict =
+      kind === 'mean'
+        ? kindConflict(
+            k,
+            declared[k],
+            values.map((value, i) => ({ id: ids[i], value })),
+          )
+        : null;
     if (conflict) conflicts.set(k, conflict), delete kinds[k];
   }
   const json: Record<string, unknown> = {};

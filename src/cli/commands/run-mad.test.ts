@@ -187,10 +187,11 @@ describe('lexcase run mad', () => {
     expect(md).toContain('opponent_addressed 0.0%');
   }, 60_000);
 
-  it('a resume that adds items rewrites report.md and report.json from the whole run dir (before: run mad wrote none, so `lexcase report`\'s n = 1 stayed beside 2 items)', async () => {
+  it("a resume that adds items rewrites report.md and report.json from the whole run dir (before: run mad wrote none, so `lexcase report`'s n = 1 stayed beside 2 items)", async () => {
     useScriptedLlm();
     const runDir = join(dir, 'mad-grow-report');
-    const run = (limit: string) => cli('--json', 'run', 'mad', '--index', index, '--limit', limit, '--rounds', '1', '-k', '2', '--run-dir', runDir, '--no-cache');
+    const run = (limit: string) =>
+      cli('--json', 'run', 'mad', '--index', index, '--limit', limit, '--rounds', '1', '-k', '2', '--run-dir', runDir, '--no-cache');
     expect((await run('1')).code).toBe(0);
     // the first run writes its report, as every other system's run does
     const accuracy = () => JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')).sections.accuracy;
