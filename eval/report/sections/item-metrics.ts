@@ -46,7 +46,10 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
             values.map((value, i) => ({ id: ids[i], value })),
           )
         : null;
-    if (conflict) conflicts.set(k, conflict), delete kinds[k];
+    if (conflict) {
+      conflicts.set(k, conflict);
+      delete kinds[k];
+    }
   }
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
