@@ -104,3 +104,27 @@ describe('paired and unpaired bootstrap of a difference', () => {
     expect(r.n).toBe(130);
   });
 });
+
+describe('bootstrapStatisticCi with strata', () => {
+  const values = [0.9, 0.8, 0.85, 0.95, 0.7, 0.1, 0, 0.05, 0.2, 0, 0.15, 0.1];
+  const mean = (idx: Int32Array) => idx.reduce((s, i) => s + values[i], 0) / idx.length;
+
+  it('each resample keeps every stratum’s count: the mean of two fixed halves varies only within them', () => {
+    const seen: number[] = [];
+    const stat = (idx: Int32Array) => {
+      seen.push(idx.filter((i) => i < 5).length);
+      return mean(idx);
+    };
+    bootstrapStatisticCi(12, stat, { strata: [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1], iterations: 200 });
+    expect(new Set(seen.slice(1))).toEqual(new Set([5]));
+  });
+
+  it('one stratum draws what the unstratified bootstrap draws', () => {
+    const plain = bootstrapStatisticCi(12, mean, { iterations: 500 });
+    expect(bootstrapStatisticCi(12, mean, { iterations: 500, strata: Array(12).fill(4) })).toEqual(plain);
+  });
+
+  it('a strata list of another length is a RangeError', () => {
+    expect(() => bootstrapStatisticCi(12, mean, { strata: [0, 1] })).toThrow(/2 labels for 12 items/);
+  });
+});

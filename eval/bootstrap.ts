@@ -76,20 +76,45 @@ const meanOf = (values: ArrayLike<number>, idx?: Int32Array): number => {
   return s / n;
 };
 
-/** CI for any statistic of n items, given as stat(indices); indices of the original sample are 0..n-1. */
-export function bootstrapStatisticCi(n: number, stat: (indices: Int32Array) => number, opts: BootstrapOptions = {}): Ci {
+/**
+ * CI for any statistic of n items, given as stat(indices); indices of the original sample are 0..n-1.
+ * `strata` (item i's stratum, one per item): a stratified bootstrap — each position draws from the
+ * items of its own stratum, so every resample keeps the sample's count per stratum (3-ply's
+ * scenarios, whose counts the run fixes: `--n` per scenario). With one stratum the draws are the
+ * unstratified ones.
+ */
+export function bootstrapStatisticCi(n: number, stat: (indices: Int32Array) => number, opts: BootstrapOptions & { strata?: ArrayLike<number> } = {}): Ci {
   const o = resolve(opts);
   const identity = Int32Array.from({ length: n }, (_, i) => i);
   const estimate = stat(identity);
   if (n === 0) return { estimate, lo: estimate, hi: estimate, level: o.level, iterations: o.iterations, seed: o.seed, n };
+  const members = stratumMembers(n, opts.strata);
   const rng = createRng(o.seed);
   const samples = new Float64Array(o.iterations);
   const idx = new Int32Array(n);
   for (let b = 0; b < o.iterations; b++) {
-    for (let i = 0; i < n; i++) idx[i] = rng.int(0, n - 1);
+    for (let i = 0; i < n; i++) {
+      const m = members[i];
+      idx[i] = m[rng.int(0, m.length - 1)];
+    }
     samples[b] = stat(idx);
   }
   return { estimate, ...interval(samples, o.level), level: o.level, iterations: o.iterations, seed: o.seed, n };
+}
+
+/** For each position, the items it may draw: its stratum's (every item where `strata` is absent). */
+function stratumMembers(n: number, strata: ArrayLike<number> | undefined): Int32Array[] {
+  const all = Int32Array.from({ length: n }, (_, i) => i);
+  if (!strata) return Array.from({ length: n }, () => all);
+  if (strata.length !== n) throw new RangeError(`bootstrap strata: ${strata.length} labels for ${n} items`);
+  const byStratum = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const list = byStratum.get(strata[i]) ?? [];
+    list.push(i);
+    byStratum.set(strata[i], list);
+  }
+  const arrays = new Map([...byStratum].map(([k, v]) => [k, Int32Array.from(v)]));
+  return Array.from({ length: n }, (_, i) => arrays.get(strata[i])!);
 }
 
 /**

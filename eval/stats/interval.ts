@@ -23,6 +23,8 @@ export interface Interval {
   seed?: number;
   /** Why lo/hi are null ("n < 10", "no items", settings.ts NO_SPREAD). */
   missing?: string;
+  /** A stratified bootstrap's strata (more than one; 3-ply's scenarios): each resample keeps every stratum's count. */
+  strata?: number;
 }
 
 export interface BootstrapSettings {
@@ -37,15 +39,24 @@ export function proportionInterval(successes: number, n: number): Interval {
   return { kind: 'proportion', method: INTERVAL_METHOD.proportion, estimate: w.estimate, lo: w.lo, hi: w.hi, n, level: LEVEL };
 }
 
-/** Any statistic of n items, given as stat(indices); seeded percentile bootstrap, none below MIN_N nor where every resample gives one value (NO_SPREAD). */
-export function statisticInterval(n: number, stat: (idx: Int32Array) => number, o: BootstrapSettings & { kind?: 'mean' | 'statistic' } = {}): Interval {
+/**
+ * Any statistic of n items, given as stat(indices); seeded percentile bootstrap, none below MIN_N nor
+ * where every resample gives one value (NO_SPREAD). `strata` (item i's stratum): resampled within
+ * each stratum (eval/bootstrap.ts), for a sample whose count per stratum the design fixes.
+ */
+export function statisticInterval(
+  n: number,
+  stat: (idx: Int32Array) => number,
+  o: BootstrapSettings & { kind?: 'mean' | 'statistic'; strata?: ArrayLike<number> } = {},
+): Interval {
   const kind = o.kind ?? 'statistic';
   const iterations = o.iterations ?? RESAMPLES;
   const seed = o.seed ?? SEED;
-  const base = { kind, method: INTERVAL_METHOD[kind], n, level: LEVEL, iterations, seed };
+  const strata = o.strata ? new Set(Array.from(o.strata)).size : 0;
+  const base = { kind, method: INTERVAL_METHOD[kind], n, level: LEVEL, iterations, seed, ...(strata > 1 ? { strata } : {}) };
   const identity = Int32Array.from({ length: n }, (_, i) => i);
   if (n < MIN_N) return { ...base, estimate: stat(identity), lo: null, hi: null, missing: n === 0 ? 'no items' : TOO_FEW };
-  const ci = bootstrapStatisticCi(n, stat, { iterations, seed, level: LEVEL });
+  const ci = bootstrapStatisticCi(n, stat, { iterations, seed, level: LEVEL, ...(o.strata ? { strata: o.strata } : {}) });
   // every resample the same value (lo = hi): a zero-width interval would read as certainty
   if (noSpread(ci.lo, ci.hi)) return { ...base, estimate: ci.estimate, lo: null, hi: null, missing: NO_SPREAD };
   return { ...base, estimate: ci.estimate, lo: ci.lo, hi: ci.hi };
