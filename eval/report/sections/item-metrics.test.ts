@@ -114,3 +114,21 @@ describe('Per-item metrics: the same items in another results.jsonl order give t
     expect(b.markdown).toBe(a.markdown);
   });
 });
+
+describe('Per-item metrics: n over the items that recorded the metric', () => {
+  it('2 of 12 items failed and recorded no metric: rows of n = 10 and a line saying the failed items are in no row', async () => {
+    const results = Array.from({ length: 12 }, (_, i) =>
+      i < 10
+        ? rec(i, { citationsSupportive: i % 3 === 0 ? 1 : 0 })
+        : { ...rec(i, undefined), prediction: null, correct: false, error: 'LLM_REQUEST_FAILED: HTTP 500' },
+    );
+    const s = await itemMetricsSection(run(results), { iterations: 2000, seed: 13 });
+    expect(s!.markdown).toMatch(/\| citationsSupportive \| .* \| 10 \|/);
+    // before: no line; the n of 10 beside 12 items said nothing of why
+    expect(s!.markdown).toContain(
+      'n counts the items that recorded the metric: the 2 failed items recorded none and are in no row (the Accuracy section counts them as wrong).',
+    );
+    const answered = await itemMetricsSection(run(results.slice(0, 10)), { iterations: 2000, seed: 13 });
+    expect(answered!.markdown).not.toContain('failed item');
+  });
+});

@@ -14,6 +14,8 @@
 import { figureText, kindConflict, metricInterval, metricMeasure, methodLabel, proportionInterval } from '../../stats/index.js';
 import { recordedMetricKinds, recordedSystemSpec } from '../../systems.js';
 import { table } from '../format.js';
+import { isFailed } from '../../metrics/failures.js';
+import type { ResultRecord } from '../../types.js';
 import type { SectionBuilder } from '../types.js';
 import { GOLD_IN_INDEX, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from '../../gold-in-index.js';
 
@@ -84,7 +86,21 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
   return {
     id: 'itemMetrics',
     title: 'Per-item metrics',
-    markdown: table(['metric', 'figure', 'n', 'value [95% interval]', 'interval'], rows) + warnings.map((w) => `\n\n**Warning:** ${w}.`).join(''),
+    markdown:
+      table(['metric', 'figure', 'n', 'value [95% interval]', 'interval'], rows) +
+      failedNote(run.results) +
+      warnings.map((w) => `\n\n**Warning:** ${w}.`).join(''),
     json,
   };
 };
+
+/**
+ * Where failed items recorded no metric, the line that says n is over the items that recorded one:
+ * "n counts the items that recorded the metric: the 2 failed items recorded none and are in no row
+ * (the Accuracy section counts them as wrong)." Before, a row's n of 10 beside 12 items said nothing of why.
+ */
+function failedNote(results: readonly ResultRecord[]): string {
+  const none = results.filter((r) => isFailed(r) && Object.keys(r.metrics ?? {}).length === 0).length;
+  if (!none) return '';
+  return `\n\nn counts the items that recorded the metric: the ${none} failed item${none === 1 ? '' : 's'} recorded none and ${none === 1 ? 'is' : 'are'} in no row (the Accuracy section counts ${none === 1 ? 'it' : 'them'} as wrong).`;
+}
