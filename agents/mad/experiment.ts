@@ -208,5 +208,8 @@ export async function runMadSeeds(o: MadExperimentOptions, seeds: number[]): Pro
   const consistency = seedConsistency(runs.map((r) => r.predictions));
   const payload = { seeds, runDirs: runs.map((r) => r.runDir), ...consistency };
   for (const r of runs) await writeJsonAtomic(join(r.runDir, 'consistency.json'), payload);
+  // each seed run's report again, now that consistency.json is there: written under its run's lock
+  // before it existed, report.md had no "Consistency across seeds" line (or, on a resume, last call's)
+  for (const r of runs) await writeReport(r.runDir);
   return { runs, consistency, markdown: seedConsistencyMarkdown(consistency) };
 }

@@ -311,6 +311,11 @@ describe('lexcase run mad', () => {
     expect(sj.runs.map((x: any) => x.runDir)).toEqual([join(dir, 'seeds-s1'), join(dir, 'seeds-s2')]);
     expect(sj.consistency).toMatchObject({ runs: 2, items: 2, pairwiseAgreement: 1, unanimous: 1 });
     expect(JSON.parse(readFileSync(join(dir, 'seeds-s1', 'consistency.json'), 'utf8')).seeds).toEqual([1, 2]);
+    // each seed run's report.md has the consistency line, written after consistency.json (before: run mad wrote no report)
+    for (const seed of [1, 2])
+      expect(readFileSync(join(dir, `seeds-s${seed}`, 'report.md'), 'utf8')).toContain(
+        'Consistency across 2 seeds (2 of 2 items answered in every run): pairwise agreement 100.0%, unanimous 100.0%',
+      );
   }, 60_000);
 
   it('run mad counts the citations naming no handle shown as a recount of the accepted replies does (a refused brief counts none), and a gold id written out is not gold cited (before: "gold passage cited" 100%)', async () => {
