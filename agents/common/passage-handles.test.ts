@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
+import { createSearchTool } from '../../retrieval/tools/search-tool.js';
+import { ToolRecorder, withToolRecorder } from '../../retrieval/tools/tool-recorder.js';
 import { PassageHandles, passageHandles, withPassageHandles } from './passage-handles.js';
 
 describe('passage handles', () => {
@@ -116,6 +118,27 @@ describe('passage handles', () => {
     expect(JSON.parse(msg.content).results.map((x: any) => x.id)).toEqual(['P1', 'P2']);
     expect(msg.artifact.results.map((x) => x.id)).toEqual(['mbe_12', 'cap-3#p1']);
     expect(JSON.parse(await s.invoke({ query: 'q' })).results.map((x: any) => x.id)).toEqual(['P1', 'P2']);
+  });
+
+  it("a wrapped search tool records a call whose k its schema refuses on the item's recorder, as the tool itself does (the wrapper parses first)", async () => {
+    // before: the wrapper refused k 100 before the search tool ran, so the run's tool counts (trace.runner.toolCalls) left the call out
+    const passage = { id: 'mbe_12', source: 'barexam_qa', text: 'Hearsay is an out-of-court statement offered for the truth of the matter asserted.' };
+    const search = createSearchTool({
+      name: 'bm25_search',
+      description: 'search',
+      retriever: { method: 'bm25', search: async () => [{ id: passage.id, score: 2, rank: 1 }] },
+      docs: { get: async (id: string) => (id === passage.id ? passage : undefined) },
+    });
+    const [s] = new PassageHandles().wrapTools([search]);
+    const item = new ToolRecorder();
+    await withToolRecorder(item, async () => {
+      await expect(s.invoke({ id: 'call-1', name: 'bm25_search', args: { query: 'hearsay', k: 100 }, type: 'tool_call' })).rejects.toThrow(/expected schema/);
+      await s.invoke({ id: 'call-2', name: 'bm25_search', args: { query: 'hearsay', k: 1 }, type: 'tool_call' });
+    });
+    expect(item.calls.map((c) => [c.input, c.ids, c.error !== undefined])).toEqual([
+      [{ query: 'hearsay', k: 100 }, [], true],
+      [{ query: 'hearsay', k: 1 }, ['mbe_12'], false],
+    ]);
   });
 
   it('one map per item scope; nested scopes join it; concurrent items do not share', async () => {

@@ -18,6 +18,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
+import { recordRefusedInput } from '../../retrieval/tools/refused-input.js';
 
 let wrappedCalls = 0;
 
@@ -130,25 +131,28 @@ export class PassageHandles {
    * traces, candidates) is passed through unchanged as the ToolMessage's artifact.
    */
   wrapTools(tools: StructuredToolInterface[]): StructuredToolInterface[] {
-    return tools.map(
-      (t) =>
-        tool(
-          async (input: unknown, config?: { toolCall?: { id?: string } }) => {
-            // invoked as a tool call, the inner tool answers with a ToolMessage that carries its artifact
-            const call = {
-              id: config?.toolCall?.id ?? `handles-${++wrappedCalls}`,
-              name: t.name,
-              args: input as Record<string, unknown>,
-              type: 'tool_call' as const,
-            };
-            const out: unknown = await t.invoke(call as never, config as never);
-            const msg = out as { content?: unknown; artifact?: unknown };
-            const text = typeof out === 'string' ? out : typeof msg?.content === 'string' ? msg.content : JSON.stringify(out);
-            return [this.presentToolOutput(text), msg && typeof msg === 'object' ? msg.artifact : undefined];
-          },
-          { name: t.name, description: t.description, schema: t.schema as never, responseFormat: 'content_and_artifact' },
-        ) as unknown as StructuredToolInterface,
-    );
+    return tools
+      .map(
+        (t) =>
+          tool(
+            async (input: unknown, config?: { toolCall?: { id?: string } }) => {
+              // invoked as a tool call, the inner tool answers with a ToolMessage that carries its artifact
+              const call = {
+                id: config?.toolCall?.id ?? `handles-${++wrappedCalls}`,
+                name: t.name,
+                args: input as Record<string, unknown>,
+                type: 'tool_call' as const,
+              };
+              const out: unknown = await t.invoke(call as never, config as never);
+              const msg = out as { content?: unknown; artifact?: unknown };
+              const text = typeof out === 'string' ? out : typeof msg?.content === 'string' ? msg.content : JSON.stringify(out);
+              return [this.presentToolOutput(text), msg && typeof msg === 'object' ? msg.artifact : undefined];
+            },
+            { name: t.name, description: t.description, schema: t.schema as never, responseFormat: 'content_and_artifact' },
+          ) as unknown as StructuredToolInterface,
+        // the wrapper parses the input with the tool's schema first: an input it refuses is recorded here, as the tool would
+      )
+      .map((w) => recordRefusedInput(w));
   }
 }
 

@@ -157,6 +157,42 @@ describe('createRetrievalTools', () => {
       await srv.close();
     }
   });
+
+  it('records a call whose arguments the schema refuses (k 100, "10", 10.5) as a failed search, on its own recorder and the scoped one', async () => {
+    // before: such a call never reached the tool, so a run's tool counts left it out (4 searches, 3 refused: "qld_search 1", 0 errors)
+    const q = questions[2];
+    const srv = await startScriptedServer([
+      {
+        toolCalls: [
+          { name: 'qld_search', args: { query: q.question, k: 100 } },
+          { name: 'qld_search', args: { query: q.question, k: '10' } },
+          { name: 'qld_search', args: { query: q.question, k: 10.5 } },
+          { name: 'qld_search', args: { query: q.question, k: 5 } },
+        ],
+      },
+      { content: 'The passages support option B.' },
+    ]);
+    try {
+      const model = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, retryBaseMs: 1 }));
+      const own = new ToolRecorder();
+      const scoped = new ToolRecorder();
+      const agent = createAgent({ model, tools: createRetrievalTools({ retrievers, docs, recorder: own }) });
+      await withToolRecorder(scoped, () => agent.invoke({ messages: [{ role: 'user', content: 'Find the rule.' }] }));
+      // the model was told each refusal, as before
+      const toolMsgs = srv.requests[1].body.messages.filter((m: { role: string }) => m.role === 'tool');
+      expect(toolMsgs.map((m: { content: string }) => /did not match expected schema/.test(m.content))).toEqual([true, true, true, false]);
+      for (const rec of [own, scoped]) {
+        expect(rec.counts()).toEqual({ qld_search: 4 });
+        expect(rec.calls.map((c) => c.input.k)).toEqual([100, '10', 10.5, 5]);
+        expect(rec.calls.map((c) => c.error !== undefined)).toEqual([true, true, true, false]);
+        expect(rec.calls[0]).toMatchObject({ tool: 'qld_search', ids: [], input: { query: q.question } });
+        expect(rec.calls[0].error).toMatch(/did not match expected schema[\s\S]*<=50[\s\S]*at k/);
+        expect(rec.calls[3].ids).toHaveLength(5);
+      }
+    } finally {
+      await srv.close();
+    }
+  });
 });
 
 describe('rewrite_query', () => {

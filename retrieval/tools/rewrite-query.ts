@@ -15,6 +15,7 @@ import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
 import { invokeStructured } from '../../core/llm/structured.js';
 import { recordToolCall, type ToolRecorder } from './tool-recorder.js';
+import { recordRefusedInput } from './refused-input.js';
 
 export const REWRITE_STYLES = ['structured', 'expand', 'keywords'] as const;
 export type RewriteStyle = (typeof REWRITE_STYLES)[number];
@@ -83,7 +84,7 @@ export async function rewriteQuery(
 }
 
 export function createRewriteQueryTool(o: { llm: BaseChatModel; recorder?: ToolRecorder }): StructuredToolInterface {
-  return tool(
+  const rewriteTool = tool(
     async (input: RewriteInput, config?: { signal?: AbortSignal }) => {
       const t0 = performance.now();
       const logInput = { query: input.query, style: input.style ?? 'structured', ...(input.facts ? { facts: input.facts } : {}) };
@@ -104,4 +105,5 @@ export function createRewriteQueryTool(o: { llm: BaseChatModel; recorder?: ToolR
       schema: rewriteInputSchema,
     },
   ) as unknown as StructuredToolInterface;
+  return recordRefusedInput(rewriteTool, o.recorder);
 }

@@ -6,7 +6,8 @@
  * back. The text shows a passage as its id (a handle once wrapped) and text only: metadata that
  * some passages have and others lack (a title: every legal_corpus distractor has a case name, no
  * Bar Exam gold passage has one) would tell the kinds apart. Every call is recorded (tool, input,
- * ids, ms). A failing retriever returns {error, results: []} so an agent loop can go on.
+ * ids, ms), one whose input the schema refuses too (./refused-input.ts). A failing retriever
+ * returns {error, results: []} so an agent loop can go on.
  * The hits are the top k as `lexcase search -k` prints them (retrieval/top-k.ts printedRun:
  * trec_eval's order, ties by id descending, a tie at the cut searched past), so an agent sees the
  * passages the CLI shows for its query, not the retriever's index order at a tie.
@@ -22,6 +23,7 @@ import { makeSnippet } from './snippet.js';
 import { recordToolCall, type ToolRecorder } from './tool-recorder.js';
 import { DEFAULT_K } from '../default-k.js';
 import { printedRun } from '../top-k.js';
+import { recordRefusedInput } from './refused-input.js';
 
 /** The most passages one search of the tool returns: its input's `k` is 1–50 (a model asking for more is refused by the schema). */
 export const MAX_SEARCH_TOOL_K = 50;
@@ -85,7 +87,7 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 export function createSearchTool(o: SearchToolOptions): StructuredToolInterface {
   const snippetChars = o.snippetChars ?? 600;
   const defaultK = o.defaultK ?? DEFAULT_K;
-  return tool(
+  const searchTool = tool(
     async (input: SearchInput) => {
       const t0 = performance.now();
       const k = input.k ?? defaultK;
@@ -117,4 +119,6 @@ export function createSearchTool(o: SearchToolOptions): StructuredToolInterface 
     },
     { name: o.name, description: o.description, schema: searchInputSchema, responseFormat: 'content_and_artifact' },
   ) as unknown as StructuredToolInterface;
+  // a call its schema refuses (k 100, "10", 10.5) is recorded too, as a failed search
+  return recordRefusedInput(searchTool, o.recorder);
 }
