@@ -9,7 +9,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document } from '@langchain/core/documents';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { log } from '../core/log.js';
 import { bundledLines, LEGAL_CORPUS_PASSAGES } from '../tests/support/bundled-data.js';
 import { tempDir } from '../indexer/build-test-helpers.js';
 import { openDocStore } from '../indexer/docstore.js';
@@ -152,12 +153,32 @@ describe('LexcaseRetriever metadata filter', () => {
     expect(Math.max(...unfilteredRank)).toBeGreaterThan(4 * 3);
   });
 
-  it('a function filter gets the metadata (kept keys included); a filter that keeps nothing returns no Documents', async () => {
+  it('a function filter gets the metadata (kept keys included); a filter that keeps nothing returns no Documents, and says so', async () => {
     const fn = new LexcaseRetriever({ index: out, k: 4, filter: (md) => md.kind === 'rule' && (md.loc as { lines: { from: number } }).lines.from < 2 });
     const { kept } = await byHand((r, i) => kindOf(r) === 'rule' && i % 7 < 2, 4);
     expect((await fn.invoke(QUERY)).map((d) => d.id)).toEqual(kept.map((h) => h.id));
-    expect(await new LexcaseRetriever({ index: out, filter: { source: 'no-such-source' } }).invoke(QUERY)).toEqual([]);
-    expect(await new LexcaseRetriever({ index: out, filter: { kind: 'statute' } }).invoke(QUERY)).toEqual([]);
+    const matching = (await openRetriever(out, 'bm25')).search(QUERY, { k: rows.length });
+    const warn = vi.spyOn(log, 'warn');
+    try {
+      expect(await new LexcaseRetriever({ index: out, filter: { kind: 'statute' } }).invoke(QUERY)).toEqual([]);
+      // before: a misspelt key ("knd") kept nothing, and said nothing
+      expect(await new LexcaseRetriever({ index: out, filter: { knd: 'rule' } }).invoke(QUERY)).toEqual([]);
+      const n = (await matching).length;
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+        `LexcaseRetriever (${out}): the filter keeps none of the ${n} passages of the bm25 ranking for this query: no hits`,
+        `LexcaseRetriever (${out}): the filter keeps none of the ${n} passages of the bm25 ranking for this query: no hits; none of the passages it tested has the field "knd"`,
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('a source filter naming a source the index does not hold is refused naming its sources, as /v1 filters.sources is (before: no Documents, no word)', async () => {
+    const misspelt = new LexcaseRetriever({ index: out, filter: { source: ['fre', 'us_constitutoin'] } });
+    await expect(misspelt.invoke(QUERY)).rejects.toMatchObject({ code: 'INVALID_INPUT', details: { field: 'filter.source' } });
+    await expect(misspelt.invoke(QUERY)).rejects.toThrow(
+      /invalid filter\.source: "us_constitutoin" is not a source of this index; did you mean "us_constitution"\? its sources: /,
+    );
   });
 
   it('a filter on an opened Retriever (no doc store to read fields from) is refused', async () => {

@@ -83,6 +83,8 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
   /** Passage index → whether the filter keeps it (a passage's fields are read and tested once per opened doc store). */
   private verdicts = new Map<number, boolean>();
   private verdictsOf?: OpenedDocStore;
+  /** The metadata fields of the passages the filter has tested (of verdictsOf). */
+  private fieldsSeen = new Set<string>();
 
   constructor(fields: LexcaseRetrieverInput) {
     super(fields);
@@ -183,20 +185,45 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
    */
   private async filtered(r: Retriever, docs: OpenedDocStore, query: string): Promise<Hit[]> {
     const sources = sourceOnly(this.filter!);
+    if (sources) {
+      // as /v1's filters.sources: a misspelt source would keep nothing, and say nothing
+      const held = docs.sources();
+      const unknown = sources.filter((n) => !held.includes(n));
+      if (unknown.length) throw errors.unknownSources('filter.source', unknown, held);
+    }
     const mask = sources ? docs.sourceMask(sources) : undefined;
     if (this.verdictsOf !== docs) {
       // A rebuilt index reopens its doc store: passage positions may mean other passages now.
       this.verdicts = new Map();
+      this.fieldsSeen = new Set();
       this.verdictsOf = docs;
     }
+    const looked = new Set<number>(); // a deeper round tests the top of the ranking again
     const keeps = async (i: number): Promise<boolean> => {
+      looked.add(i);
       if (mask) return mask.mask[i] === 1;
       let v = this.verdicts.get(i);
-      if (v === undefined) this.verdicts.set(i, (v = this.keep!(metadataView(await docs.fieldsAt(i)))));
+      if (v === undefined) {
+        const view = metadataView(await docs.fieldsAt(i));
+        for (const f of Object.keys(view)) this.fieldsSeen.add(f);
+        this.verdicts.set(i, (v = this.keep!(view)));
+      }
       return v;
     };
     const { hits, note } = await searchFiltered(r, query, this.k, { size: docs.size, kept: mask?.count, indexOf: docs.indexOf, keeps });
     if (note) log.warn(`LexcaseRetriever (${this.index}): ${note}`);
+    // none kept of a ranking that had passages: said, naming a field no passage tested had (a misspelt key keeps nothing)
+    else if (hits.length === 0 && looked.size > 0)
+      log.warn(`LexcaseRetriever (${this.index}): ${keptNoneNote(this.filter!, r.method, looked.size, this.fieldsSeen)}`);
     return hits;
   }
+}
+
+/** "the filter keeps none of the 12 passages of the bm25 ranking for this query; none of the passages it tested has the field "sorce"". */
+function keptNoneNote(filter: LexcaseMetadataFilter, method: string, looked: number, fieldsSeen: ReadonlySet<string>): string {
+  const absent = typeof filter === 'function' ? [] : Object.keys(filter).filter((f) => !fieldsSeen.has(f));
+  return (
+    `the filter keeps none of the ${looked} ${looked === 1 ? 'passage' : 'passages'} of the ${method} ranking for this query: no hits` +
+    (absent.length ? `; none of the passages it tested has the ${absent.length === 1 ? 'field' : 'fields'} ${absent.map((f) => `"${f}"`).join(', ')}` : '')
+  );
 }
