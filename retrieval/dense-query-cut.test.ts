@@ -21,6 +21,7 @@ import { BAREXAM_PASSAGES, bundledLines } from '../tests/support/bundled-data.js
 import { WHOLE_QUERY } from './dense-query.js';
 import { createQueryCutCounter, QUERY_CUT_MEMORY } from './dense-query-cut.js';
 import { openRetriever } from './open.js';
+import { runCli } from '../tests/support/run-cli.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const modelDir = join(repoRoot, 'tests/fixtures/tiny-embedder/tiny-bert');
@@ -139,5 +140,20 @@ describe('dense queries longer than the model reads', () => {
     counter.see(longQuery, WHOLE_QUERY);
     expect(counter.counts()).toEqual({ provider: 'transformers', maxTokens: 512, of: asked + 1, cut: 2 });
     expect(counter.remembered()).toBe(QUERY_CUT_MEMORY);
+  });
+  it('search --json says its query was cut (queryCut; hybrid: of its dense component), and not of a short query searched after a cut one', async () => {
+    // before: only the stderr warning said it; the --json a script reads had no trace of it
+    const search = async (q: string, method: string) =>
+      JSON.parse((await runCli(['--json', 'search', q, '--index', dir, '--method', method, '-k', '3'])).stdout);
+    expect((await search(longQuery, 'dense')).queryCut).toBe(
+      "the query is longer than the transformers model's 512 tokens: embedded from its first 512 (the rest is not read)",
+    );
+    expect((await search(longQuery, 'hybrid')).queryCut).toBe(
+      "the query is longer than the transformers model's 512 tokens: the hybrid ranking's dense component embedded it from its first 512 (the rest is not read there; its other components read it whole)",
+    );
+    const short = await search(shortQuery, 'dense');
+    expect(short.hits).toHaveLength(3);
+    expect(short).not.toHaveProperty('queryCut');
+    expect(await search(longQuery, 'bm25')).not.toHaveProperty('queryCut');
   });
 });

@@ -90,3 +90,16 @@ export function queriesCutNote(
   if (!c?.cut) return undefined;
   return `${c.cut.toLocaleString('en-US')} of ${c.of.toLocaleString('en-US')} ${c.of === 1 ? 'query was' : 'queries were'} longer than the ${c.provider} model's ${c.maxTokens} tokens: embedded from their first ${c.maxTokens}`;
 }
+
+/** One search's note (`lexcase search --json` queryCut): `query` is longer than the dense model reads; undefined when it is not, or the limit is unknown. */
+export function queryCutNote(
+  r: { method: string; queryReadInPart?(query: string): { provider: string; maxTokens: number } | undefined },
+  query: string,
+): string | undefined {
+  const c = r.queryReadInPart?.(query);
+  if (!c) return undefined;
+  const head = `the query is longer than the ${c.provider} model's ${c.maxTokens} tokens`;
+  return r.method === 'dense'
+    ? `${head}: embedded from its first ${c.maxTokens} (the rest is not read)`
+    : `${head}: the ${r.method} ranking's dense component embedded it from its first ${c.maxTokens} (the rest is not read there; its other components read it whole)`;
+}

@@ -23,7 +23,7 @@ import { overRecorded } from '../indexer/embed/base-url.js';
 import { denseQueryConfig, denseQueryRule, embedDenseQuery, type DenseQueryRule } from './dense-query.js';
 import { embedderSpecKey, memoQueryVector } from './dense-query-memo.js';
 import { differingQuerySource } from './dense-query-source.js';
-import { createQueryCutCounter } from './dense-query-cut.js';
+import { createQueryCutCounter, queryReadInPart } from './dense-query-cut.js';
 import { FLAT_MEMORY_MAX_ROWS, flatRanks, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
 import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
@@ -270,6 +270,10 @@ export function createDenseRetriever(
     queriesReadInPart(queries?: readonly string[]) {
       for (const q of queries ?? []) if (q.trim()) cuts.see(q, rule);
       return cuts.counts();
+    },
+    queryReadInPart(query: string) {
+      const r = query.trim() ? queryReadInPart(embedder, query, rule, section.maxWords) : undefined;
+      return r?.cut ? { provider: embedder.provider, maxTokens: r.maxTokens } : undefined;
     },
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
       const s = resolveSearch(sopts, 'dense');

@@ -99,6 +99,7 @@ export function createHybridRetriever(
     scoreDigits: HYBRID_SCORE_DIGITS,
     // of its dense component (dense-query-cut.ts)
     queriesReadInPart: (queries?: readonly string[]) => components.find((c) => c.queriesReadInPart)?.queriesReadInPart?.(queries),
+    queryReadInPart: (query: string) => components.find((c) => c.queryReadInPart)?.queryReadInPart?.(query),
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
       const { k, withText } = resolveSearch(sopts, 'hybrid');
       if (!withText) return (await fusedSearch(query, { k })).map(({ id, score, rank }) => ({ id, score, rank }));

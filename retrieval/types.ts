@@ -112,6 +112,8 @@ export interface Retriever {
    * it). `queries`: checked first, as searched (a batch searched on worker threads).
    */
   queriesReadInPart?(queries?: readonly string[]): QueriesReadInPart | undefined;
+  /** Dense (and hybrid, of its dense component): the model's limit when it reads `query` only in part, else undefined (nothing counted). */
+  queryReadInPart?(query: string): { provider: string; maxTokens: number } | undefined;
 }
 
 /** Fetches passage text by id from an index's doc store (defined by the indexer, which writes it). */

@@ -93,6 +93,8 @@ export function register(program: Command): void {
         // k beyond what the method ranks (hybrid: its depth): fewer hits, or hits past the depth ranked by part of the lists.
         const note = beyondDepthNote(retriever, flags.k, hits.length);
         if (note) log.warn(note);
+        // dense / hybrid: a query longer than the model reads (said on stderr as it is embedded; --json carries it too)
+        const queryCut = (await import('../../../retrieval/dense-query-cut.js')).queryCutNote(retriever, query);
         // RM3: the expanded query the hits were ranked by (its first stage is searched again; deterministic).
         const expansion: Rm3Term[] | undefined = 'expand' in retriever ? (await (retriever as Rm3Retriever).expand(query)).terms : undefined;
         if (flags.explain && !retriever.explain) throw errors.usage(`method "${flags.method}" has no --explain`);
@@ -113,6 +115,7 @@ export function register(program: Command): void {
             ...(expansion ? { expansion } : {}),
             ms,
             ...(note ? { note } : {}),
+            ...(queryCut ? { queryCut } : {}),
             hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })),
           },
           () => {
