@@ -120,7 +120,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     tools = createRetrievalTools({ retrievers: idx.retrievers as Partial<Record<ToolMethod, Retriever>>, docs: idx.docs, defaultK: k });
   }
 
-  const { examples: fewShot, record: fewShotRecord } = await loadFewShot(opts.task, system, split, opts.dataDir);
+  // the whole split, not only the first --limit items: a later, larger --limit runs the rest with the same examples
+  const { examples: fewShot, record: fewShotRecord } = await loadFewShot(opts.task, system, split, opts.dataDir, all, dataFiles[split].file);
   if (fewShotRecord) dataFiles.train = await legalBenchFileRecord(opts.task, { split: 'train', dir: opts.dataDir }); // sp/cot's examples
   const sys: AgentSystem<TaskExample> =
     system === 'acal'

@@ -42,17 +42,45 @@ export function fewShotFile(task: string, system: AcalSystemName | string, split
   }
 }
 
-/** The examples of `system` (none for acal/rag) and their record for config.json. */
+/** A text as a reader compares two: case and runs of white space aside. */
+const sameText = (t: string): string => t.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * Refuses examples that are also items of the split run (same text up to case and white space): each
+ * such item would be shown its own gold label. `items` is the whole split (a later, larger --limit
+ * runs the rest), and `testFile` the file it was read from, named in the refusal.
+ */
+function refuseItemsAmongExamples(system: string, examples: TaskExample[], items: readonly TaskExample[], trainFile: string, testFile: string): void {
+  const byText = new Map(examples.map((e) => [sameText(e.text), e]));
+  const both = items.flatMap((it) => {
+    const ex = byText.get(sameText(it.text));
+    return ex ? [`${it.id} = ${ex.id}`] : [];
+  });
+  if (!both.length) return;
+  const shown = both.slice(0, 5).join(', ') + (both.length > 5 ? `, … (${both.length - 5} more)` : '');
+  throw errors.usage(
+    `--system ${system}: ${both.length} item${both.length === 1 ? '' : 's'} of ${testFile} ${both.length === 1 ? 'is' : 'are'} also among the few-shot examples of ${trainFile} (${shown}): each would be shown its own gold label`,
+    'remove those rows from the train file or from the items, or run --system acal or rag, which show no examples',
+  );
+}
+
+/**
+ * The examples of `system` (none for acal/rag) and their record for config.json. `items`: the items
+ * of the split run (from `testFile`); an example that is one of them is refused (refuseItemsAmongExamples).
+ */
 export async function loadFewShot(
   task: string,
   system: AcalSystemName,
   split: string,
-  dir?: string,
+  dir: string | undefined,
+  items: readonly TaskExample[],
+  testFile: string,
 ): Promise<{ examples: TaskExample[]; record?: FewShotRecord }> {
   const file = fewShotFile(task, system, split, dir);
   if (!file) return { examples: [] };
   const examples = await loadLegalBenchTask(task, { split: 'train', dir }); // a malformed row: CORPUS_PARSE naming file, line and field
   if (!examples.length)
     throw errors.usage(`--system ${system}: the train file ${file} holds no rows, so there are no few-shot examples`, "add the task's train rows to it");
+  refuseItemsAmongExamples(system, examples, items, file, testFile);
   return { examples, record: { split: 'train', count: examples.length, ids: examples.map((e) => e.id) } };
 }
