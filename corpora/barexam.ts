@@ -7,6 +7,7 @@
  * (see `retrievalQuery`).
  */
 import { errors } from '../core/errors.js';
+import { refuseEmptyGoldOption } from './gold-option.js';
 import { ONE_OBJECT_A_LINE } from './one-object-a-line.js';
 import { LETTERS, type Question } from './types.js';
 
@@ -33,13 +34,20 @@ export function barexamQuestion(rec: unknown, file: string, line: number): Quest
   const id = (r.id !== undefined && r.id !== null ? str('id') : str('idx')).trim();
   if (!id) throw errors.corpusParse(file, line, 'missing question id (field "id" or "idx")');
   let choices: string[];
-  if (Array.isArray(r.choices)) choices = r.choices.map((c, i) => text({ [`choices[${i}]`]: c }, `choices[${i}]`, file, line, false));
-  else if ('choice_a' in r) choices = ['choice_a', 'choice_b', 'choice_c', 'choice_d'].map(str);
-  else throw errors.corpusParse(file, line, `question ${id}: missing field "choices" (or choice_a..choice_d)`);
+  let choiceField: (i: number) => string;
+  if (Array.isArray(r.choices)) {
+    choices = r.choices.map((c, i) => text({ [`choices[${i}]`]: c }, `choices[${i}]`, file, line, false));
+    choiceField = (i) => `choices[${i}]`;
+  } else if ('choice_a' in r) {
+    const fields = ['choice_a', 'choice_b', 'choice_c', 'choice_d'];
+    choices = fields.map(str);
+    choiceField = (i) => fields[i];
+  } else throw errors.corpusParse(file, line, `question ${id}: missing field "choices" (or choice_a..choice_d)`);
   const answer = str('answer').trim().toUpperCase();
   if (!LETTERS.slice(0, choices.length).includes(answer)) {
     throw errors.corpusParse(file, line, `question ${id}: field "answer" must be one of ${LETTERS.slice(0, choices.length).join('/')}, got "${str('answer')}"`);
   }
+  refuseEmptyGoldOption(id, choices, answer, choiceField, file, line);
   const gold = str('gold_idx').trim();
   const meta: Record<string, unknown> = {};
   for (const k of ['source', 'subject', 'question_number']) if (r[k] !== undefined && r[k] !== '') meta[k] = r[k];

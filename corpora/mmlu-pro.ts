@@ -1,5 +1,6 @@
 /** MMLU-Pro (law) records → Question: {question_id, question, options[2..10], answer "A".."J", src}. */
 import { errors } from '../core/errors.js';
+import { refuseEmptyGoldOption } from './gold-option.js';
 import { ONE_OBJECT_A_LINE } from './one-object-a-line.js';
 import { LETTERS, type Question } from './types.js';
 
@@ -18,6 +19,7 @@ export function mmluProQuestion(rec: unknown, file: string, line: number): Quest
   if (!LETTERS.slice(0, choices.length).includes(answer)) {
     throw errors.corpusParse(file, line, `question ${id}: field "answer" must be a letter A..${LETTERS[choices.length - 1]}, got "${String(r.answer)}"`);
   }
+  refuseEmptyGoldOption(id, choices, answer, (i) => `options[${i}]`, file, line);
   return {
     id,
     prompt: '',
