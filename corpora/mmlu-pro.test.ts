@@ -25,7 +25,7 @@ const q866 = {
 describe('mmluProQuestion: options 2..10, as its header and error say', () => {
   it('reads a 10-option question and a 2-option one', () => {
     expect(mmluProQuestion(q866, 'law.jsonl', 1).choices).toHaveLength(10);
-    expect(mmluProQuestion({ ...q866, options: q866.options.slice(0, 2), answer: 'B' }, 'law.jsonl', 1).choices).toHaveLength(2);
+    expect(mmluProQuestion({ ...q866, options: q866.options.slice(0, 2), answer: 'B', answer_index: 1 }, 'law.jsonl', 1).choices).toHaveLength(2);
   });
 
   it('refuses an 11th option (no letter past J), naming the file, line and field', () => {
@@ -35,5 +35,20 @@ describe('mmluProQuestion: options 2..10, as its header and error say', () => {
 
   it('refuses a single option', () => {
     expect(() => mmluProQuestion({ ...q866, options: ['Robbery.'], answer: 'A' }, 'law.jsonl', 2)).toThrow(/must be an array of 2\.\.10 strings/);
+  });
+
+  it('refuses an answer that answer_index contradicts (which is the gold is not known), naming both fields; agreeing or absent answer_index reads', () => {
+    expect(() => mmluProQuestion({ ...q866, answer_index: 4 }, 'law.jsonl', 3)).toThrow(
+      /law\.jsonl.*3[\s\S]*question 866: field "answer" is D \(options\[3\]\) but field "answer_index" is 4: the two name different golds/,
+    );
+    expect(mmluProQuestion({ ...q866, answer_index: '3' }, 'law.jsonl', 3).answer).toBe('D');
+    expect(mmluProQuestion({ ...q866, answer_index: undefined }, 'law.jsonl', 3).answer).toBe('D');
+  });
+
+  it('refuses an option that is not text (before: null read as the option "null") and an empty question', () => {
+    const options = [...q866.options];
+    options[7] = null as unknown as string;
+    expect(() => mmluProQuestion({ ...q866, options }, 'law.jsonl', 4)).toThrow(/question 866: field "options\[7\]" must be a string, got null/);
+    expect(() => mmluProQuestion({ ...q866, question: '  ' }, 'law.jsonl', 5)).toThrow(/question 866: field "question" is missing or empty/);
   });
 });

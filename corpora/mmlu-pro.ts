@@ -12,7 +12,11 @@ export function mmluProQuestion(rec: unknown, file: string, line: number): Quest
   if (!id) throw errors.corpusParse(file, line, 'missing question id (field "question_id")');
   if (!Array.isArray(r.options) || r.options.length < 2 || r.options.length > LETTERS.length)
     throw errors.corpusParse(file, line, `question ${id}: field "options" must be an array of 2..10 strings`);
-  const choices = r.options.map((o) => String(o));
+  // an option that is not text was read as its String(): null as the option "null", an object as "[object Object]"
+  const choices = r.options.map((o, i) => {
+    if (typeof o === 'string' || typeof o === 'number') return String(o);
+    throw errors.corpusParse(file, line, `question ${id}: field "options[${i}]" must be a string, got ${JSON.stringify(o)?.slice(0, 80)}`);
+  });
   const answer = String(r.answer ?? '')
     .trim()
     .toUpperCase();
@@ -20,10 +24,20 @@ export function mmluProQuestion(rec: unknown, file: string, line: number): Quest
     throw errors.corpusParse(file, line, `question ${id}: field "answer" must be a letter A..${LETTERS[choices.length - 1]}, got "${String(r.answer)}"`);
   }
   refuseEmptyGoldOption(id, choices, answer, (i) => `options[${i}]`, file, line);
+  // MMLU-Pro gives the gold twice (answer "D", answer_index 3): where the two disagree, which is the gold is not known
+  const ix = r.answer_index;
+  if (ix !== undefined && ix !== null && ix !== '' && String(ix).trim() !== String(LETTERS.indexOf(answer)))
+    throw errors.corpusParse(
+      file,
+      line,
+      `question ${id}: field "answer" is ${answer} (options[${LETTERS.indexOf(answer)}]) but field "answer_index" is ${JSON.stringify(ix)}: the two name different golds`,
+    );
+  const question = String(r.question ?? '').trim();
+  if (!question) throw errors.corpusParse(file, line, `question ${id}: field "question" is missing or empty`);
   return {
     id,
     prompt: '',
-    question: String(r.question ?? '').trim(),
+    question,
     choices,
     answer,
     goldPassageIds: [],
