@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,24 @@ describe('LegalBench loader', () => {
       '{"index":"0","answer":"Yes","text":"a"}\n\n{"index":"1","answer":"No","text":"b"}\n{"index":0,"answer":"No","text":"c"}\n',
     );
     await expect(loadLegalBenchTask('hearsay', { dir })).rejects.toThrow(/hearsay\.test\.jsonl:4: duplicate index "0" \(first on line 1\)/);
+  });
+
+  it('the same text under two answers is refused naming both lines (one of the two items was wrong whatever a model answered); the same text and answer twice loads', async () => {
+    const rows = readFileSync(join(BUNDLED_LEGALBENCH_DIR, 'hearsay', 'test.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    const r7 = JSON.parse(rows[7]);
+    const dir = join(tmp, 'twin');
+    mkdirSync(dir, { recursive: true });
+    const flipped = { ...r7, index: '94', text: ` ${r7.text.toUpperCase()}`, answer: r7.answer === 'Yes' ? 'No' : 'Yes' };
+    writeFileSync(join(dir, 'hearsay.test.jsonl'), [...rows, JSON.stringify(flipped)].join('\n') + '\n');
+    await expect(loadLegalBenchTask('hearsay', { dir })).rejects.toThrow(
+      new RegExp(
+        `hearsay\\.test\\.jsonl:95: field "text" is the text of line 8 \\(index "7", answer "${r7.answer}"\\) with answer "${flipped.answer}": no answer to that text can be right for both`,
+      ),
+    );
+    writeFileSync(join(dir, 'hearsay.test.jsonl'), [...rows, JSON.stringify({ ...flipped, answer: r7.answer })].join('\n') + '\n');
+    expect(await loadLegalBenchTask('hearsay', { dir })).toHaveLength(95);
   });
 
   it('rejects an unknown task with the known names', () => {

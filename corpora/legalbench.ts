@@ -136,10 +136,21 @@ export async function loadLegalBenchTask(task: string, opts: LoadLegalBenchOptio
     }
   }
   const seen = new Map<string, number>();
+  // the same text (up to case and white space) under two answers: whatever a model answers, one of the two is wrong
+  const byText = new Map<string, { ex: TaskExample; line: number }>();
   for (const { ex, line } of out) {
     const first = seen.get(ex.id);
     if (first !== undefined) throw errors.corpusParse(file, line, `duplicate index "${ex.meta?.index}" (first on line ${first})`);
     seen.set(ex.id, line);
+    const key = ex.text.trim().replace(/\s+/g, ' ').toLowerCase();
+    const twin = byText.get(key);
+    if (twin && twin.ex.label !== ex.label)
+      throw errors.corpusParse(
+        file,
+        line,
+        `field "text" is the text of line ${twin.line} (index "${twin.ex.meta?.index}", answer "${twin.ex.label}") with answer "${ex.label}": no answer to that text can be right for both; correct the label of one, or remove one`,
+      );
+    if (!twin) byText.set(key, { ex, line });
   }
   return out.map((o) => o.ex);
 }
