@@ -116,6 +116,9 @@ function toExample(task: string, split: string, row: Record<string, unknown>, fi
   return { id: `${task}-${split}-${index}`, text, label: answer, meta };
 }
 
+/** An item's text as two are compared (a twin under another answer here, a few-shot example that is an item in ACAL): case and runs of white space aside. */
+export const itemTextKey = (text: string): string => text.trim().replace(/\s+/g, ' ').toLowerCase();
+
 export async function loadLegalBenchTask(task: string, opts: LoadLegalBenchOptions = {}): Promise<TaskExample[]> {
   const split = opts.split ?? 'test';
   const file = resolveLegalBenchFile(task, opts);
@@ -142,7 +145,7 @@ export async function loadLegalBenchTask(task: string, opts: LoadLegalBenchOptio
     const first = seen.get(ex.id);
     if (first !== undefined) throw errors.corpusParse(file, line, `duplicate index "${ex.meta?.index}" (first on line ${first})`);
     seen.set(ex.id, line);
-    const key = ex.text.trim().replace(/\s+/g, ' ').toLowerCase();
+    const key = itemTextKey(ex.text);
     const twin = byText.get(key);
     if (twin && twin.ex.label !== ex.label)
       throw errors.corpusParse(

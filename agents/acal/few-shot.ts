@@ -5,7 +5,7 @@
  * would be zero-shot beside the paper's few-shot baselines). A malformed train file is the loader's
  * error naming its file, line and field. A run records what it showed in config.json (`fewShot`).
  */
-import { loadLegalBenchTask, resolveLegalBenchFile } from '../../corpora/legalbench.js';
+import { itemTextKey, loadLegalBenchTask, resolveLegalBenchFile } from '../../corpora/legalbench.js';
 import type { TaskExample } from '../../corpora/types.js';
 import { errors, isLexcaseError } from '../../core/errors.js';
 import type { AcalSystemName } from './system-names.js';
@@ -42,18 +42,15 @@ export function fewShotFile(task: string, system: AcalSystemName | string, split
   }
 }
 
-/** A text as a reader compares two: case and runs of white space aside. */
-const sameText = (t: string): string => t.trim().replace(/\s+/g, ' ').toLowerCase();
-
 /**
  * Refuses examples that are also items of the split run (same text up to case and white space): each
  * such item would be shown its own gold label. `items` is the whole split (a later, larger --limit
  * runs the rest), and `testFile` the file it was read from, named in the refusal.
  */
 function refuseItemsAmongExamples(system: string, examples: TaskExample[], items: readonly TaskExample[], trainFile: string, testFile: string): void {
-  const byText = new Map(examples.map((e) => [sameText(e.text), e]));
+  const byText = new Map(examples.map((e) => [itemTextKey(e.text), e]));
   const both = items.flatMap((it) => {
-    const ex = byText.get(sameText(it.text));
+    const ex = byText.get(itemTextKey(it.text));
     return ex ? [`${it.id} = ${ex.id}`] : [];
   });
   if (!both.length) return;
