@@ -22,26 +22,34 @@ export function delimiterFor(file: string): string {
   return /\.tsv(\.gz)?$/i.test(file) ? '\t' : ',';
 }
 
+/**
+ * csv-parse's `columns` for a file's header: its names, trimmed; a name twice is refused, as it would
+ * keep only its last column's values, silently (a LegalBench TSV with two `answer` columns read the
+ * second as the gold).
+ */
+export function headerColumns(file: string): (header: string[]) => string[] {
+  return (header) => {
+    const names = header.map((h) => h.trim());
+    names.forEach((n, i) => {
+      const first = names.indexOf(n);
+      if (first < i) {
+        throw errors.corpusField(
+          file,
+          n,
+          `the header names this column twice (columns ${first + 1} and ${i + 1}); header: ${names.join(', ')}; rename or drop one`,
+        );
+      }
+    });
+    return names;
+  };
+}
+
 /** Rows as header-keyed objects with the 1-based line their record starts on. */
 export async function* readCsvRows(file: string, opts: CsvOptions = {}): AsyncGenerator<{ line: number; row: Record<string, string> }> {
   const delimiter = opts.delimiter ?? delimiterFor(file);
   const maxRecord = opts.maxLineBytes ?? defaultMaxLineBytes();
   const parser = parse({
-    columns: (header: string[]) => {
-      const names = header.map((h) => h.trim());
-      // A name twice would keep only its last column's values, silently: refuse it.
-      names.forEach((n, i) => {
-        const first = names.indexOf(n);
-        if (first < i) {
-          throw errors.corpusField(
-            file,
-            n,
-            `the header names this column twice (columns ${first + 1} and ${i + 1}); header: ${names.join(', ')}; rename or drop one`,
-          );
-        }
-      });
-      return names;
-    },
+    columns: headerColumns(file),
     delimiter,
     bom: true,
     info: true,

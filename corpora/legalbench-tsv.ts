@@ -12,7 +12,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { errors } from '../core/errors.js';
+import { errors, isLexcaseError } from '../core/errors.js';
+import { headerColumns } from './csv.js';
 
 export interface TsvRow {
   /** 1-based line the record starts on. */
@@ -43,13 +44,14 @@ export async function readLegalBenchTsv(file: string): Promise<TsvRow[]> {
   try {
     records = parseCsv(await readFile(file, 'utf8'), {
       delimiter: '\t',
-      columns: true,
+      columns: headerColumns(file),
       relax_quotes: true,
       skip_empty_lines: true,
       bom: true,
       info: true,
     });
   } catch (e) {
+    if (isLexcaseError(e)) throw e; // a column named twice (headerColumns)
     const line = (e as { lines?: number }).lines ?? 0;
     throw errors.corpusParse(file, line, `not a valid TSV: ${(e as Error).message}`, e);
   }

@@ -123,6 +123,14 @@ describe('LegalBench loader', () => {
     expect(await loadLegalBenchTask('hearsay', { dir })).toHaveLength(95);
   });
 
+  it('a TSV whose header names a column twice is refused naming it (before: two answer columns read the second as the gold)', async () => {
+    const dir = join(tmp, 'twocols');
+    mkdirSync(join(dir, 'hearsay'), { recursive: true });
+    const r = JSON.parse(readFileSync(join(BUNDLED_LEGALBENCH_DIR, 'hearsay', 'test.jsonl'), 'utf8').split('\n')[0]);
+    writeFileSync(join(dir, 'hearsay', 'test.tsv'), `index\tanswer\ttext\tanswer\n0\t${r.answer}\t${r.text}\t${r.answer === 'Yes' ? 'No' : 'Yes'}\n`);
+    await expect(loadLegalBenchTask('hearsay', { dir })).rejects.toThrow(/test\.tsv[\s\S]*answer[\s\S]*the header names this column twice \(columns 2 and 4\)/);
+  });
+
   it('rejects an unknown task with the known names', () => {
     expect(() => resolveLegalBenchFile('contract_nli')).toThrow(/unknown dataset "contract_nli"[\s\S]*hearsay, learned_hands_courts/);
   });
