@@ -198,7 +198,30 @@ export type ContextParts = Partial<Omit<SystemContext, 'seed'>>;
  * empty — no tools, no retrievers, no passages (`getPassage` finds none), no options, no LLM.
  */
 export function contextFrom(parts: ContextParts = {}): (item: unknown, info: { seed: number }) => SystemContext {
-  return (_item, { seed }) => ({ tools: [], retrievers: {}, getPassage: async () => undefined, options: {}, ...parts, seed });
+  const make = (_item: unknown, { seed }: { seed: number }): SystemContext => ({
+    tools: [],
+    retrievers: {},
+    getPassage: async () => undefined,
+    options: {},
+    ...parts,
+    seed,
+  });
+  if (parts.llm) givesModel.add(make);
+  return make;
+}
+
+/** The `makeContext`s contextFrom made with a model: their items' system is given one. */
+const givesModel = new WeakSet<object>();
+
+/**
+ * An LLM run: its system is given a model (a `makeContext` of contextFrom's with `llm`, or `roleModels`), or its
+ * config names one. Before, only a config naming its `model` counted: a library call given `llm` without the
+ * `model` record (runMadExperiment, runAcal without `extraConfig.model`) recorded no `replyReading`, so a
+ * resume of its run dir by a lexcase that reads replies otherwise was never warned.
+ */
+function isLlmRun(opts: Pick<RunExperimentOptions<never>, 'config' | 'makeContext' | 'roleModels'>): boolean {
+  const named = opts.config.model !== undefined && opts.config.model !== null;
+  return named || givesModel.has(opts.makeContext) || Object.values(opts.roleModels ?? {}).some((m) => m !== undefined && m !== null);
 }
 
 export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {
@@ -302,8 +325,8 @@ async function runLocked<Item extends { id: string }>(
   // how the items' seeds follow from the run seed, which every seeded draw depends on (core/rng.ts).
   // A shard's run dir records its shard (reproduce --shard): resumed outside it, it would take other shards' items.
   const shard = currentShard();
-  // An LLM run (one with a model) records how its replies are read (core/llm/reply-reading.ts).
-  const replyReading = opts.config.model !== undefined && opts.config.model !== null ? { replyReading: REPLY_READING } : {};
+  // An LLM run (its system is given a model, or its config names one) records how its replies are read (core/llm/reply-reading.ts).
+  const replyReading = isLlmRun(opts) ? { replyReading: REPLY_READING } : {};
   const config = JSON.parse(JSON.stringify({ ...opts.config, seedDerivation: SEED_DERIVATION, ...replyReading, ...(shard ? { shard } : {}) })) as Record<
     string,
     unknown
