@@ -127,10 +127,17 @@ function emptySplit(dataset: string, file: string, split: Split, total: number) 
 
 /** The first `limit` questions of a split (all when undefined); a non-positive or fractional limit is an error. */
 export async function loadQuestionsLimited(dataset: string, split: Split, opts: LoadQuestionsOptions & { limit?: number } = {}): Promise<Question[]> {
-  const questions = await loadQuestions(dataset, split, opts);
-  if (opts.limit === undefined) return questions;
-  if (!Number.isInteger(opts.limit) || opts.limit < 1) throw errors.invalidInput('limit', `must be a positive integer, got ${opts.limit}`);
-  return questions.slice(0, opts.limit);
+  return firstItems(await loadQuestions(dataset, split, opts), opts.limit);
+}
+
+/**
+ * The first `limit` items (all of them without one), as `--limit N` takes them; a limit that is not a
+ * positive integer is refused as the CLI refuses it: `slice` read -1 as "all but the last" and 2.5 as 2.
+ */
+export function firstItems<T>(items: T[], limit: number | undefined): T[] {
+  if (limit === undefined) return items;
+  if (!Number.isInteger(limit) || limit < 1) throw errors.invalidInput('limit', `must be a positive integer, got ${limit}`);
+  return items.slice(0, limit);
 }
 
 /** sha256 (hex) of a file's content, decompressed when it is .gz (so it matches the plain JSONL). */

@@ -50,7 +50,6 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const [{ runAcal }, { ensureDefaultIndex }] = await Promise.all([import('./experiment.js'), import('../../retrieval/default-index.js')]);
   const needsIndex = flags.k > 0 && (flags.system === 'acal' || flags.system === 'rag');
   const index = needsIndex ? (flags.index ?? (await ensureDefaultIndex(undefined, (l) => log.info(l)))) : undefined;
-  if (flags.k === 0 && flags.system !== 'sp' && flags.system !== 'cot') log.warn('-k 0: no retrieved evidence; arguments are grounded in the case text only');
   const system = flags.system as AcalSystemName;
   const runDir = flags.runDir ?? join('runs', `acal-${system}-${flags.task}${system === 'acal' ? `-${flags.semantics}` : ''}`);
   const ac = new AbortController();

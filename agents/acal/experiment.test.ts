@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadLegalBenchTask } from '../../corpora/legalbench.js';
 import { loadPassages } from '../../corpora/registry.js';
 import type { Passage } from '../../corpora/types.js';
@@ -61,6 +61,32 @@ describe('runAcal on LegalBench hearsay (scripted server, real index)', () => {
     expect(srv.requests.length).toBe(before);
     expect(existsSync(join(runDir, 'results.jsonl'))).toBe(false);
   });
+
+  it('a limit or k `run acal` refuses is refused by runAcal before any item (before: limit -1 ran every item but the last, k -2 ran and recorded -2, rag with k 0 showed no passage)', async () => {
+    const before = srv.requests.length;
+    const run = (name: string, o: { limit?: number; k?: number; system?: 'rag' | 'acal' }) =>
+      runAcal({ task: 'hearsay', runDir: join(dir, name), llm: llm(), indexDir: index(), iterations: 200, system: 'rag', ...o });
+    await expect(run('limit-neg', { limit: -1 })).rejects.toThrow('invalid limit: must be a positive integer, got -1');
+    await expect(run('limit-frac', { limit: 2.5 })).rejects.toThrow('invalid limit: must be a positive integer, got 2.5');
+    await expect(run('limit-zero', { limit: 0 })).rejects.toThrow('invalid limit: must be a positive integer, got 0');
+    await expect(run('k-neg', { limit: 1, k: -2 })).rejects.toThrow('invalid k: must be 0 or a positive integer, got -2');
+    await expect(run('k-zero-rag', { limit: 1, k: 0 })).rejects.toThrow('the RAG baseline retrieves its k passages an item: -k 0 retrieves none');
+    expect(srv.requests.length).toBe(before);
+    for (const name of ['limit-neg', 'limit-frac', 'limit-zero', 'k-neg', 'k-zero-rag']) expect(existsSync(join(dir, name, 'results.jsonl'))).toBe(false);
+  });
+
+  it('acal with k 0 and an index searches nothing, as `run acal -k 0`: no index opened or recorded, a warning', async () => {
+    const runDir = join(dir, 'run-acal-k0');
+    const warn = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const r = await runAcal({ task: 'hearsay', runDir, llm: llm(), limit: 1, indexDir: index(), k: 0, iterations: 200 });
+    const said = warn.mock.calls.map((c) => String(c[0])).join('');
+    warn.mockRestore();
+    expect(r.ran).toBe(1);
+    expect(said).toContain('-k 0: no retrieved evidence; arguments are grounded in the case text only');
+    const cfg = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config;
+    expect(cfg).toMatchObject({ k: 0, index: null, tools: [] });
+    expect(cfg).not.toHaveProperty('indexContent');
+  }, 60_000);
 
   it('writes results, a graph per item and a report with CIs; the verdicts follow the scripted judgement; resume skips done items', async () => {
     const items = (await loadLegalBenchTask('hearsay')).slice(0, 8);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { legalBenchFileRecord, loadLegalBenchTask, LEGALBENCH_TASKS, type LegalBenchFileRecord } from '../../corpora/legalbench.js';
 import type { TaskExample } from '../../corpora/types.js';
+import { firstItems } from '../../corpora/registry.js';
 import { writeReport } from '../../eval/report/write-report.js';
 import { writeAtomic } from '../../eval/run-dir.js';
 import { methodsNoteFor, RESAMPLES, SEED } from '../../eval/stats/index.js';
@@ -17,6 +18,7 @@ import { table } from '../../eval/report/format.js';
 import { contextFrom, runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
+import { log } from '../../core/log.js';
 import { checkSearchToolK } from '../../retrieval/tools/search-tool.js';
 import { YES_NO_READING } from '../common/yes-no.js';
 import { RELATIONS_READING } from './llm/identify-relations.js';
@@ -90,8 +92,16 @@ export interface RunAcalResult {
 export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
   const system = opts.system ?? 'acal';
   if (!ACAL_SYSTEMS.includes(system)) throw errors.usage(`unknown --system "${system}"`, `one of: ${ACAL_SYSTEMS.join(', ')}`);
+  // k as `run acal -k` takes it (0: no retrieval, warned; negative or fractional: refused): before, a library
+  // call's k -2 ran and recorded -2, and rag with k 0 showed no passage, where the CLI refused both
+  const k = opts.k ?? DEFAULT_K;
+  if (!Number.isInteger(k) || k < 0) throw errors.invalidInput('k', `must be 0 or a positive integer, got ${opts.k}`);
+  if (k === 0 && system === 'rag')
+    throw errors.usage('the RAG baseline retrieves its k passages an item: -k 0 retrieves none', 'give -k 1 or more, or run --system sp or cot');
   if (!opts.indexDir && system === 'rag') throw errors.usage('the RAG baseline needs an index: pass --index DIR');
-  const idx = opts.indexDir ? await openCaseIndex(opts.indexDir) : undefined;
+  if (k === 0 && system === 'acal') log.warn('-k 0: no retrieved evidence; arguments are grounded in the case text only');
+  // -k 0 searches nothing: no index is opened or recorded, with or without one given
+  const idx = opts.indexDir && k > 0 ? await openCaseIndex(opts.indexDir) : undefined;
   try {
     return await runAcalWith(opts, system, idx);
   } finally {
@@ -104,8 +114,9 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
   // the files read, by split (--data, else $LEXCASE_LEGALBENCH_DIR, else the bundled copy): where, and their sha256, for config.json
   const dataFiles: Record<string, LegalBenchFileRecord> = { [split]: await legalBenchFileRecord(opts.task, { split, dir: opts.dataDir }) };
   const all = await loadLegalBenchTask(opts.task, { split, dir: opts.dataDir });
-  const items = opts.limit !== undefined ? all.slice(0, opts.limit) : all;
-  // k's default, once for this route: the tools, the system and config.json get this k.
+  // a limit the CLI refuses (0, -1, 2.5) is refused here too: -1 ran every item but the last
+  const items = firstItems(all, opts.limit);
+  // k's default, once for this route (runAcal checked it): the tools, the system and config.json get this k.
   const k = opts.k ?? DEFAULT_K;
   // the evidence is k passages of one search through the retrieval tool: over its most, every item failed
   if (idx && (system === 'acal' || system === 'rag')) checkSearchToolK(k);
@@ -147,7 +158,7 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     limit: opts.limit ?? null,
     dataFiles,
     k,
-    index: opts.indexDir ?? null,
+    index: idx ? opts.indexDir : null, // none searched with -k 0
     ...(idx ? { indexContent: indexContent(idx.manifest) } : {}),
     tools: tools.map((t) => t.name),
     // what acal and rag search with: the task's terms and the whole item text ({text})

@@ -5,6 +5,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { loadTradeSecretModel } from '../../corpora/trade-secret.js';
+import { firstItems } from '../../corpora/registry.js';
 import { writeReport } from '../../eval/report/write-report.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../../eval/runner.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
@@ -46,7 +47,7 @@ export interface ThreeplyExperimentOptions {
 export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promise<{ run: RunExperimentResult; summary: ReturnType<typeof summarizeRun> }> {
   const factors = loadTradeSecretModel();
   const all: CaseTriple[] = o.modes.flatMap((mode) => buildScenarios({ mode, n: o.n, seed: o.seed, complexity: o.complexity, source: o.source }, factors));
-  const items = o.limit !== undefined ? all.slice(0, o.limit) : all;
+  const items = firstItems(all, o.limit);
   const run = await runExperiment({
     lexcaseSystem: 'threeply',
     runDir: o.runDir,
