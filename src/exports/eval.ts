@@ -41,7 +41,15 @@ export { formatRetrievalReport, retrievalTable } from '../../eval/retrieval-eval
 export { TrecRunWriter, trecRunLines, trecQrelsLines } from '../../eval/retrieval-eval-run-file.js';
 export * from '../../eval/trec/index.js';
 export type { DemoStep, DemoContext } from '../../eval/demo/types.js';
-export { runExperiment, type RunExperimentOptions, type RunExperimentResult, type RunConfigFile, type RunProgress } from '../../eval/runner.js';
+export {
+  runExperiment,
+  contextFrom,
+  type ContextParts,
+  type RunExperimentOptions,
+  type RunExperimentResult,
+  type RunConfigFile,
+  type RunProgress,
+} from '../../eval/runner.js';
 export { readResults, traceFileName, RUN_FILES } from '../../eval/run-dir.js';
 export { gitSha, provenance, type Provenance } from '../../eval/provenance.js';
 export {
