@@ -125,6 +125,8 @@
  *                 how a reflective 3-ply run reads the Argument Polisher's reply (agents/threeply/argument-polisher.ts):
  *                 a reply without `revision_needed` is refused; an older lexcase read it as no revision, and kept
  *                 a draft whose polished text was empty uncounted (a resume warns)
+ *   model         a library call's model given as `llm` alone (core/llm/model-record.ts): an older lexcase
+ *                 recorded null (CASE, MAD) or none (ACAL), so a resume cannot check it (a resume warns)
  *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
  *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase
  *                 parsed a draft object inside it as the answer, so its earlier items may differ
@@ -389,6 +391,12 @@ const ADDED: {
     path: ['polisherReading'],
     what: "how the Argument Polisher's reply is read: an older lexcase read a reply that left out revision_needed as no revision (the ply was never revised) and kept a draft whose polished_argument was empty without counting it, so its earlier triples may hold plies this lexcase would revise, refuse or count (metrics unpolishedPlies)",
     lacks: absent,
+  },
+  {
+    path: ['model'],
+    what: "the model a library call was given (createChatModel's settings): an older lexcase recorded none for a run given `llm` without `model`, so this resume cannot check that its earlier items were made with the same model, endpoint and sampling",
+    // the command always recorded its model; a library call given a factory model alone recorded null (CASE, MAD) or none (ACAL)
+    lacks: (before, after) => (before === undefined || before === null) && after !== undefined && after !== null,
   },
   {
     runner: true,

@@ -19,6 +19,7 @@ import { contextFrom, runExperiment } from '../../eval/runner.js';
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
+import { modelRecordOf } from '../../core/llm/model-record.js';
 import { checkSearchToolK } from '../../retrieval/tools/search-tool.js';
 import { YES_NO_READING } from '../common/yes-no.js';
 import { RELATIONS_READING } from './llm/identify-relations.js';
@@ -181,6 +182,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
           passageHandleReading: PASSAGE_HANDLE_READING,
         }
       : {}),
+    // a library call given `llm` alone: the settings createChatModel made it with, as the command records its own (extraConfig)
+    ...(modelRecordOf(opts.llm) ? { model: modelRecordOf(opts.llm) } : {}),
     ...(opts.extraConfig ?? {}),
     // how a Yes/No reply (the judge's decision, a baseline's answer) is read: "yes", "No." taken (an older lexcase: exact only; resume-unrecorded.ts warns)
     yesNoReading: YES_NO_READING,

@@ -20,6 +20,7 @@ import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.
 import type { AgentSystem, ResultRecord } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
+import { modelRecordOf } from '../../core/llm/model-record.js';
 import { BASELINE_MODES, type BaselineMode } from './baselines/baseline-modes.js';
 import { OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
 import { chooseSelector, createCaseOfflineSystem, learnedApplies, type EvidenceMode } from './case-offline-system.js';
@@ -227,7 +228,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       dataFiles: { [o.split]: await datasetFileRecord(o.dataset, o.split) },
       // the index searched, where one is (llm-only: none)
       ...(idx ? { index: resolve(o.index!), indexContent: indexContent(idx.manifest), retrievers: Object.keys(retrievers) } : {}),
-      model: offline ? null : (o.model ?? null),
+      // a library call given `llm` alone: the settings createChatModel made it with, as the command records its own
+      model: offline ? null : (o.model ?? modelRecordOf(o.llm) ?? null),
       ...(prompts ? { prompts } : {}),
       // how a juror's vote or a baseline's answer is read: "b", "(B)", "B. <text>" taken, "(A) or (D)" refused
       // (an older lexcase read a hedged reply as its first letter; resume-unrecorded.ts warns)

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { llmConfigSchema } from '../../core/config.js';
+import { llmConfigSchema, publicLlmConfig } from '../../core/config.js';
 import { createChatModel } from '../../core/llm/factory.js';
 import { REPLY_READING, REPLY_READING_BEFORE_HARMONY } from '../../core/llm/reply-reading.js';
 import { closeSparseIndexes } from '../../retrieval/open-sparse.js';
@@ -47,7 +47,6 @@ describe('a library run given a model and no `model` record records replyReading
     const run = (limit: number) => runAcal({ task: 'hearsay', system: 'sp', runDir, llm: llm(), limit, iterations: 200 });
     await run(1);
     const old = recorded(runDir);
-    expect(old.config).not.toHaveProperty('model');
     expect(old.config.replyReading).toBe(REPLY_READING);
     old.config.replyReading = REPLY_READING_BEFORE_HARMONY;
     writeFileSync(configFile(runDir), JSON.stringify(old));
@@ -66,7 +65,53 @@ describe('a library run given a model and no `model` record records replyReading
     const runDir = join(dir, 'mad-single');
     const r = await runMadExperiment({ system: 'single-rag', llm: llm(), dataset: 'barexam', split: 'val', index, limit: 1, runDir });
     expect(r.failed).toBe(0);
-    expect(recorded(runDir).config).toMatchObject({ model: null, replyReading: REPLY_READING });
+    expect(recorded(runDir).config).toMatchObject({ replyReading: REPLY_READING });
+  }, 120_000);
+});
+
+/**
+ * config.json's `model` of a library call given `llm` alone: the settings createChatModel made it with,
+ * as the command records the ones it resolved (core/llm/model-record.ts). Before, MAD and CASE recorded
+ * null and ACAL none: the run dir named no model, and a resume with another structured-output mode (or
+ * endpoint) went on under the same config.
+ */
+describe('a library run given a factory model and no `model` record records its settings', () => {
+  const cfg = () => llmConfigSchema.parse({ baseUrl: srv.url, model: 'm', cacheDir: false, maxRetries: 0, timeoutMs: 10_000 });
+  it("runMadExperiment and runAcal record publicLlmConfig of the model's config (the key masked); a resume with another structured-output mode is refused", async () => {
+    const madDir = join(dir, 'mad-model');
+    const mad = (c: ReturnType<typeof cfg>, limit: number) =>
+      runMadExperiment({ system: 'single-rag', llm: createChatModel(c), dataset: 'barexam', split: 'val', index, limit, runDir: madDir });
+    await mad({ ...cfg(), apiKey: 'sk-secret-123' }, 1);
+    const model = recorded(madDir).config.model;
+    expect(model).toEqual(JSON.parse(JSON.stringify(publicLlmConfig({ ...cfg(), apiKey: 'sk-secret-123' }))));
+    expect(model).toMatchObject({ model: 'm', baseUrl: srv.url, apiKey: '***' });
+    expect(readFileSync(configFile(madDir), 'utf8')).not.toContain('sk-secret-123');
+    await expect(mad({ ...cfg(), structuredOutput: 'prompt' }, 2)).rejects.toThrow(
+      /field "model" differs: model.structuredOutput "json_schema" recorded, "prompt" now/,
+    );
+
+    const acalDir = join(dir, 'acal-model');
+    await runAcal({ task: 'hearsay', system: 'sp', runDir: acalDir, llm: createChatModel(cfg()), limit: 1, iterations: 200 });
+    expect(recorded(acalDir).config.model).toMatchObject({ model: 'm', baseUrl: srv.url });
+  }, 120_000);
+
+  it('a run dir an older lexcase wrote for such a call (model null) resumes with a warning naming model, and records it from then on', async () => {
+    const runDir = join(dir, 'mad-model-older');
+    const run = (limit: number) =>
+      runMadExperiment({ system: 'single-rag', llm: createChatModel(cfg()), dataset: 'barexam', split: 'val', index, limit, runDir });
+    await run(1);
+    const old = recorded(runDir);
+    old.config.model = null; // what an older lexcase wrote
+    writeFileSync(configFile(runDir), JSON.stringify(old));
+    let stderr = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+      stderr += String(s);
+      return true;
+    });
+    const r = await run(2);
+    expect(r).toMatchObject({ ran: 1, skipped: 1, failed: 0 });
+    expect(stderr).toMatch(/does not record model \(the model a library call was given/);
+    expect(recorded(runDir)).toMatchObject({ config: { model: { model: 'm' } }, resumes: [{ unchecked: ['model'] }] });
   }, 120_000);
 
   it('runExperiment with contextFrom({ llm }) and a config naming no model (a system of your own): recorded; contextFrom() without one: none', async () => {

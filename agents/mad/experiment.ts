@@ -17,6 +17,7 @@ import { errors } from '../../core/errors.js';
 import { checkSearchToolK } from '../../retrieval/tools/search-tool.js';
 import { log } from '../../core/log.js';
 import { UsageMeter, type TokenUsage } from '../../core/llm/usage.js';
+import { modelRecordOf } from '../../core/llm/model-record.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { createMadSystem, MAD_SYSTEMS, type MadSystemName } from './system.js';
@@ -110,7 +111,9 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       defaultK: s.k,
     });
     const runDir = o.runDir ?? join('runs', madRunName({ ...o, ...s, system, seed }));
-    const seedWarning = llmSeedIgnored(o.model, seed);
+    // a library call given `llm` alone: the settings createChatModel made it with, as the command records its own
+    const model = o.model ?? modelRecordOf(o.llm);
+    const seedWarning = llmSeedIgnored(model, seed);
     if (seedWarning) log.warn(seedWarning);
     const warnings = [...(o.warnings ?? []), ...(seedWarning ? [seedWarning] : [])];
     const config: Record<string, unknown> = {
@@ -132,7 +135,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       dataFiles: { [o.split]: await datasetFileRecord(o.dataset, o.split) },
       index: resolve(o.index),
       indexContent: indexContent(idx.manifest),
-      model: o.model ?? null,
+      model: model ?? null,
       // what the roles send that decides the results: their prompts, reply schemas and tools (requests.ts)
       prompts: requestFingerprint(madRequests(system, { passageChars: s.passageChars, tools })),
       requestSeeds: REQUEST_SEEDS,

@@ -22,6 +22,7 @@ import { endpointLimit } from './request-limit.js';
 import { LocalCompletions } from './local/completions.js';
 import { localRuntimeIdentity, localSettings, withLocalModel } from './local/settings.js';
 import type { UsageMeter } from './usage.js';
+import { rememberModelConfig } from './model-record.js';
 
 /** Throw LLM_NOT_CONFIGURED (with how to configure one) unless an endpoint and model are set. */
 export function requireLlm(cfg: LlmConfig): void {
@@ -60,6 +61,7 @@ export function withPaperDefaults(model: BaseChatModel, paper: (llm: LlmConfig, 
 
 export function createChatModel(cfg: LlmConfig, opts: CreateChatModelOptions = {}): BaseChatModel {
   const made = createModel(cfg, opts);
+  rememberModelConfig(made, cfg);
   const explicit = explicitLlmKeys(cfg);
   if (explicit) madeFromLoaded.set(made, { cfg: { ...cfg }, opts, explicit });
   return made;
