@@ -40,6 +40,17 @@ afterAll(async () => {
 const llm = () => createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'm', cacheDir: false, maxRetries: 0, timeoutMs: 10_000 }));
 const configFile = (runDir: string) => join(runDir, 'config.json');
 const recorded = (runDir: string) => JSON.parse(readFileSync(configFile(runDir), 'utf8'));
+/** A resume that runs the second item, and what it printed on stderr. */
+async function resumed(run: () => Promise<{ ran: number; skipped: number; failed: number }>): Promise<string> {
+  let stderr = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+    stderr += String(s);
+    return true;
+  });
+  const r = await run();
+  expect(r).toMatchObject({ ran: 1, skipped: 1, failed: 0 });
+  return stderr;
+}
 
 describe('a library run given a model and no `model` record records replyReading', () => {
   it('runAcal({ llm }) without extraConfig: recorded; a resume of a run dir recording the older reading warns and records the new one', async () => {
@@ -50,13 +61,7 @@ describe('a library run given a model and no `model` record records replyReading
     expect(old.config.replyReading).toBe(REPLY_READING);
     old.config.replyReading = REPLY_READING_BEFORE_HARMONY;
     writeFileSync(configFile(runDir), JSON.stringify(old));
-    let stderr = '';
-    vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
-      stderr += String(s);
-      return true;
-    });
-    const r = await run(2);
-    expect(r).toMatchObject({ ran: 1, skipped: 1, failed: 0 });
+    const stderr = await resumed(() => run(2));
     expect(stderr).toMatch(/records an older replyReading \(how replies are read/);
     expect(recorded(runDir)).toMatchObject({ config: { replyReading: REPLY_READING }, resumes: [{ unchecked: ['replyReading'] }] });
   }, 120_000);
@@ -103,13 +108,7 @@ describe('a library run given a factory model and no `model` record records its 
     const old = recorded(runDir);
     old.config.model = null; // what an older lexcase wrote
     writeFileSync(configFile(runDir), JSON.stringify(old));
-    let stderr = '';
-    vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
-      stderr += String(s);
-      return true;
-    });
-    const r = await run(2);
-    expect(r).toMatchObject({ ran: 1, skipped: 1, failed: 0 });
+    const stderr = await resumed(() => run(2));
     expect(stderr).toMatch(/does not record model \(the model a library call was given/);
     expect(recorded(runDir)).toMatchObject({ config: { model: { model: 'm' } }, resumes: [{ unchecked: ['model'] }] });
   }, 120_000);
