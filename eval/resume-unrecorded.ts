@@ -150,7 +150,7 @@
  * (eval/reproduce/merge.ts) compares two shards through the same function (eval/resume-compare.ts),
  * the older shard as the recorded one, and warns the same way (config.json `mergeWarnings`).
  */
-import { REPLY_READING_BEFORE_HARMONY } from '../core/llm/reply-reading.js';
+import { REPLY_READING_BEFORE_HARMONY, REPLY_READING_BEFORE_REPEATS } from '../core/llm/reply-reading.js';
 
 /** The `optionLetterReading` a CASE, MCQ baseline, MAD or EMAR run recorded from 2026-11-30 to 2026-12-01 (agents/common/option-letter.ts). */
 const OPTION_LETTER_READING_BEFORE_LOWER =
@@ -403,9 +403,11 @@ const ADDED: {
     path: ['replyReading'],
     what: "how replies are read: an older lexcase took a JSON object inside a reasoning model's <think> block for the answer, so items it ran with such a model may have been scored on a draft",
     // recorded before 2026-12-01, when a <thinking> block, a Harmony analysis channel and a reply with two different objects were read for their first object
-    lacks: (before, after) => absent(before, after) || (before === REPLY_READING_BEFORE_HARMONY && after !== before),
+    // and before 2026-12-02, when a tool call sent twice in one reply ran twice
+    lacks: (before, after) =>
+      absent(before, after) || ((before === REPLY_READING_BEFORE_HARMONY || before === REPLY_READING_BEFORE_REPEATS) && after !== before),
     olderWhat:
-      'how replies are read: the lexcase that recorded it (before 2026-12-01) took a JSON object inside a <thinking> block or a gpt-oss Harmony analysis channel for the answer, and the first of two different objects in one reply (a draft, then a revision), and took a tool call whose arguments came as a JSON object for a malformed call that never ran (a search of a CASE advocate lost), and kept a 3-ply ply whose reply held nothing besides its reasoning (cut off inside it) as an empty ply that was scored, so items it ran with such a model may have been scored on a draft this lexcase drops or refuses, or on fewer searches',
+      'how replies are read: the lexcase that recorded it (before 2026-12-02) ran a tool call a reply sent twice (same tool and arguments) twice, so a CASE advocate scored the passages it returned twice and counted two searches; one from before 2026-12-01 took a JSON object inside a <thinking> block or a gpt-oss Harmony analysis channel for the answer, and the first of two different objects in one reply (a draft, then a revision), and took a tool call whose arguments came as a JSON object for a malformed call that never ran (a search of a CASE advocate lost), and kept a 3-ply ply whose reply held nothing besides its reasoning (cut off inside it) as an empty ply that was scored, so items it ran with such a model may have been scored on a draft this lexcase drops or refuses, or on fewer searches',
   },
   {
     runner: true,

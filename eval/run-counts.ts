@@ -341,6 +341,25 @@ export function runPicksBeyondK(results: readonly ResultRecord[]): { picks: numb
 }
 
 /** "3 advocate picks beyond k in 1 item dropped": the end line's count of runPicksBeyondK. */
+/** The tool calls CASE advocates made twice in one reply (results' `metrics.repeatedToolCalls`), each run once, and the items with any. */
+export function runRepeatedToolCalls(results: readonly ResultRecord[]): { calls: number; items: number } {
+  let calls = 0;
+  let items = 0;
+  for (const r of results) {
+    const n = r.metrics?.repeatedToolCalls;
+    if (typeof n === 'number' && n > 0) {
+      calls += n;
+      items++;
+    }
+  }
+  return { calls, items };
+}
+
+/** "2 repeated tool calls in one reply run once (1 item)". */
+export function repeatedToolCallsText(u: { calls: number; items: number }): string {
+  return `${u.calls.toLocaleString('en-US')} repeated tool ${u.calls === 1 ? 'call' : 'calls'} in one reply run once (${u.items.toLocaleString('en-US')} ${u.items === 1 ? 'item' : 'items'})`;
+}
+
 export function picksBeyondKText(u: { picks: number; items: number; uncounted?: number }): string {
   return `${u.picks.toLocaleString('en-US')} advocate ${u.picks === 1 ? 'pick' : 'picks'} beyond k in ${u.items.toLocaleString('en-US')} ${u.items === 1 ? 'item' : 'items'} dropped${u.uncounted ? ` (${u.uncounted.toLocaleString('en-US')} ${u.uncounted === 1 ? 'item' : 'items'} from before lexcase counted them not counted)` : ''}`;
 }

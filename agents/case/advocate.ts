@@ -34,6 +34,7 @@ import { createAgent, createMiddleware, modelCallLimitMiddleware } from 'langcha
 import { z } from 'zod';
 import { isLexcaseError } from '../../core/errors.js';
 import { distinctIdsGuard } from '../common/message-id-guard.js';
+import { repeatedCallsOnce } from '../common/repeated-tool-calls.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { TEXT_TOOL_CALL_HINT, textToolCall } from '../common/text-tool-call.js';
 import { sendAs } from '../../core/llm/json-schema.js';
@@ -167,6 +168,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
       modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: 'end' }),
       tokenLimitMiddleware(maxTokens),
       distinctIdsGuard(`advocate ${o.hypothesis.key}`),
+      repeatedCallsOnce(),
     ],
   });
   // the loop's LLM exchanges are recorded as the step `advocate <key>` (core/llm/record-replay.ts)

@@ -7,7 +7,7 @@
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { warnValidity } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
-import { picksBeyondKText, runCountsText, unresolvedCitationsText } from '../../eval/run-counts.js';
+import { picksBeyondKText, repeatedToolCallsText, runCountsText, unresolvedCitationsText } from '../../eval/run-counts.js';
 import { degeneracyWarnings } from '../common/degeneracy.js';
 import { runOptions, type RunOptionFlags } from '../common/run-options.js';
 import type { CaseExperimentResult } from './experiment.js';
@@ -26,9 +26,10 @@ export function formatRun(r: CaseExperimentResult, title: string): string {
   // beside the counts, the evidence cited as no passage handle shown, as MAD's and ACAL's end lines say it (eval/run-counts.ts)
   const unresolved = r.metrics.unresolvedCitations;
   const beyondK = r.metrics.picksBeyondK; // and the picks advocates made after they had their k, dropped
+  const repeated = r.metrics.repeatedToolCalls; // and the tool calls a reply repeated, run once
   return [
     `${title}: ${r.runDir}`,
-    `${runCountsText(r)}${unresolved?.citations ? `; ${unresolvedCitationsText(unresolved)}` : ''}${beyondK?.picks ? `; ${picksBeyondKText(beyondK)}` : ''}`,
+    `${runCountsText(r)}${unresolved?.citations ? `; ${unresolvedCitationsText(unresolved)}` : ''}${beyondK?.picks ? `; ${picksBeyondKText(beyondK)}` : ''}${repeated?.calls ? `; ${repeatedToolCallsText(repeated)}` : ''}`,
     '',
     r.markdown,
   ].join('\n');

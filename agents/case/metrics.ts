@@ -28,6 +28,7 @@ import {
   retriesUnrecordedText,
   runReplyFlags,
   runPicksBeyondK,
+  runRepeatedToolCalls,
   runUnresolvedCitations,
   uncountedRequestsText,
   type RunReplyFlags,
@@ -112,6 +113,8 @@ export interface CaseMetrics {
    * that do not record it (offline; before 2026-12-01, when they were dropped unlisted and uncounted).
    */
   picksBeyondK?: { picks: number; items: number; uncounted?: number };
+  /** Tool calls the advocates' replies made twice (same tool and arguments, results' `metrics.repeatedToolCalls`), each run once, and the items with any; absent for runs that do not record it. */
+  repeatedToolCalls?: { calls: number; items: number };
   /** Exploratory hypotheses equally close to several options, so credited to none (map-hypotheses.ts), of `of`; absent without exploratory hypotheses. */
   tiedHypotheses?: { tied: number; of: number };
 }
@@ -245,6 +248,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     ...(coverage ? { goldInIndex: coverage } : {}),
     ...(records.some((r) => typeof r.metrics?.unresolvedCitations === 'number') ? { unresolvedCitations: runUnresolvedCitations(records) } : {}),
     ...(records.some((r) => typeof r.metrics?.picksBeyondK === 'number') ? { picksBeyondK: runPicksBeyondK(records) } : {}),
+    ...(records.some((r) => typeof r.metrics?.repeatedToolCalls === 'number') ? { repeatedToolCalls: runRepeatedToolCalls(records) } : {}),
     tools: { calls, callsPerQuestion: n ? callTotal / n : 0, distinctPassagesPerQuestion: n ? distinct / n : 0 },
     tokens: {
       total: tokenTotal,
@@ -308,6 +312,11 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
     rows.push([
       'advocate picks beyond k (dropped from the evidence)',
       `${m.picksBeyondK.picks} in ${m.picksBeyondK.items} ${m.picksBeyondK.items === 1 ? 'item' : 'items'}${m.picksBeyondK.uncounted ? ` (${m.picksBeyondK.uncounted} ${m.picksBeyondK.uncounted === 1 ? 'item' : 'items'} from before the count not counted)` : ''}`,
+    ]);
+  if (m.repeatedToolCalls?.calls)
+    rows.push([
+      'tool calls repeated in one reply (same tool and arguments; run once)',
+      `${m.repeatedToolCalls.calls} in ${m.repeatedToolCalls.items} ${m.repeatedToolCalls.items === 1 ? 'item' : 'items'}`,
     ]);
   if (m.tiedHypotheses)
     rows.push(['exploratory hypotheses equally close to several options (credited to none)', `${m.tiedHypotheses.tied} of ${m.tiedHypotheses.of}`]);

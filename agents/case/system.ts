@@ -136,6 +136,8 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
           abstentions: jurors.filter((j) => j.abstained).length,
           // the passages advocates picked after they had their k: dropped, listed in each trace's `rejected` (metrics.ts picksBeyondK)
           picksBeyondK: advocates.reduce((n, a) => n + (a.rejected ?? []).filter((r) => r.reason === 'beyond k').length, 0),
+          // tool calls a reply made twice (same tool and arguments), run once (agents/common/repeated-tool-calls.ts)
+          repeatedToolCalls: advocates.reduce((n, a) => n + a.toolCalls.filter((c) => c.repeated).length, 0),
         },
         ...(stepFailures ? { stepFailures } : {}),
         ...(verdict.answer === null

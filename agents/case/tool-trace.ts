@@ -5,7 +5,9 @@
  * even when the model saw passage handles); a tool message without one is read from its JSON text
  * {results: [{id, score, rank, snippet}]}; rewrite_query's output ({query} or plain text) is kept
  * as `output`. A tool call whose arguments were not valid JSON (LangChain's invalid_tool_calls) is
- * recorded with its raw arguments and an error.
+ * recorded with its raw arguments and an error. A call identical to an earlier one of the same reply
+ * (same tool and arguments; agents/common/repeated-tool-calls.ts) is recorded `repeated`: it ran once,
+ * and the passages it returned are scored once.
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import { messageText } from '../../core/llm/structured.js';
@@ -13,6 +15,7 @@ import type { SearchArtifact } from '../../retrieval/tools/search-tool.js';
 import type { PassageHandles } from '../common/passage-handles.js';
 import type { ToolCallRecord } from './types.js';
 import { spentTokens } from '../../core/llm/spent-tokens.js';
+import { repeatsIn } from '../common/repeated-tool-calls.js';
 
 export interface Candidate {
   id: string;
@@ -93,11 +96,18 @@ export function extractToolTrace(
       if (isLimitNote(m)) continue; // the loop's end, not a model call: `steps` counts the model's replies
       steps++;
       const tcs = (m as unknown as { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] }).tool_calls ?? [];
-      for (const tc of tcs) {
-        const rec: ToolCallRecord = { tool: tc.name, query: queryOf(tc.args ?? {}), ids: [], step: steps };
+      const repeats = repeatsIn(tcs);
+      tcs.forEach((tc, i) => {
+        const rec: ToolCallRecord = {
+          tool: tc.name,
+          query: queryOf(tc.args ?? {}),
+          ids: [],
+          step: steps,
+          ...(repeats[i] !== undefined ? { repeated: true as const } : {}),
+        };
         calls.push(rec);
-        if (tc.id) pending.set(tc.id, rec);
-      }
+        if (tc.id && !rec.repeated) pending.set(tc.id, rec); // a repeat's answer is its first call's: its passages not scored again
+      });
       // Tool calls whose arguments were not valid JSON never ran; they are kept with the raw arguments.
       const bad = (m as unknown as { invalid_tool_calls?: { name?: string; args?: unknown; error?: string }[] }).invalid_tool_calls ?? [];
       for (const tc of bad)

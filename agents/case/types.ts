@@ -22,6 +22,8 @@ export interface ToolCallRecord {
   /** Rewritten query text, for rewrite_query. */
   output?: string;
   error?: string;
+  /** The same tool and arguments as an earlier call of the same reply: run once, answered with that call's result, its passages not scored again (ids empty). */
+  repeated?: true;
 }
 
 export interface EvidenceItem {

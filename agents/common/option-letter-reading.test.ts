@@ -24,7 +24,7 @@ import { runEmarExperiment } from '../emar/experiment.js';
 import { bowEmbedder } from '../emar/test-support/bow-embedder.js';
 import { runMadExperiment } from '../mad/experiment.js';
 import { OPTION_LETTER_READING } from './option-letter.js';
-import { REPLY_READING, REPLY_READING_BEFORE_HARMONY } from '../../core/llm/reply-reading.js';
+import { REPLY_READING, REPLY_READING_BEFORE_HARMONY, REPLY_READING_BEFORE_REPEATS } from '../../core/llm/reply-reading.js';
 
 let dir: string;
 let index: string;
@@ -135,24 +135,34 @@ describe('optionLetterReading', () => {
  * How replies are read (`replyReading`, core/llm/reply-reading.ts) changed on 2026-12-01: a draft
  * object in a `<thinking>` block or a gpt-oss Harmony analysis channel was taken for the answer, and
  * so was the first of two different objects in one reply. A run dir that records the older reading
- * resumes with a warning saying so, and records the new one from then on.
+ * resumes with a warning saying so, and records the new one from then on. So does one recording the
+ * reading of before 2026-12-02, when a tool call sent twice in one reply ran twice.
  */
 describe('replyReading', () => {
-  it('a run dir that records the reading of before 2026-12-01 (only <think> blocks dropped) resumes with a warning saying it records an older one', async () => {
-    const runDir = join(dir, 'llm-only-reply-reading');
-    const model = llm();
-    const run = (limit: number) =>
-      runCaseExperiment({ system: 'baseline', mode: 'llm-only', llm: model, model: { model: 'm' }, dataset: 'barexam', split: 'val', index, limit, runDir });
-    await run(1);
-    const old = recorded(runDir);
-    expect(old.config.replyReading).toBe(REPLY_READING);
-    old.config.replyReading = REPLY_READING_BEFORE_HARMONY;
-    writeFileSync(configFile(runDir), JSON.stringify(old));
-    let stderr = '';
-    vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
-    const r = await run(2);
-    expect(r).toMatchObject({ ran: 1, skipped: 1, failed: 0 });
-    expect(stderr).toMatch(/records an older replyReading \(how replies are read: .*<thinking> block or a gpt-oss Harmony analysis channel/);
-    expect(recorded(runDir)).toMatchObject({ config: { replyReading: REPLY_READING }, resumes: [{ unchecked: ['replyReading'] }] });
-  }, 120_000);
+  it.each([
+    ['2026-12-01 (only <think> blocks dropped)', REPLY_READING_BEFORE_HARMONY, 'harmony'],
+    ['2026-12-02 (a tool call sent twice in one reply ran twice)', REPLY_READING_BEFORE_REPEATS, 'repeats'],
+  ])(
+    'a run dir that records the reading of before %s resumes with a warning saying it records an older one',
+    async (_when, older, name) => {
+      const runDir = join(dir, `llm-only-reply-reading-${name}`);
+      const model = llm();
+      const run = (limit: number) =>
+        runCaseExperiment({ system: 'baseline', mode: 'llm-only', llm: model, model: { model: 'm' }, dataset: 'barexam', split: 'val', index, limit, runDir });
+      await run(1);
+      const old = recorded(runDir);
+      expect(old.config.replyReading).toBe(REPLY_READING);
+      old.config.replyReading = older;
+      writeFileSync(configFile(runDir), JSON.stringify(old));
+      let stderr = '';
+      vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+      const r = await run(2);
+      expect(r).toMatchObject({ ran: 1, skipped: 1, failed: 0 });
+      expect(stderr).toMatch(
+        /records an older replyReading \(how replies are read: .*ran a tool call a reply sent twice .*<thinking> block or a gpt-oss Harmony analysis channel/,
+      );
+      expect(recorded(runDir)).toMatchObject({ config: { replyReading: REPLY_READING }, resumes: [{ unchecked: ['replyReading'] }] });
+    },
+    120_000,
+  );
 });

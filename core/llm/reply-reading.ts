@@ -5,11 +5,17 @@
  * The reading recorded until 2026-12-01 (REPLY_READING_BEFORE_HARMONY) took a draft object in a
  * `<thinking>` block or a gpt-oss Harmony analysis channel for the answer, and the first of two
  * different objects in one reply, and a tool call whose arguments came as a JSON object (not a
- * string) was malformed (never ran); a resume of a run dir that records it warns too.
+ * string) was malformed (never ran); a resume of a run dir that records it warns too. The reading
+ * recorded until 2026-12-02 (REPLY_READING_BEFORE_REPEATS) ran a tool call sent twice in one reply
+ * (same tool and arguments) twice, a CASE advocate scoring its passages twice; a resume warns too.
  * Its own module: the runner reads it in offline runs too, which must not load LangChain
  * (core/llm/structured.ts, which applies it, does).
  */
 export const REPLY_READING =
+  'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused; identical tool calls in one reply run once';
+
+/** The `replyReading` recorded from 2026-12-01 until 2026-12-02: identical tool calls in one reply each ran. */
+export const REPLY_READING_BEFORE_REPEATS =
   'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused';
 
 /** The `replyReading` recorded before 2026-12-01's: only `<think>` blocks dropped. */

@@ -20,6 +20,7 @@ function walk(v: unknown, out: ToolCallLike[], depth = 0): void {
   }
   const o = v as Record<string, unknown>;
   if (typeof o.tool === 'string' && (Array.isArray(o.ids) || 'query' in o || 'input' in o)) {
+    if (o.repeated === true) return; // a repeat of an earlier call of the same reply, run once (agents/common/repeated-tool-calls.ts)
     out.push({ tool: o.tool, ids: Array.isArray(o.ids) ? (o.ids as unknown[]).map(String) : [], error: typeof o.error === 'string' ? o.error : undefined });
     return;
   }

@@ -47,6 +47,24 @@ describe('lexcase evidence (text output) says why it found nothing', () => {
   });
 });
 
+describe('lexcase evidence (text output) says a repeated call ran once', () => {
+  it('the same search twice in one reply: listed, said repeated, run once', async () => {
+    const q = { query: 'impeach own witness' };
+    const text = await evidenceText([
+      {
+        toolCalls: [
+          { name: 'bm25_search', args: q },
+          { name: 'bm25_search', args: q },
+        ],
+      },
+      JSON.stringify({ evidence: [{ id: 'P1', justification: 'j' }] }),
+    ]);
+    // before: "Tool calls (2):", each listed with its ids, the passages scored twice
+    expect(text).toContain('Tool calls (2; 1 repeated in one reply, run once):');
+    expect(text).toMatch(/bm25_search \[step 1\]: "impeach own witness" → repeated in one reply: run once/);
+  });
+});
+
 describe('lexcase evidence --tools help says what runs without it', () => {
   it('offline, the supporting advocate searches bm25 alone and --against every one of bm25, qld the index has, as the help says (it said "all the index has")', async () => {
     const idx = join(dir, 'idx2');
