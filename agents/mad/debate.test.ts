@@ -4,6 +4,7 @@
  * Bar Exam passages. Replies are chosen per request (role from the system prompt), so the tests do
  * not depend on call order.
  */
+import { refusedRequests } from './refused-requests.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -283,6 +284,10 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     expect(c2.refused).toEqual([{ name: 'web_search', reason: 'not a tool offered this round' }]);
     expect(d2.request).toBeUndefined();
     expect(d2.refused).toEqual([{ name: 'bm25_search', reason: expect.stringMatching(/^a tool call written as text/) }]);
+    // and report.md's MAD section counts them (before 2026-12-02: in the traces only)
+    expect(refusedRequests([out.trace as Record<string, unknown>])?.line).toBe(
+      "**3 snippet requests were refused and never ran** (in 1 of 1 item; each brief's `refused`): 1 a tool call written as text, 1 not a tool offered this round, 1 one snippet per round.",
+    );
   }, 30_000);
 
   it('full topology: in a rebuttal each debater sees every opponent; sparse: only the preceding one in the ring', async () => {

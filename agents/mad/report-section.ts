@@ -16,6 +16,7 @@ import { roundAccuracySpec } from '../../eval/plots/specs.js';
 import { cutReport, tallyCuts } from '../common/prompt-cuts.js';
 import { madMetrics, madMetricsMarkdown, predictionsOf, seedConsistency, seedConsistencyMarkdown, type SeedConsistency } from './metrics.js';
 import { CHECKLIST_ITEMS, type Brief, type Judgment } from './types.js';
+import { refusedRequests } from './refused-requests.js';
 
 export const MAD_REPORT_SYSTEMS = ['mad/mad', 'mad/single-rag', 'mad/self-consistency'];
 
@@ -294,6 +295,8 @@ export const madSection: SectionBuilder = async (run, o) => {
   }
   const repeated = snippetsAlreadyShown(run.traces.values());
   if (repeated) parts.push('', repeated.line);
+  const refused = refusedRequests(run.traces.values());
+  if (refused) parts.push('', refused.line);
   const cut = poolCuts(run.traces.values(), (run.config.config as { passageChars?: unknown } | undefined)?.passageChars);
   if (cut) parts.push('', cut.line);
   const seeds = await madSeedConsistency(run.dir, run.results);
@@ -314,6 +317,7 @@ export const madSection: SectionBuilder = async (run, o) => {
       perRoundAccuracy: perRound,
       ...(cut ? { poolCut: cut.json } : {}),
       ...(repeated ? { snippetsAlreadyShown: repeated.json } : {}),
+      ...(refused ? { refusedRequests: refused.json } : {}),
     },
     plots,
   };
