@@ -263,6 +263,7 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
           step: c.step,
           ...(c.output !== undefined ? { output: c.output } : {}),
           ...(c.error !== undefined ? { error: c.error } : {}),
+          ...(c.repeated ? { repeated: true as const } : {}),
         })),
         ...(r.analysis ? { analysis: r.analysis } : {}),
         ...(r.rejectedIds ? { rejectedIds: r.rejectedIds } : {}),

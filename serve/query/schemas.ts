@@ -231,6 +231,10 @@ export const evidenceToolCall = z.object({
   step: z.number().int().describe('model step (0: offline retrieval)'),
   output: z.string().optional().describe('rewritten query text (rewrite_query)'),
   error: z.string().optional(),
+  repeated: z
+    .literal(true)
+    .optional()
+    .describe('the same tool and arguments as an earlier call of the same reply: run once, its passages not scored again (ids empty)'),
 });
 
 export const evidenceOutput = z.object({
