@@ -341,12 +341,15 @@ export function runPicksBeyondK(results: readonly ResultRecord[]): { picks: numb
 }
 
 /** "3 advocate picks beyond k in 1 item dropped": the end line's count of runPicksBeyondK. */
-/** The tool calls CASE advocates made twice in one reply (results' `metrics.repeatedToolCalls`), each run once, and the items with any. */
-export function runRepeatedToolCalls(results: readonly ResultRecord[]): { calls: number; items: number } {
+/**
+ * CASE advocates' tool calls a per-item count `key` counts (results' `metrics.repeatedToolCalls`: made twice in
+ * one reply, each run once; `metrics.toolCallsNotOffered`: naming a tool not offered, refused), and the items with any.
+ */
+export function runToolCallCount(results: readonly ResultRecord[], key: 'repeatedToolCalls' | 'toolCallsNotOffered'): { calls: number; items: number } {
   let calls = 0;
   let items = 0;
   for (const r of results) {
-    const n = r.metrics?.repeatedToolCalls;
+    const n = r.metrics?.[key];
     if (typeof n === 'number' && n > 0) {
       calls += n;
       items++;
@@ -358,6 +361,11 @@ export function runRepeatedToolCalls(results: readonly ResultRecord[]): { calls:
 /** "2 repeated tool calls in one reply run once (1 item)". */
 export function repeatedToolCallsText(u: { calls: number; items: number }): string {
   return `${u.calls.toLocaleString('en-US')} repeated tool ${u.calls === 1 ? 'call' : 'calls'} in one reply run once (${u.items.toLocaleString('en-US')} ${u.items === 1 ? 'item' : 'items'})`;
+}
+
+/** "1 tool call naming no tool offered refused (1 item)". */
+export function toolCallsNotOfferedText(u: { calls: number; items: number }): string {
+  return `${u.calls.toLocaleString('en-US')} tool ${u.calls === 1 ? 'call' : 'calls'} naming no tool offered refused (${u.items.toLocaleString('en-US')} ${u.items === 1 ? 'item' : 'items'})`;
 }
 
 export function picksBeyondKText(u: { picks: number; items: number; uncounted?: number }): string {

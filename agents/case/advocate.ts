@@ -179,7 +179,11 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
     throw isLexcaseError((e as { cause?: unknown })?.cause) ? (e as { cause: unknown }).cause : e;
   })) as { messages: BaseMessage[] };
   const messages = state.messages;
-  const { calls, candidates, steps } = extractToolTrace(messages, handles);
+  const { calls, candidates, steps } = extractToolTrace(
+    messages,
+    handles,
+    o.tools.map((t) => t.name),
+  );
   let tokens = spentTokensOf(messages);
   const last = messages[messages.length - 1];
   const lastText = last ? messageText(last) : '';

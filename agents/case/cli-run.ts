@@ -7,7 +7,7 @@
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { warnValidity } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
-import { picksBeyondKText, repeatedToolCallsText, runCountsText, unresolvedCitationsText } from '../../eval/run-counts.js';
+import { picksBeyondKText, repeatedToolCallsText, runCountsText, toolCallsNotOfferedText, unresolvedCitationsText } from '../../eval/run-counts.js';
 import { degeneracyWarnings } from '../common/degeneracy.js';
 import { runOptions, type RunOptionFlags } from '../common/run-options.js';
 import type { CaseExperimentResult } from './experiment.js';
@@ -27,9 +27,10 @@ export function formatRun(r: CaseExperimentResult, title: string): string {
   const unresolved = r.metrics.unresolvedCitations;
   const beyondK = r.metrics.picksBeyondK; // and the picks advocates made after they had their k, dropped
   const repeated = r.metrics.repeatedToolCalls; // and the tool calls a reply repeated, run once
+  const notOffered = r.metrics.toolCallsNotOffered; // and the calls naming a tool not offered, refused
   return [
     `${title}: ${r.runDir}`,
-    `${runCountsText(r)}${unresolved?.citations ? `; ${unresolvedCitationsText(unresolved)}` : ''}${beyondK?.picks ? `; ${picksBeyondKText(beyondK)}` : ''}${repeated?.calls ? `; ${repeatedToolCallsText(repeated)}` : ''}`,
+    `${runCountsText(r)}${unresolved?.citations ? `; ${unresolvedCitationsText(unresolved)}` : ''}${beyondK?.picks ? `; ${picksBeyondKText(beyondK)}` : ''}${repeated?.calls ? `; ${repeatedToolCallsText(repeated)}` : ''}${notOffered?.calls ? `; ${toolCallsNotOfferedText(notOffered)}` : ''}`,
     '',
     r.markdown,
   ].join('\n');

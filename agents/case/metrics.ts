@@ -28,7 +28,7 @@ import {
   retriesUnrecordedText,
   runReplyFlags,
   runPicksBeyondK,
-  runRepeatedToolCalls,
+  runToolCallCount,
   runUnresolvedCitations,
   uncountedRequestsText,
   type RunReplyFlags,
@@ -115,6 +115,8 @@ export interface CaseMetrics {
   picksBeyondK?: { picks: number; items: number; uncounted?: number };
   /** Tool calls the advocates' replies made twice (same tool and arguments, results' `metrics.repeatedToolCalls`), each run once, and the items with any; absent for runs that do not record it. */
   repeatedToolCalls?: { calls: number; items: number };
+  /** Tool calls naming a tool the advocates were not offered ("Search_BM25"; results' `metrics.toolCallsNotOffered`), refused, and the items with any; absent for runs that do not record it. */
+  toolCallsNotOffered?: { calls: number; items: number };
   /** Exploratory hypotheses equally close to several options, so credited to none (map-hypotheses.ts), of `of`; absent without exploratory hypotheses. */
   tiedHypotheses?: { tied: number; of: number };
 }
@@ -248,7 +250,10 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     ...(coverage ? { goldInIndex: coverage } : {}),
     ...(records.some((r) => typeof r.metrics?.unresolvedCitations === 'number') ? { unresolvedCitations: runUnresolvedCitations(records) } : {}),
     ...(records.some((r) => typeof r.metrics?.picksBeyondK === 'number') ? { picksBeyondK: runPicksBeyondK(records) } : {}),
-    ...(records.some((r) => typeof r.metrics?.repeatedToolCalls === 'number') ? { repeatedToolCalls: runRepeatedToolCalls(records) } : {}),
+    ...(records.some((r) => typeof r.metrics?.repeatedToolCalls === 'number') ? { repeatedToolCalls: runToolCallCount(records, 'repeatedToolCalls') } : {}),
+    ...(records.some((r) => typeof r.metrics?.toolCallsNotOffered === 'number')
+      ? { toolCallsNotOffered: runToolCallCount(records, 'toolCallsNotOffered') }
+      : {}),
     tools: { calls, callsPerQuestion: n ? callTotal / n : 0, distinctPassagesPerQuestion: n ? distinct / n : 0 },
     tokens: {
       total: tokenTotal,
@@ -317,6 +322,11 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
     rows.push([
       'tool calls repeated in one reply (same tool and arguments; run once)',
       `${m.repeatedToolCalls.calls} in ${m.repeatedToolCalls.items} ${m.repeatedToolCalls.items === 1 ? 'item' : 'items'}`,
+    ]);
+  if (m.toolCallsNotOffered?.calls)
+    rows.push([
+      'tool calls naming no tool offered (refused, never ran)',
+      `${m.toolCallsNotOffered.calls} in ${m.toolCallsNotOffered.items} ${m.toolCallsNotOffered.items === 1 ? 'item' : 'items'}`,
     ]);
   if (m.tiedHypotheses)
     rows.push(['exploratory hypotheses equally close to several options (credited to none)', `${m.tiedHypotheses.tied} of ${m.tiedHypotheses.of}`]);

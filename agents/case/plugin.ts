@@ -16,7 +16,7 @@ export const casePlugin: SystemPlugin = {
   k: defaultK,
   headline: [accuracy, goldRate('gold-in-evidence', 'gold passage in evidence', 'goldInAnyEvidence')],
   // counts: citations naming no handle shown, abstaining jurors, picks beyond k (a mean count even at 0 or 1 on every item)
-  metricKinds: { unresolvedCitations: 'count', abstentions: 'count', picksBeyondK: 'count', repeatedToolCalls: 'count' },
+  metricKinds: { unresolvedCitations: 'count', abstentions: 'count', picksBeyondK: 'count', repeatedToolCalls: 'count', toolCallsNotOffered: 'count' },
   paper: {
     case: {
       temperature: 0.3,

@@ -12,7 +12,7 @@ import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '
 import { runAdvocate } from './advocate.js';
 import { RRF_K } from './tool-trace.js';
 import { keywordRetriever, PASSAGES, QUESTION } from './test-support/fixtures.js';
-import { runRepeatedToolCalls } from '../../eval/run-counts.js';
+import { runToolCallCount } from '../../eval/run-counts.js';
 
 let srv: ScriptedServer | undefined;
 afterEach(async () => {
@@ -59,6 +59,6 @@ describe('identical tool calls in one reply', () => {
 
   it('are counted across a run from the results', () => {
     const rec = (n?: number) => ({ id: 'q', prediction: 'A', metrics: n === undefined ? {} : { repeatedToolCalls: n } }) as never;
-    expect(runRepeatedToolCalls([rec(2), rec(0), rec(1), rec()])).toEqual({ calls: 3, items: 2 });
+    expect(runToolCallCount([rec(2), rec(0), rec(1), rec()], 'repeatedToolCalls')).toEqual({ calls: 3, items: 2 });
   });
 });

@@ -138,6 +138,8 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
           picksBeyondK: advocates.reduce((n, a) => n + (a.rejected ?? []).filter((r) => r.reason === 'beyond k').length, 0),
           // tool calls a reply made twice (same tool and arguments), run once (agents/common/repeated-tool-calls.ts)
           repeatedToolCalls: advocates.reduce((n, a) => n + a.toolCalls.filter((c) => c.repeated).length, 0),
+          // tool calls naming a tool not offered ("Search_BM25"): refused, never ran
+          toolCallsNotOffered: advocates.reduce((n, a) => n + a.toolCalls.filter((c) => c.notOffered).length, 0),
         },
         ...(stepFailures ? { stepFailures } : {}),
         ...(verdict.answer === null

@@ -81,10 +81,14 @@ function queryOf(args: Record<string, unknown>): string {
   return JSON.stringify(args);
 }
 
-/** With `handles`, the tool outputs carry passage handles (P1..): ids are mapped back to real ids. */
+/**
+ * With `handles`, the tool outputs carry passage handles (P1..): ids are mapped back to real ids. With
+ * `offered`, the names of the tools offered: a call naming another (a tool name is matched exactly) is marked `notOffered`.
+ */
 export function extractToolTrace(
   messages: BaseMessage[],
   handles?: PassageHandles,
+  offered?: readonly string[],
 ): { calls: ToolCallRecord[]; candidates: Map<string, Candidate>; steps: number } {
   const pending = new Map<string, ToolCallRecord>();
   const calls: ToolCallRecord[] = [];
@@ -104,6 +108,7 @@ export function extractToolTrace(
           ids: [],
           step: steps,
           ...(repeats[i] !== undefined ? { repeated: true as const } : {}),
+          ...(offered && !offered.includes(tc.name) ? { notOffered: true as const } : {}),
         };
         calls.push(rec);
         if (tc.id && !rec.repeated) pending.set(tc.id, rec); // a repeat's answer is its first call's: its passages not scored again

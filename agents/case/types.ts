@@ -24,6 +24,8 @@ export interface ToolCallRecord {
   error?: string;
   /** The same tool and arguments as an earlier call of the same reply: run once, answered with that call's result, its passages not scored again (ids empty). */
   repeated?: true;
+  /** A tool the advocate was not offered (another spelling: "Search_BM25", "bm25" for bm25_search): refused, never ran (the model is told so in `error`). */
+  notOffered?: true;
 }
 
 export interface EvidenceItem {

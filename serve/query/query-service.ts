@@ -264,6 +264,7 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
           ...(c.output !== undefined ? { output: c.output } : {}),
           ...(c.error !== undefined ? { error: c.error } : {}),
           ...(c.repeated ? { repeated: true as const } : {}),
+          ...(c.notOffered ? { notOffered: true as const } : {}),
         })),
         ...(r.analysis ? { analysis: r.analysis } : {}),
         ...(r.rejectedIds ? { rejectedIds: r.rejectedIds } : {}),

@@ -235,6 +235,7 @@ export const evidenceToolCall = z.object({
     .literal(true)
     .optional()
     .describe('the same tool and arguments as an earlier call of the same reply: run once, its passages not scored again (ids empty)'),
+  notOffered: z.literal(true).optional().describe('named a tool the advocate was not offered (names are matched exactly): refused, never ran'),
 });
 
 export const evidenceOutput = z.object({

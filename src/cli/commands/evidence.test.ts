@@ -63,6 +63,33 @@ describe('lexcase evidence (text output) says a repeated call ran once', () => {
     expect(text).toContain('Tool calls (2; 1 repeated in one reply, run once):');
     expect(text).toMatch(/bm25_search \[step 1\]: "impeach own witness" → repeated in one reply: run once/);
   });
+
+  it('a tool named in another spelling ("Search_BM25", "bm25") is marked not offered and counted as refused', async () => {
+    const q = { query: 'impeach own witness' };
+    const r = await findEvidence({
+      hypothesis: 'Paul cannot impeach his own witness',
+      index: join(dir, 'idx'),
+      llm: new FakeChatModel([
+        {
+          toolCalls: [
+            { name: 'Search_BM25', args: q },
+            { name: 'bm25', args: q },
+            { name: 'bm25_search', args: q },
+          ],
+        },
+        JSON.stringify({ evidence: [{ id: 'P1', justification: 'j' }] }),
+      ]),
+      use: ['bm25'],
+      k: 3,
+    });
+    // before: the two read as searches that errored, nothing said they named no tool offered, no run figure counted them
+    expect(r.toolCalls.map((c) => [c.tool, c.notOffered ?? false])).toEqual([
+      ['Search_BM25', true],
+      ['bm25', true],
+      ['bm25_search', false],
+    ]);
+    expect(formatEvidence(r)).toContain('Tool calls (3; 2 naming no tool offered, refused):');
+  });
 });
 
 describe('lexcase evidence --tools help says what runs without it', () => {

@@ -58,7 +58,11 @@ export function formatEvidence(r: EvidenceResult): string {
   if (r.rejected?.length)
     lines.push('', `Dropped picks (${r.rejected.length}): ${r.rejected.map((x) => droppedPickText({ ...x, id: terminalLine(x.id) })).join(', ')}`);
   const repeated = r.toolCalls.filter((c) => c.repeated).length;
-  lines.push('', `Tool calls (${r.toolCalls.length}${repeated ? `; ${repeated} repeated in one reply, run once` : ''}):`);
+  const notOffered = r.toolCalls.filter((c) => c.notOffered).length;
+  lines.push(
+    '',
+    `Tool calls (${r.toolCalls.length}${repeated ? `; ${repeated} repeated in one reply, run once` : ''}${notOffered ? `; ${notOffered} naming no tool offered, refused` : ''}):`,
+  );
   for (const c of r.toolCalls)
     lines.push(
       `  ${c.tool}${c.step ? ` [step ${c.step}]` : ''}: "${flat(c.query, 90)}" → ${c.repeated ? 'repeated in one reply: run once' : c.error ? `error: ${flat(c.error, 300)}` : c.output ? `"${flat(c.output, 60)}"` : `${c.ids.length} ids${c.ids.length ? ` (${c.ids.slice(0, 3).join(', ')}${c.ids.length > 3 ? ', …' : ''})` : ''}`}`,
