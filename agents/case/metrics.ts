@@ -318,16 +318,9 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
       'advocate picks beyond k (dropped from the evidence)',
       `${m.picksBeyondK.picks} in ${m.picksBeyondK.items} ${m.picksBeyondK.items === 1 ? 'item' : 'items'}${m.picksBeyondK.uncounted ? ` (${m.picksBeyondK.uncounted} ${m.picksBeyondK.uncounted === 1 ? 'item' : 'items'} from before the count not counted)` : ''}`,
     ]);
-  if (m.repeatedToolCalls?.calls)
-    rows.push([
-      'tool calls repeated in one reply (same tool and arguments; run once)',
-      `${m.repeatedToolCalls.calls} in ${m.repeatedToolCalls.items} ${m.repeatedToolCalls.items === 1 ? 'item' : 'items'}`,
-    ]);
-  if (m.toolCallsNotOffered?.calls)
-    rows.push([
-      'tool calls naming no tool offered (refused, never ran)',
-      `${m.toolCallsNotOffered.calls} in ${m.toolCallsNotOffered.items} ${m.toolCallsNotOffered.items === 1 ? 'item' : 'items'}`,
-    ]);
+  const inItems = (c: { calls: number; items: number }) => `${c.calls} in ${c.items} ${c.items === 1 ? 'item' : 'items'}`;
+  if (m.repeatedToolCalls?.calls) rows.push(['tool calls repeated in one reply (same tool and arguments; run once)', inItems(m.repeatedToolCalls)]);
+  if (m.toolCallsNotOffered?.calls) rows.push(['tool calls naming no tool offered (refused, never ran)', inItems(m.toolCallsNotOffered)]);
   if (m.tiedHypotheses)
     rows.push(['exploratory hypotheses equally close to several options (credited to none)', `${m.tiedHypotheses.tied} of ${m.tiedHypotheses.of}`]);
   lines.push(table(['metric', 'value [95% interval] method'], rows, ['l', 'l']));

@@ -7,21 +7,14 @@
  * Data: the first 8 passages of the Federal Rules of Evidence in the bundled legal_corpus, bm25.
  */
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../core/config.js';
-import { createChatModel } from '../../core/llm/factory.js';
 import { loadPassages } from '../../corpora/registry.js';
 import type { Passage } from '../../corpora/types.js';
 import { buildIndex } from '../../indexer/build.js';
 import { tempDir } from '../../indexer/build-test-helpers.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
-import { startApiServer } from '../../src/api/server.js';
-import { createMcpServer } from '../../src/mcp/server.js';
+import { evidenceOnEverySurface } from '../../tests/support/evidence-surfaces.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
-import { startExplorer } from '../../web/server/server.js';
-import { openQueryService } from './query-service.js';
 
 const tmp = tempDir('lexcase-evidence-repeated-');
 const dir = join(tmp.dir, 'fre-8');
@@ -69,33 +62,7 @@ function expectOnce(out: Out, where: string) {
 
 describe('the same search twice in one reply, on every evidence surface', () => {
   it('/v1/evidence, MCP find_evidence and /api/evidence run it once, score it once and mark the repeat', async () => {
-    const { llm } = await loadConfig({ env: { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted' }, cwd: tmp.dir });
-    llm.cacheDir = false;
-    const model = createChatModel(llm);
-    const svc = await openQueryService({ indexes: [{ name: 'fre', dir }], llm: model });
-    const api = await startApiServer(svc, { port: 0 });
-    const explorer = await startExplorer({ index: dir, port: 0, llm: model, llmLabel: 'scripted' });
-    const [client, server] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(svc).connect(server);
-    const mcp = new Client({ name: 'evidence-repeated-test', version: '1' });
-    await mcp.connect(client);
-    try {
-      const input = { hypothesis: H, mode: 'llm', k: 2 };
-      const post = async (url: string) => {
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
-        expect(res.status, url).toBe(200);
-        return (await res.json()) as Out;
-      };
-      expectOnce(await post(`${api.url}/v1/evidence`), '/v1/evidence');
-      expectOnce(await post(`${explorer.url}/api/evidence`), 'explorer /api/evidence');
-      const tool = await mcp.callTool({ name: 'find_evidence', arguments: input });
-      expect(tool.isError).toBeFalsy();
-      expectOnce(tool.structuredContent as unknown as Out, 'mcp find_evidence');
-    } finally {
-      await mcp.close();
-      await explorer.close();
-      await api.close();
-      await svc.close();
-    }
+    const input = { hypothesis: H, mode: 'llm', k: 2 };
+    for (const [where, out] of await evidenceOnEverySurface({ url: srv.url, dir, cwd: tmp.dir, input })) expectOnce(out as Out, where);
   }, 120_000);
 });
