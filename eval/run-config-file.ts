@@ -57,7 +57,9 @@ export interface RunConfigFile {
    * The run was stopped by a signal (Ctrl-C: SIGINT, or SIGTERM) while items were under way
    * (src/cli/run-interrupt.ts): those items have no results.jsonl line (a resume runs them again), so
    * the requests they had sent (each attempt, retries too, answered or not) are in no count there;
-   * recorded here so report.md counts them (eval/report/sections/tokens.ts).
+   * recorded here so report.md counts them (eval/report/sections/tokens.ts). A run killed with no
+   * handler (kill -9, out of memory, a crash) gets its entry at the next resume, from the requests kept
+   * in under-way/ (eval/sent-journal.ts), with `signal` "killed".
    */
   interrupts?: {
     signal: string;

@@ -307,6 +307,8 @@ export class ResultsWriter {
   constructor(
     private readonly dir: string,
     records: readonly ResultRecord[],
+    /** Called inside the write, once the item's line is in the file (the runner drops its sent-requests file: eval/sent-journal.ts). */
+    private readonly afterWrite?: (id: string) => void,
   ) {
     this.lines = new Map(records.map((r) => [r.id, resultLine(r)]));
     noteResultsDir(dir);
@@ -320,6 +322,7 @@ export class ResultsWriter {
         await appendFile(resultsPath(this.dir), line);
         this.lines.set(record.id, line);
         noteItemWritten(this.dir, record.id);
+        this.afterWrite?.(record.id);
         return;
       }
       const next = new Map(this.lines);
@@ -328,6 +331,7 @@ export class ResultsWriter {
       await writeAtomic(resultsPath(this.dir), [...next.values()].join(''));
       this.lines = next;
       noteItemWritten(this.dir, record.id);
+      this.afterWrite?.(record.id);
     });
   }
 }

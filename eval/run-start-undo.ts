@@ -15,6 +15,7 @@ import { readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { RUN_FILES, configPath } from './run-dir.js';
+import { SENT_DIR } from './sent-journal.js';
 
 export interface RunDirBefore {
   dir: string;
@@ -51,7 +52,7 @@ export async function undoRunStart(before: RunDirBefore): Promise<void> {
     await writeFile(tmp, before.config);
     await rename(tmp, configPath(dir));
   }
-  for (const name of [RUN_FILES.config, RUN_FILES.results, RUN_FILES.traces, RUN_FILES.llm]) {
+  for (const name of [RUN_FILES.config, RUN_FILES.results, RUN_FILES.traces, RUN_FILES.llm, SENT_DIR]) {
     if (!entries.has(name)) await rm(join(dir, name), { recursive: true, force: true });
   }
 }

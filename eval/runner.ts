@@ -97,8 +97,9 @@ import {
   writeTrace,
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
-import { resumeSaysAnything, resumingText, runInterrupts, unresumedInterrupts } from './run-counts.js';
+import { resumeSaysAnything, resumingText, runInterrupts, underWayText, unresumedInterrupts } from './run-counts.js';
 import { noteItemUnderWay } from './results-writes.js';
+import { dropEmptySentDir, dropSentJournal, dropSentJournals, KILLED, killedAttempts, noteSentRequest } from './sent-journal.js';
 import { checkShardResume, currentShard, selectShardItems, shardLabel } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
@@ -428,6 +429,15 @@ async function runLocked<Item extends { id: string }>(
     // the interrupt that stopped the attempt before this one (config.json `interrupts`), recorded with this resume, so
     // resumes[] counts the requests the resuming line and report.md count; before, no resume entry held them
     // (a merged run dir's: every shard's interrupt not resumed by a later resume of its shard or of the merged dir)
+    // an attempt that ended without its signal handler (kill -9, out of memory, a crash): the requests its items under
+    // way had sent are in under-way/ (sent-journal.ts), recorded now as an interrupt; before, they were in no count
+    const killed = killedAttempts(runDir);
+    if (killed) {
+      existing.interrupts = [...(existing.interrupts ?? []), { signal: KILLED, at: killed.at, items: killed.items, requests: killed.requests }];
+      log.warn(
+        `${runDir}: the attempt before this one was killed (kill -9, out of memory, a crash: no Ctrl-C handler ran) with ${underWayText(killed)}; ${killed.requests === 1 ? 'it is' : 'they are'} in no results.jsonl line (this resume runs ${killed.items === 1 ? 'the item' : 'those items'} again): recorded in config.json (interrupts), report.md counts ${killed.requests === 1 ? 'it' : 'them'}`,
+      );
+    }
     const interrupted = unresumedInterrupts(existing);
     existing.resumes = [
       ...(existing.resumes ?? []),
@@ -451,6 +461,7 @@ async function runLocked<Item extends { id: string }>(
     // the system's declaration now (a run dir from before the record gets it)
     if (metricKinds) existing.metricKinds = metricKinds;
     await writeJsonAtomic(configPath(runDir), existing);
+    if (killed) dropSentJournals(runDir);
     // with the requests of items under way at the run's earlier interrupts (config.json `interrupts`), as the end line counts them
     const underWay = runInterrupts(existing);
     if (resumeSaysAnything({ skipped, retried }, underWay)) log.info(resumingText(runDir, { items: items.length, skipped, keptFailed, retried }, underWay));
@@ -463,7 +474,7 @@ async function runLocked<Item extends { id: string }>(
   // replaces it (ResultsWriter), so an interrupted retry leaves every item its old or its new record.
   if (byId.size !== repaired.length) await rewriteResults(runDir, [...byId.values()]);
   else if (!items.length && !existsSync(resultsPath(runDir))) await rewriteResults(runDir, []); // an empty shard's run
-  const resultsFile = new ResultsWriter(runDir, [...byId.values()]);
+  const resultsFile = new ResultsWriter(runDir, [...byId.values()], (id) => dropSentJournal(runDir, id));
 
   // in results.jsonl's order: a retried item's new record replaces its failed one (and goes last)
   const results: ResultRecord[] = [...byId.values()].filter((r) => seen.has(r.id));
@@ -593,7 +604,9 @@ async function runLocked<Item extends { id: string }>(
       fail(e);
       return;
     }
-    // its requests are in no line until its line is written: a signal's handler counts them (src/cli/run-interrupt.ts)
+    // its requests are in no line until its line is written: a signal's handler counts them (src/cli/run-interrupt.ts),
+    // and each is kept on disk as it is sent, for a resume after a kill that no handler saw (sent-journal.ts)
+    if (!replay) xlog.onSent = () => noteSentRequest(runDir, item.id);
     const leave = noteItemUnderWay(runDir, item.id, xlog);
     try {
       // ends the item's calls still in flight once its outcome is known (a sibling call failed it)
@@ -801,6 +814,7 @@ async function runLocked<Item extends { id: string }>(
     await Promise.all(todo.map((it) => limit(() => runOne(it))));
   } finally {
     progress.stop();
+    dropEmptySentDir(runDir);
   }
   if (writeError) throw errors.runWriteFailed(runDir, writeError, state.done, items.length);
   if (setupError) throw setupError;

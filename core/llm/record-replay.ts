@@ -181,6 +181,8 @@ export class ExchangeLog {
    * or not: what the item spent if it is never recorded (a SIGINT, src/cli/run-interrupt.ts).
    */
   sent = 0;
+  /** Called at each request sent, after `sent` is counted (the runner keeps it on disk: eval/sent-journal.ts). */
+  onSent?: () => void;
   private idle: (() => void)[] = [];
 
   constructor(
@@ -235,6 +237,7 @@ export class ExchangeLog {
   /** One request of the item sent to the endpoint (an attempt: the first or a retry). */
   noteSent(): void {
     this.sent++;
+    this.onSent?.();
   }
 
   /** Resolves when no request of the item is in flight (at once when none is). */

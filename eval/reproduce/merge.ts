@@ -31,6 +31,7 @@ import { describeDifference, stableJson } from '../resume-config.js';
 import { writeReport } from '../report/write-report.js';
 import { RUN_FILES, readConfig, readResults, writeJsonAtomic } from '../run-dir.js';
 import { shardResumes } from '../run-resumes.js';
+import { SENT_DIR } from '../sent-journal.js';
 import type { ResultRecord } from '../types.js';
 import { mergeComparable, mergedGitShas, mixedCodeWarning, shardProvenance, unsharded } from './merge-config.js';
 import type { Recipe } from './recipe.js';
@@ -166,7 +167,8 @@ async function checkShardSet(dirs: string[], recipeRuns: ReadonlySet<string>): P
 
 /** Copy a run dir's per-item files (traces, graphs…) except the files merge rebuilds. */
 async function copyItemFiles(from: string, to: string): Promise<void> {
-  const skip = new Set([RUN_FILES.results, RUN_FILES.config, RUN_FILES.reportMd, RUN_FILES.reportJson, 'shard.json']);
+  // under-way/: a shard's requests of a killed attempt, counted by its resume (sent-journal.ts), not the merged run's
+  const skip = new Set([RUN_FILES.results, RUN_FILES.config, RUN_FILES.reportMd, RUN_FILES.reportJson, 'shard.json', SENT_DIR]);
   for (const e of await readdir(from, { withFileTypes: true })) {
     if (skip.has(e.name)) continue;
     if (e.isDirectory()) await cp(join(from, e.name), join(to, e.name), { recursive: true, force: true });

@@ -24,6 +24,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { holdResultWrites, resultsDirs, unrecordedRequests } from '../../eval/results-writes.js';
 import { RUN_FILES } from '../../eval/run-files.js';
+import { dropSentJournals, SENT_DIR } from '../../eval/sent-journal.js';
 import { underWayText } from '../../eval/run-counts.js';
 import { exitCodeOfSignal, onFirstSignal, STOP_SIGNALS } from '../../core/interrupt.js';
 
@@ -98,7 +99,7 @@ export function interruptMessage(
     const u = underWay(dir);
     if (u.requests)
       lines.push(
-        `  ${underWayText(u)} ${u.requests === 1 ? 'is' : 'are'} in no results.jsonl line (a resume runs ${u.items === 1 ? 'the item' : 'those items'} again): ${u.recorded ? `recorded in ${join(dir, RUN_FILES.config)} (interrupts); report.md counts ${u.requests === 1 ? 'it' : 'them'}` : `not recorded (${join(dir, RUN_FILES.config)} could not be written), so report.md will not count ${u.requests === 1 ? 'it' : 'them'}`}`,
+        `  ${underWayText(u)} ${u.requests === 1 ? 'is' : 'are'} in no results.jsonl line (a resume runs ${u.items === 1 ? 'the item' : 'those items'} again): ${u.recorded ? `recorded in ${join(dir, RUN_FILES.config)} (interrupts); report.md counts ${u.requests === 1 ? 'it' : 'them'}` : `not recorded (${join(dir, RUN_FILES.config)} could not be written); a resume counts ${u.requests === 1 ? 'it' : 'those'} kept in ${join(dir, SENT_DIR)}`}`,
       );
   }
   lines.push(`to resume: ${resumeCommand(args, dirs.length === 1 ? dirs[0] : undefined)}`);
@@ -130,7 +131,10 @@ export function reportRunInterrupt(args: readonly string[]): { dispose(): void }
       const underWay = new Map(
         dirs.map((dir) => {
           const u = unrecordedRequests(dir);
-          return [dir, { ...u, recorded: u.requests > 0 && recordInterrupt(dir, signal, u) }] as const;
+          const recorded = u.requests > 0 && recordInterrupt(dir, signal, u);
+          // their requests kept on disk for a kill (eval/sent-journal.ts) are recorded now: a resume must not count them again
+          if (recorded || !u.requests) dropSentJournals(dir);
+          return [dir, { ...u, recorded }] as const;
         }),
       );
       process.stderr.write(interruptMessage(signal, args, dirs, (dir) => underWay.get(dir) ?? { items: 0, requests: 0, recorded: false }));

@@ -90,7 +90,7 @@ export interface RunSummary {
   /** Failed attempts of the run sent again (results.jsonl `tokens.retried`: HTTP 429/5xx, timeouts; replaced attempts' included): in no call count or token figure; 0 when none. */
   retried: number;
   /**
-   * Requests sent by items under way when a Ctrl-C or SIGTERM stopped the run (config.json `interrupts`,
+   * Requests sent by items under way when a Ctrl-C or SIGTERM stopped the run, or a kill its resume found (config.json `interrupts`,
    * eval/run-counts.ts runInterrupts): no results.jsonl line holds them, so they are in no token figure nor in
    * cut off, refused or retried (report.md's "requests sent by items under way at an interrupt"); 0 when none.
    */

@@ -1,0 +1,80 @@
+/**
+ * The requests of a run's items under way, kept on disk as they are sent, so a run that ends without
+ * its signal handler (kill -9, the out-of-memory killer, a crash, a power loss) still has them counted:
+ *
+ *   <runDir>/under-way/<item>.sent   one line per request the item's attempt sent (each retry too): the time
+ *
+ * The runner appends a line at each send (core/llm/record-replay.ts ExchangeLog `onSent`) and removes the
+ * item's file in the write of its results.jsonl line (eval/run-dir.ts ResultsWriter `afterWrite`); a
+ * Ctrl-C or SIGTERM records the items under way in config.json `interrupts` and removes the dir
+ * (src/cli/run-interrupt.ts). So a file left there at a resume is an attempt that ended with no line and
+ * no record: the resume records it as one more `interrupts` entry (signal "killed"), and report.md, the
+ * counts line and resumes[].underWay count its requests as a Ctrl-C's. Before, such a run resumed read
+ * as an uninterrupted one: 3-ply killed twice mid-triple sent 42 requests for 30 in its LLM calls, and
+ * nothing said so.
+ */
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { traceFileName } from './run-dir.js';
+
+export const SENT_DIR = 'under-way';
+/** The signal an `interrupts` entry of a killed attempt names: none was taken, the process ended without its handler. */
+export const KILLED = 'killed';
+
+const journalPath = (runDir: string, id: string) => join(runDir, SENT_DIR, traceFileName(id).replace(/\.json$/, '.sent'));
+
+/**
+ * One request of item `id` sent: a line appended (synchronously: a kill right after leaves it). A write
+ * that fails (a full disk) is let go: the request is then counted only in memory, as before.
+ */
+export function noteSentRequest(runDir: string, id: string): void {
+  try {
+    mkdirSync(join(runDir, SENT_DIR), { recursive: true });
+    appendFileSync(journalPath(runDir, id), `${new Date().toISOString()}\n`);
+  } catch {
+    // best effort: the run's own writes report a full disk
+  }
+}
+
+/** Item `id`'s line is written: its requests are in it, its file goes. */
+export function dropSentJournal(runDir: string, id: string): void {
+  rmSync(journalPath(runDir, id), { force: true });
+}
+
+/** Remove every item's file (the attempts it held are recorded in config.json `interrupts`). */
+export function dropSentJournals(runDir: string): void {
+  rmSync(join(runDir, SENT_DIR), { recursive: true, force: true });
+}
+
+/** Remove the dir once it holds no file (the end of a run whose items all have their line): run dirs hold it only while needed. */
+export function dropEmptySentDir(runDir: string): void {
+  try {
+    rmdirSync(join(runDir, SENT_DIR));
+  } catch {
+    // absent, or a file left (an item aborted with no line): kept for the resume
+  }
+}
+
+/**
+ * The attempts a killed run left under way: the items whose file holds a line, the requests in all, and
+ * the time of the last one sent; undefined when none (or the dir cannot be read).
+ */
+export function killedAttempts(runDir: string): { items: number; requests: number; at: string } | undefined {
+  const dir = join(runDir, SENT_DIR);
+  if (!existsSync(dir)) return undefined;
+  let items = 0;
+  let requests = 0;
+  let at = '';
+  try {
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.sent'))) {
+      const sent = readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean);
+      if (!sent.length) continue;
+      items++;
+      requests += sent.length;
+      for (const t of sent) if (t > at) at = t;
+    }
+  } catch {
+    return undefined;
+  }
+  return requests ? { items, requests, at } : undefined;
+}
