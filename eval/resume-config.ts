@@ -33,15 +33,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 /**
  * A run's `dataFiles` — the data files it read, by split, each with where it was found, its path and
  * the sha256 of its bytes (corpora/legalbench.ts LegalBenchFileRecord) — as a resume, a merge and a
- * replay compare it: by each file's task, split and sha256. The same bytes read from another place
+ * replay compare it: by each file's task (or dataset) and sha256, whatever split it was read for. The same bytes read from another place
  * (the bundled copy, a copy in $LEXCASE_LEGALBENCH_DIR, a shard host's own --data) change no result;
  * other bytes do (eval/resume-items.ts assertSameDataFiles names both files).
  */
 export function dataFilesComparable(v: unknown): unknown {
   if (!isObject(v)) return v;
-  return Object.fromEntries(
-    Object.entries(v).map(([k, f]) => [k, isObject(f) ? Object.fromEntries(Object.entries(f).filter(([kk]) => kk !== 'source' && kk !== 'file')) : f]),
-  );
+  // nor by the split they were read for: a run grown from --split val to all reads the same file (run-grow.ts
+  // decides whether the new split holds the recorded items); before, that grow was refused as "field dataFiles differs"
+  return Object.values(v)
+    .map((f) => (isObject(f) ? Object.fromEntries(Object.entries(f).filter(([kk]) => kk !== 'source' && kk !== 'file' && kk !== 'split')) : f))
+    .map((f) => JSON.stringify(f))
+    .sort();
 }
 
 /**

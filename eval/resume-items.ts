@@ -67,6 +67,34 @@ export function assertSameItems(runDir: string, recorded: Iterable<{ id: string 
 }
 
 type DataFile = { task?: string; dataset?: string; split?: string; source?: string; file?: string; sha256?: string };
+/**
+ * Another split than the run recorded (a grow from --split val to all, which reads the same file: the
+ * items are checked by run-grow.ts): the files compared by their bytes, whatever split each was read
+ * for. Before, each recorded split was looked up under its own name, and the grow was refused with
+ * "the command now reads no file: another data file (its sha256 differs)" for the same file.
+ */
+function sameFilesOtherSplits(
+  runDir: string,
+  recorded: Record<string, DataFile>,
+  current: Record<string, DataFile>,
+): Record<string, { from: unknown; to: unknown }> {
+  const list = (d: Record<string, DataFile>) =>
+    Object.entries(d)
+      .map(([k, f]) => `${`${f?.task ?? f?.dataset ?? ''} ${k}`.trim()} from ${where(f)}`)
+      .join(', ');
+  const shas = (d: Record<string, DataFile>) => new Set(Object.values(d).map((f) => f?.sha256));
+  const [was, now] = [shas(recorded), shas(current)];
+  if (was.size !== now.size || [...was].some((h) => !now.has(h)))
+    throw errors.runInvalid(runDir, `read ${list(recorded)}, the command now reads ${list(current)}: other data files (their sha256 differ); ${HOW}`);
+  const moved: Record<string, { from: unknown; to: unknown }> = {};
+  for (const [k, f] of Object.entries(current)) {
+    const before = Object.values(recorded).find((r) => r?.sha256 === f?.sha256);
+    if (before && f && (before.source !== f.source || before.file !== f.file))
+      moved[`dataFiles.${k}`] = { from: `${before.source} ${before.file}`, to: `${f.source} ${f.file}` };
+  }
+  return moved;
+}
+
 const isDataFiles = (v: unknown): v is Record<string, DataFile> => !!v && typeof v === 'object' && !Array.isArray(v);
 const where = (f: DataFile | undefined) => (f ? `${f.source ?? '?'} ${f.file ?? '?'} (sha256 ${f.sha256?.slice(0, 16) ?? '?'}…)` : 'no file');
 
@@ -79,6 +107,8 @@ const where = (f: DataFile | undefined) => (f ? `${f.source ?? '?'} ${f.file ?? 
 export function assertSameDataFiles(runDir: string, recorded: unknown, current: unknown): Record<string, { from: unknown; to: unknown }> {
   const moved: Record<string, { from: unknown; to: unknown }> = {};
   if (!isDataFiles(recorded) || !isDataFiles(current)) return moved;
+  const [was, now] = [Object.keys(recorded).sort(), Object.keys(current).sort()];
+  if (was.join('\n') !== now.join('\n')) return sameFilesOtherSplits(runDir, recorded, current);
   for (const k of new Set([...Object.keys(recorded), ...Object.keys(current)])) {
     const [was, now] = [recorded[k], current[k]];
     if (was?.sha256 !== now?.sha256) {

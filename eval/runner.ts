@@ -412,6 +412,8 @@ async function runLocked<Item extends { id: string }>(
     let provenanceBefore: { items: number; datasetChecksum: string } | undefined;
     if (Object.keys(grown).length) {
       existing.config = { ...existing.config, ...Object.fromEntries(Object.keys(grown).map((k) => [k, config[k] ?? null])) };
+      // the data files as read for the grown split (the same bytes: assertSameDataFiles), so config.json describes the grown run
+      if (grown.split && config.dataFiles !== undefined) existing.config.dataFiles = config.dataFiles;
       // the provenance describes the grown run's items, as a fresh run of the same selection records them
       if (existing.provenance) {
         provenanceBefore = { items: existing.provenance.items, datasetChecksum: existing.provenance.datasetChecksum };
