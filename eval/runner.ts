@@ -437,7 +437,7 @@ async function runLocked<Item extends { id: string }>(
     if (killed) {
       existing.interrupts = [...(existing.interrupts ?? []), { signal: KILLED, at: killed.at, items: killed.items, requests: killed.requests }];
       log.warn(
-        `${runDir}: the attempt before this one was killed (kill -9, out of memory, a crash: no Ctrl-C handler ran) with ${underWayText(killed)}; ${killed.requests === 1 ? 'it is' : 'they are'} in no results.jsonl line (this resume runs ${killed.items === 1 ? 'the item' : 'those items'} again): recorded in config.json (interrupts), report.md counts ${killed.requests === 1 ? 'it' : 'them'}`,
+        `${runDir}: the attempt before this one ended with no record of its items under way (killed: kill -9, out of memory, a crash; or stopped by a failed write) and ${underWayText(killed)}; ${killed.requests === 1 ? 'it is' : 'they are'} in no results.jsonl line (this resume runs ${killed.items === 1 ? 'the item' : 'those items'} again): recorded in config.json (interrupts), report.md counts ${killed.requests === 1 ? 'it' : 'them'}`,
       );
     }
     const interrupted = unresumedInterrupts(existing);
