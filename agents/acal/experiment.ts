@@ -104,21 +104,20 @@ export async function runAcal(opts: RunAcalOptions): Promise<RunAcalResult> {
   // -k 0 searches nothing: no index is opened or recorded, with or without one given
   const idx = opts.indexDir && k > 0 ? await openCaseIndex(opts.indexDir) : undefined;
   try {
-    return await runAcalWith(opts, system, idx);
+    return await runAcalWith(opts, system, idx, k);
   } finally {
     await idx?.docs.close?.(); // the doc store's file handles (the sparse index stays in the process's cache)
   }
 }
 
-async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: AgentIndex | undefined): Promise<RunAcalResult> {
+async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: AgentIndex | undefined, k: number): Promise<RunAcalResult> {
   const split = opts.split ?? 'test';
   // the files read, by split (--data, else $LEXCASE_LEGALBENCH_DIR, else the bundled copy): where, and their sha256, for config.json
   const dataFiles: Record<string, LegalBenchFileRecord> = { [split]: await legalBenchFileRecord(opts.task, { split, dir: opts.dataDir }) };
   const all = await loadLegalBenchTask(opts.task, { split, dir: opts.dataDir });
   // a limit the CLI refuses (0, -1, 2.5) is refused here too: -1 ran every item but the last
   const items = firstItems(all, opts.limit);
-  // k's default, once for this route (runAcal checked it): the tools, the system and config.json get this k.
-  const k = opts.k ?? DEFAULT_K;
+  // k (its default applied once, by runAcal, which checked it): the tools, the system and config.json get this k.
   // the evidence is k passages of one search through the retrieval tool: over its most, every item failed
   if (idx && (system === 'acal' || system === 'rag')) checkSearchToolK(k);
   const passageChars = opts.passageChars ?? DEFAULT_PASSAGE_CHARS;

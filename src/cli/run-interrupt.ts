@@ -62,8 +62,9 @@ function savedItems(dir: string): { saved: number; failed: number } {
 /**
  * Record in `dir`'s config.json (`interrupts`) the requests the items under way had sent (each attempt,
  * retries too): they have no results.jsonl line, so report.md counts them from there. Synchronous (the
- * process exits next), written through a temp file and a rename. False when config.json cannot be
- * read or written.
+ * process exits next), written through a temp file and a rename; the run dir's request journal
+ * (under-way/) is then removed. False when config.json cannot be read or written (the journal is kept
+ * for the resume to count).
  */
 export function recordInterrupt(dir: string, signal: NodeJS.Signals, u: { items: number; requests: number }): boolean {
   const file = join(dir, RUN_FILES.config);
@@ -73,10 +74,12 @@ export function recordInterrupt(dir: string, signal: NodeJS.Signals, u: { items:
     const tmp = `${file}.${process.pid}.interrupt.tmp`;
     writeFileSync(tmp, JSON.stringify({ ...cfg, interrupts: [...(cfg.interrupts ?? []), entry] }, null, 2) + '\n');
     renameSync(tmp, file);
-    return true;
   } catch {
     return false;
   }
+  // their requests kept on disk for a kill (eval/sent-journal.ts) are recorded now: a resume must not count them again
+  dropSentJournals(dir);
+  return true;
 }
 
 /**
@@ -132,8 +135,7 @@ export function reportRunInterrupt(args: readonly string[]): { dispose(): void }
         dirs.map((dir) => {
           const u = unrecordedRequests(dir);
           const recorded = u.requests > 0 && recordInterrupt(dir, signal, u);
-          // their requests kept on disk for a kill (eval/sent-journal.ts) are recorded now: a resume must not count them again
-          if (recorded || !u.requests) dropSentJournals(dir);
+          if (!u.requests) dropSentJournals(dir);
           return [dir, { ...u, recorded }] as const;
         }),
       );
