@@ -14,7 +14,7 @@
  *     values and, for a field an older lexcase recorded otherwise, why (unrecordedDifference).
  *
  * Both steps read lexcase's own fields: for a run of a system of the caller's own (`lexcaseFields: false`)
- * only the runner's (seedDerivation, replyReading) — its `prompts` or `dataFiles` are its own, compared as they are.
+ * only the runner's (seedDerivation, replyReading, usageReading) — its `prompts` or `dataFiles` are its own, compared as they are.
  *
  * Before, a merge compared the shards without step 1, so shards a resume would accept together (one
  * written before `splitSeed` was recorded, one after) were refused as different configs.

@@ -130,6 +130,10 @@
  *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
  *                 model's `<think>` block is dropped before the answer is parsed; an older lexcase
  *                 parsed a draft object inside it as the answer, so its earlier items may differ
+ *   usageReading  how an LLM run reads a reply's token usage (core/llm/usage-reading.ts): a total_tokens
+ *                 above prompt + completion (a thinking model's reasoning, as gateways in front of Gemini
+ *                 send it) is counted whole; an older lexcase took prompt + completion for the total, so
+ *                 its earlier items' token totals may be smaller than this lexcase's (a resume warns)
  *   retriever.search, retriever.components.dense.search
  *                 how a reproduce dense (hybrid) run searched an ANN table: its type and nprobes /
  *                 refineFactor / ef, or exact (retrieval/dense.ts); runs before it recorded none
@@ -411,6 +415,12 @@ const ADDED: {
   },
   {
     runner: true,
+    path: ['usageReading'],
+    what: "how a reply's token usage is read: an older lexcase took prompt + completion for the total where the endpoint reported a total_tokens above it (a thinking model's reasoning, as gateways in front of Gemini send it), so its earlier items' token totals may lack that excess, uncounted (tokens.totalAbove), while the items this resume runs count it",
+    lacks: absent,
+  },
+  {
+    runner: true,
     path: ['seedDerivation'],
     what: "how the items' seeded draws follow from the seed: an older lexcase drew them with FNV-1a alone (they depended only on whether the seed was odd or even), so the items this resume runs are drawn otherwise than the earlier ones",
     lacks: absent,
@@ -442,7 +452,7 @@ function setAt(config: Record<string, unknown>, path: string[], value: unknown):
 
 /**
  * The fields a run's config may lack for its lexcase's age: all of them in a run of a lexcase system,
- * only the runner's own (seedDerivation, replyReading) in a run of a system of the caller's own
+ * only the runner's own (seedDerivation, replyReading, usageReading) in a run of a system of the caller's own
  * (`lexcaseFields: false`), whose `prompts` or `dataFiles` are its own fields — before, a user's config
  * that added its own `prompts` resumed with "written by an older lexcase and does not record prompts".
  */

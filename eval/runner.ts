@@ -60,6 +60,7 @@ import { addUsage, emptyUsage, UsageMeter, withUsageScope, type TokenUsage } fro
 import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../core/llm/record-replay.js';
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
 import { REPLY_READING } from '../core/llm/reply-reading.js';
+import { USAGE_READING } from '../core/llm/usage-reading.js';
 import { replyFingerprints } from './reply-fingerprints.js';
 import { replayTokenDiffText, tokenDiff } from './replay-token-diff.js';
 import { replyModels } from './reply-models.js';
@@ -326,8 +327,9 @@ async function runLocked<Item extends { id: string }>(
   // how the items' seeds follow from the run seed, which every seeded draw depends on (core/rng.ts).
   // A shard's run dir records its shard (reproduce --shard): resumed outside it, it would take other shards' items.
   const shard = currentShard();
-  // An LLM run (its system is given a model, or its config names one) records how its replies are read (core/llm/reply-reading.ts).
-  const replyReading = isLlmRun(opts) ? { replyReading: REPLY_READING } : {};
+  // An LLM run (its system is given a model, or its config names one) records how its replies and their token usage are read
+  // (core/llm/reply-reading.ts, core/llm/usage-reading.ts).
+  const replyReading = isLlmRun(opts) ? { replyReading: REPLY_READING, usageReading: USAGE_READING } : {};
   const config = JSON.parse(JSON.stringify({ ...opts.config, seedDerivation: SEED_DERIVATION, ...replyReading, ...(shard ? { shard } : {}) })) as Record<
     string,
     unknown
