@@ -290,6 +290,46 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     );
   }, 30_000);
 
+  it('a call to a tool not offered, or with an empty query, does not use up the round’s one snippet: the first valid call runs', async () => {
+    srv = await startScriptedServer(
+      defaultScript((req) => {
+        if (roleOf(req) !== 'debater' || roundOf(req) < 2 || !req.body.tools?.length || msgs(req).some((x) => x.role === 'tool')) return undefined;
+        const letter = debaterLetter(req);
+        if (letter === 'B')
+          return {
+            toolCalls: [
+              { name: 'web_search', args: { query: 'impeachment' } },
+              { name: 'bm25_search', args: { query: 'party impeach own witness credibility' } },
+            ],
+          };
+        if (letter === 'C')
+          return {
+            toolCalls: [
+              { name: 'bm25_search', args: { query: '' } },
+              { name: 'bm25_search', args: { query: 'voucher rule' } },
+              { name: 'bm25_search', args: { query: 'credibility' } },
+            ],
+          };
+        return undefined;
+      }),
+    );
+    const out = await createMad({ rounds: 2, topology: 'full', k: 2 })(QUESTION, ctx(srv.url));
+    const [, b2, c2] = (out.trace as DebateTrace).rounds[1].briefs;
+    // before: B's valid second call was refused as "one snippet per round" and B got no snippet (request undefined)
+    expect(b2.request).toMatchObject({ tool: 'bm25_search', query: 'party impeach own witness credibility' });
+    expect(b2.refused).toEqual([{ name: 'web_search', reason: 'not a tool offered this round' }]);
+    expect(c2.request).toMatchObject({ tool: 'bm25_search', query: 'voucher rule' });
+    expect(c2.refused).toEqual([
+      { name: 'bm25_search', reason: 'empty query' },
+      { name: 'bm25_search', reason: 'one snippet per round' },
+    ]);
+    expect(refusedRequests([out.trace as Record<string, unknown>])?.json.byReason).toEqual({
+      'not a tool offered this round': 1,
+      'empty query': 1,
+      'one snippet per round': 1,
+    });
+  }, 30_000);
+
   it('full topology: in a rebuttal each debater sees every opponent; sparse: only the preceding one in the ring', async () => {
     srv = await startScriptedServer(defaultScript());
     await createMad({ rounds: 2, topology: 'full', k: 2 })(QUESTION, ctx(srv.url));

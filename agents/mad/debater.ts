@@ -83,18 +83,24 @@ async function requestSnippet(
   const refused: NonNullable<Brief['refused']> = [];
   let request: Brief['request'];
   const added: PoolPassage[] = [];
+  let ran = false;
   for (const [i, call] of calls.entries()) {
     const id = call.id ?? `call_${i}`;
     const tool = o.tools.find((t) => t.name === call.name);
     const query = typeof call.args?.query === 'string' ? call.args.query : '';
-    if (i > 0 || !tool || !query) {
-      const reason = i > 0 ? 'one snippet per round' : !tool ? 'not a tool offered this round' : 'empty query';
+    // the first valid call runs: a call to a tool not offered, or with an empty query, is refused without using up the round's snippet
+    if (ran || !tool || !query) {
+      const reason = !tool ? 'not a tool offered this round' : !query ? 'empty query' : 'one snippet per round';
       refused.push({ name: call.name, reason });
       toolMessages.push(
-        new ToolMessage({ tool_call_id: id, content: i > 0 ? 'Refused: one snippet per round.' : `Refused: unknown tool or empty query (${call.name}).` }),
+        new ToolMessage({
+          tool_call_id: id,
+          content: reason === 'one snippet per round' ? 'Refused: one snippet per round.' : `Refused: unknown tool or empty query (${call.name}).`,
+        }),
       );
       continue;
     }
+    ran = true;
     const { hits, k, skipped } = await newSnippet(tool, query, shownIds(o), o.signal);
     const results = [];
     let cut: number | undefined;

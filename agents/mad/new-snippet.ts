@@ -17,7 +17,7 @@ export const SNIPPET_RULE_ID = 'new-only';
 
 /** The rule as the run's request fingerprint records it (requests.ts): a run dir of the k = 1 rule is not resumed under it. */
 export const SNIPPET_RULE =
-  'a requested snippet is the highest-ranked hit of a search at k = shown + 1 (at most the tool maximum) the debater was not already shown; none: an explicit "no new passage" tool reply';
+  'a requested snippet is the highest-ranked hit of a search at k = shown + 1 (at most the tool maximum) the debater was not already shown; none: an explicit "no new passage" tool reply; the first valid call of a reply runs (a call to a tool not offered or with an empty query is refused and does not use up the round\'s snippet)';
 
 /** The tool reply's note when every hit was a passage the debater was already shown. */
 export const NO_NEW_SNIPPET = 'No new passage: every passage this search found is already in your evidence.';
