@@ -7,6 +7,7 @@
  * the requests counted apart from the calls: cut off when their item ended, or refused (an error
  * after their retries), whose usage is in no total.
  */
+import { textOtherAnswerText } from '../core/llm/text-beside-call.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { readConfig } from './run-dir.js';
 import { runResumes } from './run-resumes.js';
@@ -256,10 +257,12 @@ export interface RunReplyFlags {
   multiChoice: number;
   /** The choices those replies carried in all (`tokens.choicesCarried`). */
   choicesCarried: number;
+  /** Forced-call replies whose text named another answer than the call (`tokens.textOtherAnswer`): the call was read. */
+  textOtherAnswer: number;
 }
 
 export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
-  const f = { calls: 0, unreported: 0, cutShort: 0, filtered: 0, totalOnly: 0, totalAbove: 0, multiChoice: 0, choicesCarried: 0 };
+  const f = { calls: 0, unreported: 0, cutShort: 0, filtered: 0, totalOnly: 0, totalAbove: 0, multiChoice: 0, choicesCarried: 0, textOtherAnswer: 0 };
   for (const r of results)
     for (const t of [r.tokens, r.replacedAttempts?.tokens]) {
       if (!t) continue;
@@ -271,6 +274,7 @@ export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
       f.totalAbove += t.totalAbove ?? 0;
       f.multiChoice += t.multiChoice ?? 0;
       f.choicesCarried += t.choicesCarried ?? 0;
+      f.textOtherAnswer += t.textOtherAnswer ?? 0;
     }
   return f;
 }
@@ -295,7 +299,15 @@ export function replyFlagsText(f: RunReplyFlags): string {
   const totalAbove = f.totalAbove
     ? `; ${f.totalAbove.toLocaleString('en-US')} of ${calls(f.calls)} reported a total above input + output (the excess is in the total)`
     : '';
-  return unreported + totalOnly + totalAbove + cut + filtered + (f.multiChoice ? `; ${multiChoiceText(f.multiChoice, f.choicesCarried)}` : '');
+  return (
+    unreported +
+    totalOnly +
+    totalAbove +
+    cut +
+    filtered +
+    (f.multiChoice ? `; ${multiChoiceText(f.multiChoice, f.choicesCarried)}` : '') +
+    (f.textOtherAnswer ? `; ${textOtherAnswerText(f.textOtherAnswer)}` : '')
+  );
 }
 
 /** "2 replies carried 6 choices; the first was used": replies of a server that ignores `n` (lexcase asks for one choice). */

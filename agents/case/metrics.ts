@@ -266,7 +266,15 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       ...(underWay?.requests ? { interrupted: underWay } : {}),
       ...(cache.hits ? { cacheHits: cache.hits } : {}),
       ...(cache.earlierAttempts ? { earlierAttempts: cache.earlierAttempts } : {}),
-      ...(replies.unreported || replies.cutShort || replies.filtered || replies.totalOnly || replies.totalAbove || replies.multiChoice ? { replies } : {}),
+      ...(replies.unreported ||
+      replies.cutShort ||
+      replies.filtered ||
+      replies.totalOnly ||
+      replies.totalAbove ||
+      replies.multiChoice ||
+      replies.textOtherAnswer
+        ? { replies }
+        : {}),
       ...(promptCached !== undefined
         ? {
             promptCache: {

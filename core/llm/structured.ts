@@ -28,6 +28,7 @@ import { countRepairs, describeRepair, repairBounds, type BoundRepair } from './
 import { rejectReply } from './cache-validation.js';
 import { jsonSchemaFor } from './json-schema.js';
 import { withCall, type CallScope } from './record-replay.js';
+import { countTextOtherAnswer, otherAnswerInText } from './text-beside-call.js';
 
 /** Text content of a chat reply (string or content parts). */
 export function messageText(msg: BaseMessage): string {
@@ -114,6 +115,15 @@ export function extractJson(reply: string): unknown {
     throw new Error(`the reply holds ${distinct.size} different JSON objects (a draft and a revision?): none is taken for the answer`);
   if (read.length) return read[0].json;
   throw new Error('no JSON object found in the reply');
+}
+
+/** The JSON value of `text` (extractJson), or undefined where it holds none or several. */
+function tryExtractJson(text: string): unknown {
+  try {
+    return extractJson(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A balanced slice of a reply: its JSON value, or (`malformed`) its text where it looks like JSON (`"key":`) but does not parse. */
@@ -302,7 +312,8 @@ function requestOptions(
 }
 
 type Reply = BaseMessage & { tool_calls?: { name: string; args: unknown }[]; invalid_tool_calls?: InvalidToolCall[] };
-type ReadReply = { json?: unknown; text: string; invalid?: InvalidToolCall; several?: number };
+/** `content`: a forced call's reply text beside the call (reasoning dropped), checked for another answer (text-beside-call.ts). */
+type ReadReply = { json?: unknown; text: string; invalid?: InvalidToolCall; several?: number; content?: string };
 
 /**
  * The candidate object of a reply and its raw text: tool-call arguments in tool mode, else the text.
@@ -316,7 +327,7 @@ function readReply(reply: Reply, mode: StructuredOutputMode, name: string): Read
     const call = calls[0];
     const distinct = new Set(calls.map((c) => JSON.stringify(c.args))).size;
     if (call && distinct > 1) return { text: calls.map((c) => JSON.stringify(c.args)).join('\n'), several: distinct };
-    if (call) return { json: call.args, text: JSON.stringify(call.args) };
+    if (call) return { json: call.args, text: JSON.stringify(call.args), content: withoutReasoning(messageText(reply)) };
     const bad = reply.invalid_tool_calls?.[0];
     if (bad) return { text: bad.args ?? '', invalid: { name: bad.name, args: bad.args, error: bad.error } };
   }
@@ -338,6 +349,10 @@ function readValue<S extends z.ZodType>(got: ReadReply, schema: S, what: string)
   if (got.several) throw new Error(`the reply holds ${got.several} calls with different arguments (a draft and a revision?): none is taken for the answer`);
   const checked = validateRepairing(got.json !== undefined ? got.json : extractJson(got.text), schema);
   countRepairs(what, checked.repairs);
+  if (got.content?.trim()) {
+    const other = otherAnswerInText(got.content, tryExtractJson(got.content), got.json, checked.value, schema);
+    if (other) countTextOtherAnswer(what, other);
+  }
   return checked;
 }
 

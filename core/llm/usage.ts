@@ -49,6 +49,11 @@ export interface TokenUsage {
   /** The choices those replies carried in all (`multiChoice` replies, each with two or more). */
   choicesCarried?: number;
   /**
+   * Replies of a forced call (tool mode) whose text named another option letter than the call's
+   * arguments ("Answer: C" beside {"answer": "B"}): the call was read (text-beside-call.ts).
+   */
+  textOtherAnswer?: number;
+  /**
    * Requests still in flight when their item ended (a sibling call failed it), cut off: recorded
    * `abandoned` in llm/<item>.jsonl, not in `calls`, and what the endpoint spent on them is in no
    * total (the runner counts them from the item's exchanges).
@@ -119,7 +124,7 @@ export interface UsageDelta {
 /** The optional counters of TokenUsage a reply adds to; absent when 0. */
 const COUNTERS = ['unreported', 'cutShort', 'filtered', 'totalOnly', 'totalAbove'] as const;
 /** The optional counters addUsage sums: those and the requests cut off or refused (counted by the runner, not by a reply). */
-const SUMMED = [...COUNTERS, 'multiChoice', 'choicesCarried', 'abandoned', 'refused', 'retried', 'earlierAttempts'] as const;
+const SUMMED = [...COUNTERS, 'multiChoice', 'choicesCarried', 'textOtherAnswer', 'abandoned', 'refused', 'retried', 'earlierAttempts'] as const;
 
 export const emptyUsage = (): TokenUsage => ({ input: 0, output: 0, total: 0, calls: 0, cached: 0 });
 
@@ -167,6 +172,11 @@ export class UsageMeter {
       m.u.total += d.input + d.output + (d.totalOnly ?? 0) + (d.totalAbove ?? 0);
       if (d.promptCached !== undefined) m.u.promptCached = (m.u.promptCached ?? 0) + d.promptCached;
     }
+  }
+
+  /** Count a reply's flag found when it was read (not a call): on this meter and its ancestors. */
+  note(k: 'textOtherAnswer'): void {
+    for (let m: UsageMeter | undefined = this; m; m = m.parent) m.u[k] = (m.u[k] ?? 0) + 1;
   }
 
   snapshot(): TokenUsage {

@@ -1,4 +1,5 @@
 /** Token usage summed from results (input/output tokens actually sent to the endpoint; cache hits counted apart). */
+import { textOtherAnswerText } from '../../../core/llm/text-beside-call.js';
 import {
   cacheHitsText,
   cutOffText,
@@ -33,6 +34,7 @@ export const tokensSection: SectionBuilder = (run) => {
     totalAbove: 0,
     multiChoice: 0,
     choicesCarried: 0,
+    textOtherAnswer: 0,
     abandoned: 0,
     refused: 0,
     retried: 0,
@@ -41,7 +43,21 @@ export const tokensSection: SectionBuilder = (run) => {
   for (const r of withTokens) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r.tokens![k] ?? 0;
   // items under way when a signal stopped the run (src/cli/run-interrupt.ts): no line, so their requests are counted from config.json
   const underWay = runInterrupts(run.config);
-  const { unreported, cutShort, filtered, totalOnly, totalAbove, multiChoice, choicesCarried, abandoned, refused, retried, earlierAttempts, ...sums } = t;
+  const {
+    unreported,
+    cutShort,
+    filtered,
+    totalOnly,
+    totalAbove,
+    multiChoice,
+    choicesCarried,
+    textOtherAnswer,
+    abandoned,
+    refused,
+    retried,
+    earlierAttempts,
+    ...sums
+  } = t;
   // lines an older lexcase wrote record no `retried`: the count above leaves theirs out, and says so
   const retriesUnrecorded = runRetriesUnrecorded(withTokens);
   // of input, what the endpoint's own prompt cache served: absent when no reply said (not 0)
@@ -57,6 +73,7 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(totalOnly ? { totalOnly } : {}),
     ...(totalAbove ? { totalAbove } : {}),
     ...(multiChoice ? { multiChoice, choicesCarried } : {}),
+    ...(textOtherAnswer ? { textOtherAnswer } : {}),
     ...(abandoned ? { abandoned } : {}),
     ...(refused ? { refused } : {}),
     ...(retried ? { retried } : {}),
@@ -82,6 +99,8 @@ export const tokensSection: SectionBuilder = (run) => {
   if (t.totalOnly) rows.push(['calls with only a total (no input/output split; in total)', num(t.totalOnly), num(t.totalOnly / n, 2)]);
   if (t.filtered) rows.push(['replies stopped by the content filter (finish_reason "content_filter")', num(t.filtered), num(t.filtered / n, 2)]);
   if (t.multiChoice) rows.push(['replies with more than one choice (the first used)', num(t.multiChoice), num(t.multiChoice / n, 2)]);
+  if (t.textOtherAnswer)
+    rows.push(['forced-call replies whose text named another answer (the call read)', num(t.textOtherAnswer), num(t.textOtherAnswer / n, 2)]);
   if (t.abandoned) rows.push(['requests cut off when their item ended (usage in no total)', num(t.abandoned), num(t.abandoned / n, 2)]);
   if (t.refused) rows.push(['requests refused (an error after retries; not in LLM calls)', num(t.refused), num(t.refused / n, 2)]);
   if (t.retried) rows.push(['failed attempts sent again (429, 5xx, timeouts; not in LLM calls)', num(t.retried), num(t.retried / n, 2)]);
@@ -171,6 +190,11 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(t.multiChoice
       ? [
           `**${multiChoiceText(t.multiChoice, t.choicesCarried)}**: the endpoint ignored \`n\` (lexcase asks for one choice) and sent several; each reply's usage, which covers all its choices, is counted once.`,
+        ]
+      : []),
+    ...(t.textOtherAnswer
+      ? [
+          `**${textOtherAnswerText(t.textOtherAnswer)}**: in tool mode the reply's text (\`content\`) named one option letter and its forced call's arguments another; the call's is the answer recorded (each is logged with both letters).`,
         ]
       : []),
     ...(t.filtered
