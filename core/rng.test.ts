@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, deriveSeed, fnv1aSeed, SEED_DERIVATION } from './rng.js';
+import { checkSeed, createRng, deriveSeed, fnv1aSeed, MAX_SEED, SEED_DERIVATION } from './rng.js';
 
 describe('seeded rng', () => {
   it('same seed gives the same sequence, different seeds differ', () => {
@@ -78,5 +78,24 @@ describe('seeded draws of different run seeds are independent', () => {
     // bench/synthetic.ts and bench/clustered-vectors.ts: the sub-seeds their published figures were measured with
     expect(fnv1aSeed(42, 'vocabulary')).toBe(-49601237);
     expect(fnv1aSeed(7, 'noise')).toBe(-1169768392);
+  });
+});
+
+describe('checkSeed: a seed a user gives is an integer from 0 to 4294967295', () => {
+  it('refuses 1.5, 4294967297 and -1 (1, 1.5 and 4294967297 drew the same), naming the field; valid seeds draw as before', () => {
+    const draws = (s: number) =>
+      Array.from(
+        { length: 5 },
+        (
+          (r) => () =>
+            r.int(0, 1e6)
+        )(createRng(s)),
+      );
+    expect(draws(1.5)).toEqual(draws(1)); // why: the 32-bit collapse the check keeps users from
+    expect(draws(4294967297)).toEqual(draws(1));
+    for (const bad of [1.5, 4294967297, -1, Number.NaN])
+      expect(() => checkSeed(bad, '--seeds')).toThrow(/invalid --seeds: a seed must be an integer from 0 to 4294967295/);
+    expect(checkSeed(0)).toBe(0);
+    expect(checkSeed(MAX_SEED)).toBe(4294967295);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { errors } from './errors.js';
 
 export interface Rng {
   /** Uniform float in [0, 1). */
@@ -14,6 +15,33 @@ export interface Rng {
   shuffle<T>(items: readonly T[]): T[];
   /** k distinct items, in sampled order. */
   sample<T>(items: readonly T[], k: number): T[];
+}
+
+/**
+ * The largest seed a user may give. Draws use the seed's 32 bits only (createRng's `seed | 0`,
+ * fnv1aSeed's `seed ^ …`), so 1, 1.5 and 4294967297 drew the same: a seed is an integer from 0 to this.
+ */
+export const MAX_SEED = 0xffffffff;
+
+/** "an integer from 0 to 4294967295": the rule every seed a user gives follows (CLI flags, library options). */
+export const SEED_RULE = `an integer from 0 to ${MAX_SEED}`;
+
+/** Whether `seed` is a seed a user may give (an integer from 0 to MAX_SEED). */
+export function isValidSeed(seed: unknown): seed is number {
+  return typeof seed === 'number' && Number.isInteger(seed) && seed >= 0 && seed <= MAX_SEED;
+}
+
+/**
+ * Refuse a seed a user gave (`field` names the flag or option) that is not an integer from 0 to
+ * MAX_SEED; sub-seeds the code derives (deriveSeed, possibly negative) are not checked.
+ */
+export function checkSeed(seed: unknown, field = 'seed'): number {
+  if (!isValidSeed(seed))
+    throw errors.invalidInput(
+      field,
+      `a seed must be ${SEED_RULE} (draws use its 32 bits only, so another value draws as some seed in that range), got ${String(seed)}`,
+    );
+  return seed;
 }
 
 export function createRng(seed: number): Rng {

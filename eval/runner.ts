@@ -67,7 +67,7 @@ import { replyModels } from './reply-models.js';
 import { modelSettingsPath, readExchanges, readModelSettings, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
 import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
-import { deriveSeed, SEED_DERIVATION } from '../core/rng.js';
+import { checkSeed, deriveSeed, SEED_DERIVATION } from '../core/rng.js';
 import { ToolRecorder, withToolRecorder } from '../retrieval/tools/tool-recorder.js';
 import { contentChecksum, itemChecksum, provenance, type Provenance } from './provenance.js';
 import { resumeCodeNote } from './resume-code.js';
@@ -228,6 +228,7 @@ function isLlmRun(opts: Pick<RunExperimentOptions<never>, 'config' | 'makeContex
 
 export async function runExperiment<Item extends { id: string }>(opts: RunExperimentOptions<Item>): Promise<RunExperimentResult> {
   const { runDir } = opts;
+  checkSeed(opts.seed, 'seed'); // 1, 1.5 and 4294967297 drew the same
   if (opts.items.length === 0)
     throw errors.nothingToEvaluate(`no items to run in ${runDir} (the dataset split is empty)`, 'use a split or --limit that selects at least one item');
   // what the system's per-item metrics measure (its own declaration, or its plugin's), checked before the run dir is touched

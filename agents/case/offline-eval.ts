@@ -4,7 +4,7 @@
  */
 import type { Question, Split } from '../../corpora/types.js';
 import type { ResultRecord } from '../../eval/types.js';
-import { deriveSeed } from '../../core/rng.js';
+import { checkSeed, deriveSeed } from '../../core/rng.js';
 import { createCase } from './index.js';
 import { caseMetrics, type CaseMetrics } from './metrics.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
@@ -45,7 +45,7 @@ export async function evalCaseOffline(opts: {
   onProgress?: (done: number, total: number) => void;
 }): Promise<OfflineEvalResult> {
   const idx = await openCaseIndex(opts.index);
-  const seed = opts.seed ?? 13;
+  const seed = checkSeed(opts.seed ?? 13, 'seed');
   // a committed learned selector is never measured on the questions it was trained on (as `run case --offline` refuses
   // them); a custom plan leaves the selector out (learnedApplies), a caller's own selector has its own training set
   const committed = !opts.selector || opts.selector === EVIDENCE_SELECTOR_MODEL || opts.selector === EVIDENCE_SELECTOR_MODEL_DENSE;

@@ -15,6 +15,7 @@ import { runOptions, type RunOptionFlags } from '../common/run-options.js';
 import type { MadExperimentOptions, MadExperimentResult } from './experiment.js';
 import { MAD_SYSTEMS, type MadSystemName } from './system-names.js';
 import { checkSeeds } from './metrics.js';
+import { checkSeed } from '../../core/rng.js';
 import { parseTopology } from './topology.js';
 import { parseDecimalInt } from '../../core/decimal-number.js';
 import { log } from '../../core/log.js';
@@ -76,7 +77,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const seeds = flags.seeds?.map((s) => {
     const n = parseDecimalInt(s); // decimal digits: `0x10` ran as seed 16
     if (!Number.isInteger(n)) throw errors.invalidInput('--seeds', `"${s}" is not an integer`);
-    return n;
+    return checkSeed(n, '--seeds');
   });
   if (seeds) checkSeeds(seeds, '--seeds', flags.seeds);
   const llm = await ctx.resolveLlm({ paper: flags.system });

@@ -184,6 +184,14 @@ describe('run metrics', () => {
     });
   });
 
+  it('seeds outside 0..4294967295 are refused: runMadSeeds([1, 1.5]) ran the same draws twice and read 100% agreement', async () => {
+    await expect(runMadSeeds({} as MadExperimentOptions, [1, 1.5])).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/invalid seeds: a seed must be an integer from 0 to 4294967295 .*got 1\.5/),
+    });
+    expect(() => checkSeeds([1, 4294967297], '--seeds')).toThrow(/invalid --seeds: a seed must be an integer from 0 to 4294967295/);
+  });
+
   it('topology: full sees n−1 opponents, sparse the ring predecessor, two debaters coincide', () => {
     expect(visibleOpponents('full', 1, 4)).toEqual([0, 2, 3]);
     expect(visibleOpponents('sparse', 0, 4)).toEqual([3]);

@@ -21,6 +21,7 @@
  * Paired comparisons between runs are `lexcase compare` (eval/report/compare.ts).
  */
 import { errors } from '../../core/errors.js';
+import { checkSeed } from '../../core/rng.js';
 import { correctFlags, failedCount, isFailed } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval, type Interval } from '../../eval/stats/index.js';
 import type { ResultRecord } from '../../eval/types.js';
@@ -150,6 +151,7 @@ export interface SeedConsistency {
  */
 export function checkSeeds(seeds: readonly number[], field = 'seeds', given: readonly string[] = seeds.map(String)): void {
   if (seeds.length < 2) throw errors.invalidInput(field, `need at least two seeds for consistency, got ${seeds.length}`);
+  for (const seed of seeds) checkSeed(seed, field); // 1 and 1.5 drew the same: one run twice
   const first = new Map<number, number>();
   const repeats: string[] = [];
   for (const [i, seed] of seeds.entries()) {

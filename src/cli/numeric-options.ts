@@ -14,6 +14,7 @@
 import { InvalidArgumentError } from 'commander';
 import { MAX_RESAMPLES, MIN_RESAMPLES } from '../../eval/stats/settings.js';
 import { parseDecimal, parseDecimalInt } from '../../core/decimal-number.js';
+import { MAX_SEED } from '../../core/rng.js';
 
 export interface NumericRange {
   /** Smallest allowed value (inclusive). */
@@ -73,6 +74,16 @@ export function intOpt(name: string, range: NumericRange = { min: 0 }): NumericP
 /** `--iterations` of every command that runs a bootstrap: MIN_RESAMPLES..MAX_RESAMPLES (eval/stats/settings.ts; 1 resample printed a collapsed "95% interval"). */
 export function resamplesOpt(): NumericParser {
   return make('iterations', true, { min: MIN_RESAMPLES, max: MAX_RESAMPLES });
+}
+
+/** A seed option (`--seed`, `--split-seed`): an integer from 0 to MAX_SEED (core/rng.ts; draws use its 32 bits, so 4294967297 drew as 1). */
+export function seedOpt(name: string): NumericParser {
+  return make(name, true, { min: 0, max: MAX_SEED });
+}
+
+/** Whether a schema flag named `name` is a seed (`seed`, `split-seed`): its parser is seedOpt. */
+export function isSeedFlagName(name: string): boolean {
+  return name === 'seed' || name.endsWith('-seed');
 }
 
 /** Parser for a (finite, possibly fractional) number option; by default non-negative. */

@@ -6,8 +6,8 @@
  * (eval/report/compare.ts over eval/stats/).
  */
 import type { Command } from 'commander';
-import { resamplesOpt } from '../numeric-options.js';
-import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { resamplesOpt, seedOpt } from '../numeric-options.js';
+import { action, output, type GlobalOpts } from '../action.js';
 import { RESAMPLES, SEED } from '../../../eval/stats/settings.js';
 
 interface CompareFlags {
@@ -24,7 +24,7 @@ export function register(program: Command): void {
     .argument('<runA>', 'first run directory')
     .argument('<runB>', 'second run directory')
     .option('--iterations <n>', 'bootstrap resamples for the interval of B − A', resamplesOpt(), RESAMPLES)
-    .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), SEED)
+    .option('--seed <n>', 'bootstrap seed', seedOpt('seed'), SEED)
     .action(
       action(async (runA: string, runB: string, flags: CompareFlags, cmd: Command) => {
         const opts = cmd.optsWithGlobals() as GlobalOpts;

@@ -16,8 +16,8 @@ import { DEFAULT_KS } from '../../../eval/retrieval-ks.js';
 import type { Progress } from '../../../core/progress.js';
 import { errors } from '../../../core/errors.js';
 import { assertOutFiles, runFileOutputs } from '../out-file.js';
-import { resamplesOpt } from '../numeric-options.js';
-import { action, output, parseIntOpt, parseListOpt, parseUniqueListOpt, type GlobalOpts } from '../action.js';
+import { resamplesOpt, seedOpt } from '../numeric-options.js';
+import { action, output, parseListOpt, parseUniqueListOpt, type GlobalOpts } from '../action.js';
 import { addRetrieverOptions, retrieverOptions, type RetrieverFlags } from './retriever-options.js';
 import { addTopicsOptions, assertNoTopicsOptions, runTopicsEval, type TopicsFlags } from './eval-retrieval-topics.js';
 
@@ -73,8 +73,8 @@ export function register(program: Command): void {
         .option('--split <split>', SPLIT_HELP, 'val')
         .addOption(new Option('--method <list>', 'comma list of methods, e.g. bm25,qld').argParser(parseUniqueListOpt('method')).default(['bm25'], 'bm25'))
         .option('--k <list>', 'comma list of cutoffs for Recall@k', DEFAULT_KS.join(','))
-        .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
-        .option('--split-seed <n>', 'split seed', parseIntOpt('split-seed'), DEFAULT_SPLIT_SEED)
+        .option('--seed <n>', 'bootstrap seed', seedOpt('seed'), 13)
+        .option('--split-seed <n>', 'split seed', seedOpt('split-seed'), DEFAULT_SPLIT_SEED)
         .option('--iterations <n>', 'bootstrap resamples', resamplesOpt(), 2000)
         .option('--run-file <file>', 'write a TREC run file (one per method: <name>.<method><ext> when several)')
         .option('--qrels-file <file>', 'write the TREC qrels of the evaluated questions')

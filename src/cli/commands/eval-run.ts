@@ -9,8 +9,8 @@
  */
 import type { Command } from 'commander';
 import type { LoadedRun } from '../../../eval/trec/run.js';
-import { resamplesOpt } from '../numeric-options.js';
-import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { resamplesOpt, seedOpt } from '../numeric-options.js';
+import { action, output, type GlobalOpts } from '../action.js';
 import { evalCommand } from './eval-retrieval.js';
 import { addTrecEvalOptions, trecEvalOptions, type TrecEvalFlags } from './trec-eval-options.js';
 import { addAggregateOptions, aggregationFromFlags, checkAggregateFlags, type AggregateFlags } from './aggregate-options.js';
@@ -37,7 +37,7 @@ export function register(program: Command): void {
   )
     .option('--compare <run2>', 'a second run on the same topics: B − A (run2 minus RUN) per metric, 95% paired-bootstrap interval, exact paired test')
     .option('--iterations <n>', 'bootstrap resamples', resamplesOpt(), 2000)
-    .option('--seed <n>', 'bootstrap seed', parseIntOpt('seed'), 13)
+    .option('--seed <n>', 'bootstrap seed', seedOpt('seed'), 13)
     .action(
       action(async (runFile: string, flags: EvalRunFlags, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;

@@ -5,8 +5,8 @@
  */
 import type { Command } from 'commander';
 import { log } from '../../../core/log.js';
-import { resamplesOpt } from '../numeric-options.js';
-import { action, output, parseIntOpt, type GlobalOpts } from '../action.js';
+import { resamplesOpt, seedOpt } from '../numeric-options.js';
+import { action, output, type GlobalOpts } from '../action.js';
 import { RESAMPLES, SEED } from '../../../eval/stats/settings.js';
 
 interface ReportFlags {
@@ -26,7 +26,7 @@ export function register(program: Command): void {
       `bootstrap resamples (bootstrap intervals only; Wilson intervals take none; default: the run's recorded ones, e.g. run acal --iterations, else ${RESAMPLES})`,
       resamplesOpt(),
     )
-    .option('--seed <n>', `bootstrap seed (default: the run's recorded one, else ${SEED}, as the explorer and every other surface)`, parseIntOpt('seed'))
+    .option('--seed <n>', `bootstrap seed (default: the run's recorded one, else ${SEED}, as the explorer and every other surface)`, seedOpt('seed'))
     .action(
       action(async (runDir: string, flags: ReportFlags, cmd: Command) => {
         const opts = cmd.optsWithGlobals() as GlobalOpts;

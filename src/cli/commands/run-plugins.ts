@@ -18,7 +18,7 @@ import { runCountsText } from '../../../eval/run-counts.js';
 import { withLexcaseSystem } from '../../../eval/lexcase-system-scope.js';
 import { action, output, parseListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
-import { intOpt, numOpt, type NumericRange } from '../numeric-options.js';
+import { intOpt, isSeedFlagName, numOpt, seedOpt, type NumericRange } from '../numeric-options.js';
 import { addRunDirOption, exitWhenNoItemSucceeded, runCommand, runDirFlag } from '../run-command.js';
 import { reportRunInterrupt } from '../run-interrupt.js';
 
@@ -38,7 +38,7 @@ export function flagOption(f: CliFlag, defaultRunDir?: string): Option {
   const description = f.name === 'run-dir' && defaultRunDir ? `${f.description} (default ${defaultRunDir})` : f.description;
   const o = new Option(takesValue ? `${names} <${f.arg ?? 'value'}>` : names, description);
   if (f.choices) o.choices([...f.choices]);
-  if (f.type === 'int') o.argParser(intOpt(f.name, rangeOf(f)));
+  if (f.type === 'int') o.argParser(isSeedFlagName(f.name) ? seedOpt(f.name) : intOpt(f.name, rangeOf(f)));
   if (f.type === 'number') o.argParser(numOpt(f.name, rangeOf(f)));
   if (f.type === 'list') o.argParser(parseListOpt);
   // a list default is shown as --help shows a list value (`a,b`), not as JSON (`["a","b"]`)
