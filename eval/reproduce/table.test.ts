@@ -6,6 +6,7 @@ import '../../agents/systems.js'; // the agent systems' list (a recipe names the
 import { loadRecipe } from './recipe.js';
 import { runDirOf } from './reproduction-dir.js';
 import { buildTable, tableMarkdown } from './table.js';
+import { headlineFigures } from '../systems.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'repro-table-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -284,5 +285,36 @@ describe('reproduction table: a recipe of your own whose names hold a "|"', () =
     expect(body[0][1]).toMatch(/^paper 0\.0000 · lexcase 0\.2000 /);
     expect(body[0][2]).toMatch(/^paper 0\.0323 · lexcase 0\.5000 /);
     expect(body[0][3]).toMatch(/^paper 0\.1048 · lexcase 1\.0000 /);
+  });
+});
+
+describe('reproduction table: the bootstrap a run recorded', () => {
+  it('acal-table3: a run recorded with --iterations 200 shows the interval its report and the explorer show (config.bootstrap), not one of 2000 resamples', async () => {
+    const sub = join(dir, 'acal-bootstrap');
+    const d = runDirOf(sub, 'sp-courts');
+    mkdirSync(d, { recursive: true });
+    // 24 courts items, yes/no: a macro F1 whose bootstrap interval moves with the resample count
+    const pred = 'yyyyynnnnnyyyyyyynnnnnyy';
+    const gold = 'yyyynnnnnnyyyyynnnnyyyyn';
+    const records = [...pred].map((p, i) => {
+      const prediction = p === 'y' ? 'Yes' : 'No';
+      const g = gold[i] === 'y' ? 'Yes' : 'No';
+      return { id: `courts_${i}`, prediction, gold: g, correct: prediction === g, ms: 5 };
+    });
+    writeFileSync(join(d, 'results.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const config = { system: 'acal', task: 'learned_hands_courts', split: 'test', k: 5, bootstrap: { iterations: 200 } };
+    writeFileSync(join(d, 'config.json'), JSON.stringify({ seed: 13, config, provenance: { lexcaseSystem: 'acal' } }));
+    const t = await buildTable(sub, loadRecipe('acal-table3').recipe, {
+      limit: null,
+      shard: null,
+      runs: [{ id: 'sp-courts', system: 'acal', status: 'done' }],
+    });
+    const cell = t.rows[0].cells.find((c) => c.column === 'Courts F1')!;
+    const fig = (iterations?: number) => headlineFigures('acal', records, { config, ...(iterations ? { iterations } : {}) }).find((f) => /F1/i.test(f.label))!;
+    const pct = (x: number) => Number((x * 100).toFixed(2));
+    const own = fig(200);
+    expect(cell.ci).toEqual([pct(own.lo!), pct(own.hi!)]);
+    const dflt = fig();
+    expect(cell.ci).not.toEqual([pct(dflt.lo!), pct(dflt.hi!)]);
   });
 });

@@ -16,6 +16,7 @@
  *     rows: [{ label, comparable, cells: [{ column, paper, value, ci: [lo, hi] | null, n, failed, failedNote?, noHits?, method, ciNote?, outsideCi, flagNote?, run, status }] }],
  *     notes, limit, shard, runs: [{ id, system, status, error?, argv? }] }
  */
+import { recordedBootstrap, type RecordedBootstrap } from '../report/recorded-bootstrap.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { errors } from '../../core/errors.js';
@@ -110,6 +111,8 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
   const results = new Map<string, ResultRecord[]>();
   const labels = new Map<string, readonly string[] | undefined>();
   const kinds = new Map<string, MetricKinds>();
+  // the bootstrap its own report.md used (`run acal --iterations N`: config.bootstrap), so the cell's interval is the report's
+  const bootstraps = new Map<string, RecordedBootstrap>();
   for (const run of recipe.runs) {
     const d = runDirOf(dir, run.id);
     if (!existsSync(join(d, 'results.jsonl'))) continue;
@@ -121,6 +124,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     labels.set(run.id, taskLabels(typeof cfg.system === 'string' ? recordedSystemSpec(file!) : run.system, cfg));
     // what its per-item metrics measure (a count's mean gets a bootstrap interval even at 0 or 1 on every item)
     kinds.set(run.id, file ? recordedMetricKinds(file) : {});
+    bootstraps.set(run.id, recordedBootstrap(cfg, `${d}/config.json`));
   }
   const state = new Map(repro.runs.map((s) => [s.id, s]));
   const offline = new Set(recipe.runs.filter((r) => OFFLINE_SYSTEMS.includes(r.system)).map((r) => r.id));
@@ -137,7 +141,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
       const recs = status === 'done' ? results.get(c.run) : undefined;
       if (recs) checkMetricKeys(recipe, `rows[${i}].cells[${j}].metric`, c.run, c.metric, recs);
       if (!recs?.length) return none;
-      const iv = cellValue(recs, c.metric, { labels: labels.get(c.run), kinds: kinds.get(c.run) });
+      const iv = cellValue(recs, c.metric, { labels: labels.get(c.run), kinds: kinds.get(c.run), ...bootstraps.get(c.run) });
       if (iv.n === 0) return none;
       const ci: [number, number] | null = iv.lo !== null && iv.hi !== null ? [round(iv.lo, recipe.scale), round(iv.hi, recipe.scale)] : null;
       const flag = row.comparable && c.paper !== null ? outsideInterval(c.paper, { lo: ci?.[0] ?? null, hi: ci?.[1] ?? null, n: iv.n }) : { outside: null };
