@@ -371,6 +371,16 @@ function scenariosText(records: readonly ResultRecord[], scenarioOf: ((id: strin
 }
 
 /**
+ * Why the pooled abstention figure keeps Wilson where the pooled ratios resample within each scenario:
+ * a resampled 0/1 figure collapses to a point at 0% or 100% (every triple abstained: [100, 100]), and
+ * with the scenarios' counts fixed the stratified variance, Σ n_s p_s(1 − p_s) / N², is never above the
+ * pooled p(1 − p) / N, so Wilson's is conservative (mismatched 9 of 10, non-arguable 3 of 10:
+ * Wilson [38.7, 78.1], numpy's stratified bootstrap [45.0, 75.0]).
+ */
+export const POOLED_WILSON =
+  '; Wilson over the pooled triples, not resampled within each scenario: a 0/1 figure’s resamples collapse at 0% or 100%, and Wilson’s is conservative (the within-scenario variance is never above the pooled one)';
+
+/**
  * 3-ply: N_sa / N_ta over the answered triples designed for abstention (paper 000 eq. 6: every
  * mismatched and non-arguable triple); a failed triple is not an abstention and is left out (counted
  * beside). `scenarioOf` names the scenarios pooled, as `pooled`'s does: the paper's Table 4 gives
@@ -388,7 +398,7 @@ export function threeplyAbstention(scenarioOf?: (id: string) => string | undefin
       const ok = answered.filter((r) => r.prediction === 'abstain').length;
       const failed = designed.length - answered.length;
       const list = scenarioList(answered, scenarioOf);
-      const over = list ? (list.startsWith('1 ') ? ` (${list.slice(list.indexOf('(') + 1)})` : `, pooled over ${list})`) : '';
+      const over = list ? (list.startsWith('1 ') ? ` (${list.slice(list.indexOf('(') + 1)})` : `, pooled over ${list})${POOLED_WILSON}`) : '';
       return [
         proportion(
           'abstention',

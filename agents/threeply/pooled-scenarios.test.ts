@@ -60,7 +60,17 @@ describe('3-ply headline figures say which scenarios they pool', () => {
 
   it('successful abstention (eq. 6: N_sa / N_ta over both abstention scenarios) says it pools them', () => {
     expect(f.abstention).toMatchObject({ estimate: 9 / 20, n: 20 });
-    expect(f.abstention.note).toBe('over the 20 answered triples designed for abstention, pooled over 2 scenarios (mismatched 10, non-arguable 10)');
+    expect(f.abstention.note).toBe(
+      'over the 20 answered triples designed for abstention, pooled over 2 scenarios (mismatched 10, non-arguable 10); Wilson over the pooled triples, not resampled within each scenario: a 0/1 figure’s resamples collapse at 0% or 100%, and Wilson’s is conservative (the within-scenario variance is never above the pooled one)',
+    );
+  });
+
+  it('the pooled abstention interval says why it is Wilson, not stratified as the pooled ratios: a stratified bootstrap collapses where every triple abstained', () => {
+    // mismatched 7 of 10, non-arguable 2 of 10: Wilson 9/20 [0.258, 0.658] (scipy); numpy's stratified bootstrap (20,000 resamples) [0.25, 0.65]
+    expect(f.abstention).toMatchObject({ interval: 'wilson' });
+    expect(f.abstention.lo!).toBeCloseTo(0.258, 2);
+    expect(f.abstention.hi!).toBeCloseTo(0.658, 2);
+    expect(f.abstention.note).toMatch(/pooled over 2 scenarios .*; Wilson over the pooled triples, not resampled within each scenario: /);
   });
 
   it('a run of one scenario names it and says no pooling across scenarios', () => {
