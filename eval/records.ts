@@ -64,6 +64,10 @@ export const resultRecordSchema = z.object({
   stepFailures: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Numbers clamped into their schema's bounds, by "<step>: <field>" (core/llm/bound-repair.ts). */
   repairs: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** The item's dense searches and how many the model read only in part (retrieval/dense-query-cut.ts). */
+  denseSearches: z
+    .object({ searches: z.number().int().nonnegative(), cut: z.number().int().nonnegative(), provider: z.string(), maxTokens: z.number().int().positive() })
+    .optional(),
   /** Replies that named a model other than the one asked, by that name (eval/reply-models.ts). */
   replyModels: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Replies by the system_fingerprint they carried (eval/reply-fingerprints.ts). */

@@ -59,6 +59,7 @@ import { errors, errorText, isLexcaseError, withoutTroubleshootingUrl } from '..
 import { addUsage, emptyUsage, UsageMeter, withUsageScope, type TokenUsage } from '../core/llm/usage.js';
 import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../core/llm/record-replay.js';
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
+import { DenseSearchTally, withDenseSearchTally } from '../retrieval/dense-query-cut.js';
 import { REPLY_READING } from '../core/llm/reply-reading.js';
 import { USAGE_READING } from '../core/llm/usage-reading.js';
 import { replyFingerprints } from './reply-fingerprints.js';
@@ -589,6 +590,7 @@ async function runLocked<Item extends { id: string }>(
     meter.window = retryIds.has(item.id) ? { ...attemptWindow, paidByReplaced: await paidByReplaced(item.id) } : attemptWindow;
     const recorder = new ToolRecorder();
     const tally = new RepairTally();
+    const dense = new DenseSearchTally();
     const gold = opts.gold(item);
     const t0 = performance.now();
     let outcome: SystemOutcome;
@@ -621,7 +623,9 @@ async function runLocked<Item extends { id: string }>(
       try {
         outcome = await withExchangeLog(xlog, () =>
           withUsageScope(meter, () =>
-            withToolRecorder(recorder, () => withRepairTally(tally, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal }))),
+            withToolRecorder(recorder, () =>
+              withRepairTally(tally, () => withDenseSearchTally(dense, () => opts.system(item, { ...ctx, seed: ctx.seed ?? itemSeed, signal }))),
+            ),
           ),
         );
       } catch (e) {
@@ -666,7 +670,7 @@ async function runLocked<Item extends { id: string }>(
       if (writeError) return; // the run dir cannot be written: record nothing more
       try {
         if (ctx.llm) await noteModeSwitches(ctx.llm, item.id);
-        await recordItem(item, outcome, cut, replay, recorder, tally, gold, itemSeed, t0);
+        await recordItem(item, outcome, cut, replay, recorder, tally, dense, gold, itemSeed, t0);
       } catch (e) {
         failWrite(e);
       }
@@ -704,6 +708,7 @@ async function runLocked<Item extends { id: string }>(
     replay: ReplayInfo | undefined,
     recorder: ToolRecorder,
     tally: RepairTally,
+    dense: DenseSearchTally,
     gold: string,
     itemSeed: number,
     t0: number,
@@ -720,6 +725,7 @@ async function runLocked<Item extends { id: string }>(
     const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
     const stepFailures = outcome.stepFailures && Object.keys(outcome.stepFailures).length ? outcome.stepFailures : undefined;
     const repairs = tally.toRecord();
+    const denseSearches = dense.toRecord();
     const replacedAttempts = replay ? replay.recorded.get(item.id)?.replacedAttempts : replacedBy(item.id);
     if (repairs) for (const [field, n] of Object.entries(repairs)) repairedTotal.set(field, (repairedTotal.get(field) ?? 0) + n);
     const checksum = checksumOf?.(item);
@@ -742,6 +748,7 @@ async function runLocked<Item extends { id: string }>(
       ...(error ? { error } : {}),
       ...(stepFailures ? { stepFailures } : {}),
       ...(repairs ? { repairs } : {}),
+      ...(denseSearches ? { denseSearches } : {}),
       ...(answeredBy ? { replyModels: answeredBy } : {}),
       ...(fingerprints ? { replyFingerprints: fingerprints } : {}),
       ...(replacedAttempts ? { replacedAttempts } : {}),

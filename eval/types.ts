@@ -66,6 +66,12 @@ export interface ResultRecord {
   stepFailures?: Record<string, number>;
   /** Numbers of structured replies clamped into their schema's bounds, by "<step>: <field>" (core/llm/bound-repair.ts). */
   repairs?: Record<string, number>;
+  /**
+   * The item's dense searches (a dense or hybrid search, the learned selector's dense similarities) where the
+   * model's token limit is known, and how many it read only in part (retrieval/dense-query-cut.ts); absent when none,
+   * and in records written before 2026-12-02.
+   */
+  denseSearches?: { searches: number; cut: number; provider: string; maxTokens: number };
   /** Replies that named a model other than the one asked, by that name (eval/reply-models.ts); absent when none. */
   replyModels?: Record<string, number>;
   /** Replies by the system_fingerprint they carried (eval/reply-fingerprints.ts); absent when none carried one. */

@@ -7,6 +7,7 @@
  * run or `eval retrieval` says the count (queriesCutNote). Results are unchanged. use-lite's windows
  * always fit its 128 tokens; an OpenAI-compatible server's limit is not known here: not counted.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { isMainThread } from 'node:worker_threads';
 import { log } from '../core/log.js';
@@ -21,6 +22,70 @@ export function queryReadInPart(embedder: Embedder, query: string, rule: DenseQu
   if (!limit) return undefined;
   const texts = rule.kind === 'last-words' ? [lastWords(query, rule.words)] : queryWindows(query, embedder.provider, maxWords);
   return { maxTokens: limit.maxTokens, cut: texts.some((t) => limit.readsInPart(t, 'query')) };
+}
+
+/**
+ * One agent item's dense searches (an agent run's results.jsonl `denseSearches`): how many reached a
+ * dense model whose token limit is known, and how many of them it read only in part. Every search
+ * counts (a query searched twice counts twice), so "7 of 40 searches" is of the item's own searches.
+ */
+export interface DenseSearchCount {
+  searches: number;
+  cut: number;
+  provider: string;
+  maxTokens: number;
+}
+
+/** A tally of the dense searches made under withDenseSearchTally (the runner: one per item). */
+export class DenseSearchTally {
+  private count: DenseSearchCount | undefined;
+
+  add(provider: string, maxTokens: number, cut: boolean): void {
+    const c = (this.count ??= { searches: 0, cut: 0, provider, maxTokens });
+    c.searches++;
+    if (cut) c.cut++;
+  }
+
+  /** The count, or undefined when no search reached a dense model with a known limit. */
+  toRecord(): DenseSearchCount | undefined {
+    return this.count ? { ...this.count } : undefined;
+  }
+}
+
+const tallyScope = new AsyncLocalStorage<DenseSearchTally>();
+
+/** Run `fn` with `tally` counting its dense searches (eval/runner.ts: one per item). */
+export function withDenseSearchTally<T>(tally: DenseSearchTally, fn: () => T): T {
+  return tallyScope.run(tally, fn);
+}
+
+/** Count one dense search of `query` in the current tally (none outside one; nothing where the model's limit is unknown). */
+export function countDenseSearch(embedder: Embedder, query: string, rule: DenseQueryRule, maxWords?: number): void {
+  const t = tallyScope.getStore();
+  if (!t || !query.trim()) return;
+  const r = queryReadInPart(embedder, query, rule, maxWords);
+  if (r) t.add(embedder.provider, r.maxTokens, r.cut);
+}
+
+/**
+ * A run's line (report.md, report.json `denseSearches`) from its items' counts: "7 of 40 searches were cut
+ * to the transformers model's 512 tokens (their rest not read)", with the items that hold a cut one;
+ * undefined when no item recorded a dense search. The same for every system that searches.
+ */
+export function denseSearchesCutLine(
+  counts: readonly (DenseSearchCount | undefined)[],
+): { line: string; searches: number; cut: number; items: number } | undefined {
+  const given = counts.filter((c): c is DenseSearchCount => !!c);
+  if (!given.length) return undefined;
+  const searches = given.reduce((a, c) => a + c.searches, 0);
+  const cut = given.reduce((a, c) => a + c.cut, 0);
+  const items = given.filter((c) => c.cut > 0).length;
+  const limits = [...new Set(given.map((c) => `the ${c.provider} model's ${c.maxTokens} tokens`))].join(' or ');
+  const n = (x: number) => x.toLocaleString('en-US');
+  const line =
+    `${n(cut)} of ${n(searches)} dense ${searches === 1 ? 'search was' : 'searches were'} cut to ${limits} (their rest not read)` +
+    (cut ? ` in ${n(items)} of ${n(counts.length)} items: their rankings, and every figure made from them, read the query's start only` : '');
+  return { line, searches, cut, items };
 }
 
 /** The first 40 characters of a query, on one line, quoted. */

@@ -23,7 +23,7 @@ import { overRecorded } from '../indexer/embed/base-url.js';
 import { denseQueryConfig, denseQueryRule, embedDenseQuery, type DenseQueryRule } from './dense-query.js';
 import { embedderSpecKey, memoQueryVector } from './dense-query-memo.js';
 import { differingQuerySource } from './dense-query-source.js';
-import { createQueryCutCounter, queryReadInPart } from './dense-query-cut.js';
+import { countDenseSearch, createQueryCutCounter, queryReadInPart } from './dense-query-cut.js';
 import { FLAT_MEMORY_MAX_ROWS, flatRanks, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
 import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
@@ -197,6 +197,8 @@ export function createDenseRetriever(
   const cuts = createQueryCutCounter(embedder, section.maxWords);
   const embedUnder = (query: string, r: DenseQueryRule) => {
     cuts.see(query, r);
+    // an agent item's own count (results.jsonl denseSearches)
+    countDenseSearch(embedder, query, r, section.maxWords);
     return memoKey === undefined
       ? embedDenseQuery(embedder, query, r, section.maxWords)
       : memoQueryVector(`${memoKey}\u0000${JSON.stringify(r)}\u0000${section.maxWords ?? 0}\u0000${query}`, () =>

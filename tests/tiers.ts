@@ -11,6 +11,7 @@
 
 /** Files that start a child process or a browser (checked by tests/tiers.test.ts). */
 export const PROCESS_TESTS: readonly string[] = [
+  'agents/dense-searches-cut.test.ts',
   'agents/mad/cited-evidence.test.ts',
   'agents/mad/snippet-handle-order.test.ts',
   'agents/requests.test.ts',

@@ -25,6 +25,7 @@ import { figuresSection } from './sections/figures.js';
 import { failuresSection } from './sections/failures.js';
 import { itemMetricsSection } from './sections/item-metrics.js';
 import { presentationSection } from './sections/presentation.js';
+import { denseSearchesSection } from './sections/dense-searches.js';
 import { repairsSection } from './sections/repairs.js';
 import { summarySection } from './sections/summary.js';
 import { tokensSection } from './sections/tokens.js';
@@ -41,6 +42,7 @@ export const GENERIC_SECTIONS: SectionBuilder[] = [
   tokensSection,
   failuresSection,
   repairsSection,
+  denseSearchesSection,
   presentationSection,
 ];
 

@@ -8,6 +8,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { findEvidence, type EvidenceResult } from '../../agents/case/find-evidence.js';
 import { errors, LexcaseError } from '../../core/errors.js';
+import { queryCutNote } from '../../retrieval/dense-query-cut.js';
 import { searchFiltered } from '../../retrieval/filtered-search.js';
 import type { OpenedIndex } from '../../retrieval/open-index.js';
 import type { Rm3Term } from '../../retrieval/rm3.js';
@@ -51,7 +52,7 @@ export interface PassageSearch {
  * it keeps (a mask from the doc store's in-memory source column), hits are kept by the mask without
  * reading any text, and only the k kept passages are read.
  */
-export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise<{ method: string; hits: PassageHit[]; note?: string }> {
+export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise<{ method: string; hits: PassageHit[]; note?: string; queryCut?: string }> {
   checkMethod(ix, q.method);
   if (q.sources?.length) checkSources(ix, q.sources);
   const retriever = await ix.retriever(q.method, q.rm3 ? { rm3: q.rm3 } : undefined);
@@ -64,15 +65,19 @@ export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise
     }
     return out;
   };
+  // a query longer than the dense model reads, as `search --json` says it (retrieval/dense-query-cut.ts)
+  const cut = queryCutNote(retriever, q.query);
+  const queryCut = cut ? { queryCut: cut } : {};
   // Tied hits in the order of `search --topics` and eval (trec_eval's: retrieval/top-k.ts), the top k of any deeper search; the filtered search reads the same ranking.
   if (!q.sources?.length)
     return {
       method: retriever.method,
       hits: await withText(await printedRun(retriever, q.query, q.k)),
+      ...queryCut,
     };
   const { mask, count } = ix.docs.sourceMask(q.sources);
   const r = await searchFiltered(retriever, q.query, q.k, { size: ix.docs.size, kept: count, indexOf: ix.docs.indexOf, keeps: (i) => mask[i] === 1 });
-  return { method: retriever.method, hits: await withText(r.hits), ...(r.note ? { note: r.note } : {}) };
+  return { method: retriever.method, hits: await withText(r.hits), ...(r.note ? { note: r.note } : {}), ...queryCut };
 }
 
 /** Every name must be a source of the index: a misspelt one would keep nothing, and say nothing. */

@@ -180,6 +180,7 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
           uri: passageUri(en.name, h.id),
         })),
         ...(r.note ? { note: r.note } : {}),
+        ...(r.queryCut ? { queryCut: r.queryCut } : {}),
       };
     },
 

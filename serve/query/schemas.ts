@@ -168,6 +168,12 @@ export const searchOutput = z.object({
   filters: searchInput.shape.filters.unwrap().optional(),
   hits: z.array(searchHit),
   note: z.string().optional().describe('why fewer than k hits came back (a filter keeping fewer passages in the ranking a filtered search looks at)'),
+  queryCut: z
+    .string()
+    .optional()
+    .describe(
+      "the query is longer than the dense model reads (dense, or hybrid's dense component): ranked by its start only, as `lexcase search --json` says it",
+    ),
 });
 
 export const termScore = z.object({
