@@ -8,39 +8,24 @@
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Passage } from '../corpora/types.js';
-import { buildIndex } from '../indexer/build.js';
-import { addDenseIndex } from '../indexer/dense/add-dense.js';
-import { createEmbedder } from '../indexer/embed/create-embedder.js';
 import { closeSparseIndexes } from '../retrieval/open.js';
 import { openQueryService } from '../serve/query/query-service.js';
-import { BAREXAM_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
 import { runCli } from '../tests/support/run-cli.js';
 import { useScriptedLlm } from '../tests/support/scripted-llm-env.js';
 import { startScriptedServer } from '../tests/support/scripted-openai-server.js';
+import { buildTinyBertIndex, TINY_BERT_DIR, tinyBertPassages } from '../tests/support/tiny-bert-index.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const modelDir = join(repoRoot, 'tests/fixtures/tiny-embedder/tiny-bert');
-const passages: Passage[] = bundledLines(BAREXAM_PASSAGES)
-  .filter(Boolean)
-  .slice(0, 40)
-  .map((l) => ({ ...(JSON.parse(l) as { id: string; text: string }), source: 'barexam_qa' }));
+const modelDir = TINY_BERT_DIR;
+const passages = tinyBertPassages();
 
 let tmp: string;
 let index: string;
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'lexcase-dense-searches-'));
   index = join(tmp, 'ix');
-  await buildIndex(
-    (async function* () {
-      yield* passages;
-    })(),
-    { out: index, corpusName: 'barexam-sample', methods: ['bm25', 'qld'], workers: 0 },
-  );
-  await addDenseIndex(index, { embedder: await createEmbedder({ provider: 'transformers', modelDir }), batchSize: 8 });
+  await buildTinyBertIndex(index, passages);
 }, 120_000);
 afterAll(async () => {
   await closeSparseIndexes();

@@ -6,29 +6,22 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { log } from '../core/log.js';
-import type { Passage, Question } from '../corpora/types.js';
+import type { Question } from '../corpora/types.js';
 import { formatRetrievalReport } from '../eval/retrieval-eval-format.js';
 import { evalRetrieval } from '../eval/retrieval-eval.js';
 import { batchSearch } from '../eval/trec/batch-search.js';
-import { buildIndex } from '../indexer/build.js';
-import { addDenseIndex } from '../indexer/dense/add-dense.js';
 import { createEmbedder } from '../indexer/embed/create-embedder.js';
-import { BAREXAM_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
 import { WHOLE_QUERY } from './dense-query.js';
 import { createQueryCutCounter, QUERY_CUT_MEMORY } from './dense-query-cut.js';
 import { openRetriever } from './open.js';
 import { runCli } from '../tests/support/run-cli.js';
+import { buildTinyBertIndex, TINY_BERT_DIR, tinyBertPassages } from '../tests/support/tiny-bert-index.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const modelDir = join(repoRoot, 'tests/fixtures/tiny-embedder/tiny-bert');
-const passages: Passage[] = bundledLines(BAREXAM_PASSAGES)
-  .filter(Boolean)
-  .slice(0, 40)
-  .map((l) => ({ ...(JSON.parse(l) as { id: string; text: string }), source: 'barexam_qa' }));
+const modelDir = TINY_BERT_DIR;
+const passages = tinyBertPassages();
 // a fact pattern of ten passages' legal English (past 512 tokens), and a short question
 const longQuery = passages
   .slice(20, 30)
@@ -41,13 +34,7 @@ let dir: string;
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'lexcase-query-cut-'));
   dir = join(tmp, 'ix');
-  await buildIndex(
-    (async function* () {
-      yield* passages.slice(0, 20);
-    })(),
-    { out: dir, corpusName: 'barexam-sample', methods: ['bm25', 'qld'], workers: 0 },
-  );
-  await addDenseIndex(dir, { embedder: await createEmbedder({ provider: 'transformers', modelDir }), batchSize: 8 });
+  await buildTinyBertIndex(dir, passages.slice(0, 20));
 });
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
