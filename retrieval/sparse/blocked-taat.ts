@@ -23,6 +23,7 @@ import { blockedStats, loadChunk, type Scratch, type Walk } from './blocked-walk
 import { sparseBlock, tightBm25Bound } from './sparse-candidates.js';
 import { sparseGate } from './sparse-gate.js';
 import { blockR, termBounds } from './block-bounds-split.js';
+import { bm25NormsByLength } from './doc-arrays.js';
 
 /** What the last blockedTopK call did (blocked-walk.ts); the gate's cost model (sparse-gate.ts). */
 export { blockedStats } from './blocked-walk.js';
@@ -193,12 +194,20 @@ function layoutScratch(
   blockDocs: number,
   sparse: boolean,
   prune: boolean,
+  byLength: boolean,
 ): Scratch {
   const { arr, qld } = inp;
   const f = modeFacts(inp.mode);
   const T = inp.plan.length;
+  // BM25 whose lists are all compact and walked by bm25Lists: each doc's norm read by its length
+  // (2 bytes a doc, where the norms are 8: a block's random reads of them miss the cache four times
+  // less; docs/notes/2026-12-02-norms-by-length.md), when the range's lengths and the table are held.
+  const nbl = byLength && f.bm25Norm && inp.bm25 ? bm25NormsByLength(view, inp.bm25.k1, inp.bm25.b) : undefined;
+  let lenHeld = nbl ? vm.holdRange(nbl.lengths, view.lo, view.hi) : -1;
+  const lenTabOff = lenHeld >= 0 ? vm.holdRange(nbl!.table, 0, nbl!.table.length) : -1;
+  if (lenTabOff < 0) lenHeld = -1;
   // The range's norms (BM25) and log-lengths (QLD) held in the view's memory, else copied per block.
-  const normHeld = f.bm25Norm ? vm.holdRange(arr!, view.lo, view.hi) : -1;
+  const normHeld = f.bm25Norm && lenHeld < 0 ? vm.holdRange(arr!, view.lo, view.hi) : -1;
   const lnlHeld = qld ? vm.holdRange(qld.lnl, view.lo, view.hi) : -1;
   const scoresOff = (vm.used + 15) & ~15;
   const normOff = scoresOff + blockDocs * 8;
@@ -218,7 +227,26 @@ function layoutScratch(
   const pruneCandOff = ((sparse ? candOff + blockDocs * 4 : tfOff + maxChunk) + 3) & ~3;
   vm.ensure(pruneCandOff + (prune ? blockDocs * 4 : 0));
   if (sparse) new Uint8Array(vm.kernel.memory.buffer, bitsOff, candOff - bitsOff).fill(0);
-  return { normHeld, lnlHeld, scoresOff, normOff, tablesOff, dP1Off, rowsOff, descOff, dTfOff, lnlOff, outOff, lowOff, tfOff, bitsOff, candOff, pruneCandOff };
+  return {
+    normHeld,
+    lenHeld,
+    lenTabOff,
+    lnlHeld,
+    scoresOff,
+    normOff,
+    tablesOff,
+    dP1Off,
+    rowsOff,
+    descOff,
+    dTfOff,
+    lnlOff,
+    outOff,
+    lowOff,
+    tfOff,
+    bitsOff,
+    candOff,
+    pruneCandOff,
+  };
 }
 
 /**
@@ -259,7 +287,8 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
   const vm = viewMemory(view);
   // sparseCandidates needs every compact list in the kernel (BM25, no tf escape, within the budget).
   const sparseOk = sparse && mode === Mode.Bm25 && branchFree && dense.every((d, j) => d !== null || inKernel[j]);
-  const sc = layoutScratch(vm, view, inp, marked, copyRows, maxChunk, blockDocs, sparseOk, prune);
+  const byLength = mode === Mode.Bm25 && !marked && !sparseOk && dense.every((d) => d === null);
+  const sc = layoutScratch(vm, view, inp, marked, copyRows, maxChunk, blockDocs, sparseOk, prune, byLength);
   const kern = vm.kernel;
   const mem = kern.memory.buffer;
   // Typed arrays over the lists and dense rows, taken now that the memory no longer grows.
@@ -387,7 +416,8 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const w = prepareWalk(view, inp, blockDocs, marked, prune, prune && (forced || blockedPruning.sparseGate));
   const { T, sc, kern, dense, runs, copyAt, rowPtr, bs } = w;
   const mem = kern.memory.buffer;
-  const bn = new Float64Array(mem, sc.normOff, f.bm25Norm && sc.normHeld < 0 ? blockDocs : 0);
+  const bn = new Float64Array(mem, sc.normOff, f.bm25Norm && sc.normHeld < 0 && sc.lenHeld < 0 ? blockDocs : 0);
+  const mem8 = new Uint8Array(mem);
   const bl = new Float64Array(mem, sc.lnlOff, qld && sc.lnlHeld < 0 ? blockDocs : 0);
   // The kernel's candidates: score (f64) at outF[2c], block index (i32) at outI[4c + 2].
   const outF = new Float64Array(mem, sc.outOff, marked ? 0 : blockDocs * 2);
@@ -415,6 +445,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   blockedStats.skippedBlocks = 0;
   blockedStats.unselectedBlocks = 0;
   blockedStats.unselectedPruned = 0;
+  blockedStats.byLength = sc.lenHeld >= 0 ? 1 : 0;
   // The leading lists the kernel's BM25 walk adds (bm25Lists), which records the largest score it
   // stores (walk.wat storedMax): a block that walks only these knows a bound of every doc it touched.
   let tracked = 0;
@@ -425,10 +456,13 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const lo = view.lo;
   for (let b0 = view.lo; b0 < view.hi; b0 += blockDocs) {
     const b1 = Math.min(view.hi, b0 + blockDocs);
-    // The block's norms / log-lengths: in place when held, else copied in.
+    // The block's norms / log-lengths: in place when held, else copied in (its u16 lengths, walked by length).
+    // Walked by length, the block's lengths are copied next to its scores first: one sequential
+    // read of 2 bytes a doc, where reading them in place missed the cache at random (0.84× the CPU).
+    if (sc.lenHeld >= 0) mem8.copyWithin(sc.normOff, sc.lenHeld + (b0 - lo) * 2, sc.lenHeld + (b1 - lo) * 2);
     const nOff = sc.normHeld >= 0 ? sc.normHeld + (b0 - lo) * 8 : sc.normOff;
     const lOff = sc.lnlHeld >= 0 ? sc.lnlHeld + (b0 - lo) * 8 : sc.lnlOff;
-    if (f.bm25Norm && sc.normHeld < 0) bn.set(arr!.subarray(b0, b1));
+    if (f.bm25Norm && sc.normHeld < 0 && sc.lenHeld < 0) bn.set(arr!.subarray(b0, b1));
     if (qld && sc.lnlHeld < 0) bl.set(qld.lnl.subarray(b0, b1));
     // Resident dense rows: the address of the block's first doc's tf byte.
     for (const r of runs) for (let j = r.j; j < r.e; j++) if (copyAt[j] < 0) rowPtr[j] = dense[j]!.off + (b0 - lo);
@@ -571,8 +605,10 @@ function walkTerms(w: Walk, b0: number, b1: number, jFrom: number, jTo: number, 
       if (inKernel[j]) {
         // A run of kernel lists (walk.wat bm25Lists / tableLists), in plan order.
         const e = Math.min(kEnd[j], jTo);
-        if (mode === Mode.Bm25) kern.bm25Lists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, sc.scoresOff);
-        else kern.tableLists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, sc.scoresOff);
+        if (mode === Mode.Bm25) {
+          if (sc.lenHeld >= 0) kern.bm25LenLists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, sc.lenTabOff, sc.scoresOff);
+          else kern.bm25Lists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, sc.scoresOff);
+        } else kern.tableLists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, sc.scoresOff);
         j = e - 1;
         continue;
       }

@@ -31,6 +31,8 @@ export const blockedStats = {
   unselectedBlocks: 0,
   /** ... of them, blocks pruned across blocks (their scan skipped, the rest's terms given to no doc). */
   unselectedPruned: 0,
+  /** 1 when the last query's BM25 lists were walked by doc length (walk.wat bm25Len), else 0. */
+  byLength: 0,
   /** sparseCandidates' gate (sparseGate) on the last query: its inputs, and 1 taken / 0 not / −1 not asked. */
   gate: { docs: 0, essential: 0, compactPostings: 0, lookupLists: 0, J: 0, eligible: 0, taken: -1 },
 };
@@ -38,6 +40,9 @@ export const blockedStats = {
 /** Byte offsets of the query's scratch in the view's kernel memory (and of the ranges held there). */
 export interface Scratch {
   normHeld: number;
+  /** BM25 walked by length (walk.wat bm25Len): the range's u16 doc lengths and the norms-by-length table held in the view's memory, else −1. */
+  lenHeld: number;
+  lenTabOff: number;
   lnlHeld: number;
   scoresOff: number;
   normOff: number;

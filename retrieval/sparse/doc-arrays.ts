@@ -29,6 +29,46 @@ export const bm25Norm = (k1: number, b: number, dl: number, avgdl: number) => k1
 /** bm25Norm of every document. */
 export const bm25Norms = (index: ScoringView, k1: number, b: number) => cached(index, `bm25:${k1}:${b}`, (dl) => bm25Norm(k1, b, dl, index.avgdl));
 
+/** Doc lengths above this are not walked by length (a table of 65,536 norms at most). */
+export const LENGTH_TABLE_MAX = 65535;
+
+const lengthTables = new WeakMap<ScoringView, { lengths: Uint16Array | undefined; max: number; tables: Map<string, Float64Array> }>();
+
+function rangeLengths(index: ScoringView) {
+  let e = lengthTables.get(index);
+  if (!e) {
+    const dl = index.doclen;
+    let max = 0;
+    for (let i = index.lo; i < index.hi; i++) if (dl[i] > max) max = dl[i];
+    let lengths: Uint16Array | undefined;
+    if (max <= LENGTH_TABLE_MAX) {
+      lengths = new Uint16Array(index.N);
+      for (let i = index.lo; i < index.hi; i++) lengths[i] = dl[i];
+    }
+    lengthTables.set(index, (e = { lengths, max, tables: new Map() }));
+  }
+  return e;
+}
+
+/**
+ * BM25's norms by doc length (blocked-taat.ts's walk by length, walk.wat bm25Len): the range's doc
+ * lengths as u16 (indexed by global doc index, only the range filled) and a table of bm25Norm for every
+ * length 0 … the range's longest — the same calls bm25Norms makes per doc, so the same values. Undefined
+ * when a doc of the range is longer than LENGTH_TABLE_MAX.
+ */
+export function bm25NormsByLength(index: ScoringView, k1: number, b: number): { lengths: Uint16Array; table: Float64Array } | undefined {
+  const e = rangeLengths(index);
+  if (!e.lengths) return undefined;
+  const key = `${k1}:${b}`;
+  let table = e.tables.get(key);
+  if (!table) {
+    table = new Float64Array(e.max + 1);
+    for (let dl = 0; dl <= e.max; dl++) table[dl] = bm25Norm(k1, b, dl, index.avgdl);
+    e.tables.set(key, table);
+  }
+  return { lengths: e.lengths, table };
+}
+
 /** ln(dl + μ). */
 export const logLengths = (index: ScoringView, mu: number) => cached(index, `lnl:${mu}`, (dl) => Math.log(dl + mu));
 

@@ -310,8 +310,9 @@ it("BM25 blocked top-k pruned across blocks at k above the QLD limit (the worst-
   expect(qldLargeK).toBe(0);
 }, 240_000);
 
-it('BM25 blocked top-k on agent-shaped queries (rare terms once each, a common one or two; k 1–10) skips the selection of blocks whose largest stored score falls short of θ, and equals exhaustive top-k bit for bit', async () => {
+it('BM25 blocked top-k on agent-shaped queries (rare terms once each, a common one or two; k 1–10) skips the selection of blocks whose largest stored score falls short of θ, walks by doc length where no list is dense, and equals exhaustive top-k bit for bit', async () => {
   let unselected = 0;
+  let byLength = 0;
   let unselectedPruned = 0;
   let requests = 0;
   await fc.assert(
@@ -348,6 +349,7 @@ it('BM25 blocked top-k on agent-shaped queries (rare terms once each, a common o
                   requests++;
                   if (blockedStats.unselectedBlocks > blockedStats.unselectedPruned) unselected++;
                   if (blockedStats.unselectedPruned > 0) unselectedPruned++;
+                  byLength += blockedStats.byLength;
                   expect(blocked.docs).toEqual(full.docs);
                   expect(blocked.scores).toEqual(full.scores);
                 }
@@ -360,4 +362,7 @@ it('BM25 blocked top-k on agent-shaped queries (rare terms once each, a common o
   // Both skips happened on many requests: blocks walked whole (no selection) and pruned ones (no scan).
   expect(unselected).toBeGreaterThan(requests / 10);
   expect(unselectedPruned).toBeGreaterThan(requests / 20);
+  // Queries with no dense list walked by length (the norms from a table by doc length), the others by each doc's norm.
+  expect(byLength).toBeGreaterThan(requests / 10);
+  expect(byLength).toBeLessThan(requests);
 }, 240_000);

@@ -24,6 +24,8 @@ export interface WalkKernel {
   table(lowOff: number, tfOff: number, p: number, end: number, lim: number, dOff: number, tableOff: number, scoresOff: number): number;
   /** Consecutive lists walked as by bm25, from 24-byte descriptors {lowOff, tfOff, p, end: i32; p1: f64} (p stored back): see walk.wat. */
   bm25Lists(descOff: number, nLists: number, lim: number, dOff: number, normOff: number, scoresOff: number): void;
+  /** bm25Lists with each doc's norm read by its length: the f64 at tabOff + 8·len[i], len u16 at lenOff + 2i (walk.wat bm25Len). */
+  bm25LenLists(descOff: number, nLists: number, lim: number, dOff: number, lenOff: number, tabOff: number, scoresOff: number): void;
   /** Same for table walks: descriptors {lowOff, tfOff, p, end, tableOff: i32}. */
   tableLists(descOff: number, nLists: number, lim: number, dOff: number, scoresOff: number): void;
   /** Fused dense BM25 run (two docs per step, f64x2), list r's tf bytes of the block at the i32 address rowsOff + 4r: see walk.wat. */

@@ -121,20 +121,21 @@ export class ViewMemory extends MemoryViews {
     return n;
   }
 
-  private readonly ranges = new WeakMap<Float64Array, number>();
+  private readonly ranges = new WeakMap<Float64Array | Uint16Array, number>();
 
   /**
    * Offset of a copy of `arr[lo, hi)` held here (a per-document array of the view's range: BM25
-   * norms, QLD log-lengths), made on first use; −1 when refused. `arr` must not change afterwards
+   * norms or doc lengths, QLD log-lengths; or a table: BM25 norms by length), made on first use; −1 when refused. `arr` must not change afterwards
    * (doc-arrays.ts caches them per view and parameters).
    */
-  holdRange(arr: Float64Array, lo: number, hi: number): number {
+  holdRange(arr: Float64Array | Uint16Array, lo: number, hi: number): number {
     const hit = this.ranges.get(arr);
     if (hit !== undefined) return hit;
-    const off = this.alloc((hi - lo) * 8);
+    const bytes = (hi - lo) * arr.BYTES_PER_ELEMENT;
+    const off = this.alloc(bytes);
     if (off >= 0) {
-      new Float64Array(this.kernel.memory.buffer, off, hi - lo).set(arr.subarray(lo, hi));
-      this.heldBytes += alignedSize((hi - lo) * 8);
+      new Uint8Array(this.kernel.memory.buffer, off, bytes).set(new Uint8Array(arr.buffer, arr.byteOffset + lo * arr.BYTES_PER_ELEMENT, bytes));
+      this.heldBytes += alignedSize(bytes);
     }
     this.ranges.set(arr, off);
     return off;

@@ -70,6 +70,78 @@
         (br $top)))
     (global.set $mx (f64.max (f64x2.extract_lane 0 (local.get $m)) (f64x2.extract_lane 1 (local.get $m))))
     (local.get $p))
+  ;; BM25 with the norms by length: as "bm25", the norm of block doc i read as the f64 at
+  ;; tabOff + 8 * len[i] (len: u16 at lenOff + 2i, the doc's length; the table holds bm25Norm of each
+  ;; length, the very values the per-doc norm array holds, so the weights are the same bits). A
+  ;; block's lengths are 2 bytes a doc where its norms are 8: the walk's random reads of them miss
+  ;; the cache four times less often (docs/notes/2026-12-02-norms-by-length.md).
+  (func $bm25Len (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
+        (param $lim i32) (param $dOff i32) (param $lenOff i32) (param $tabOff i32) (param $scoresOff i32) (param $p1 f64)
+        (result i32)
+    (local $l i32) (local $i i32) (local $j i32) (local $tf f64) (local $a i32)
+    (local $lp i32) (local $t v128) (local $w v128) (local $pv v128)
+    (local $s v128) (local $m v128) (local $v f64)
+    (local.set $pv (f64x2.splat (local.get $p1)))
+    (local.set $m (f64x2.splat (global.get $mx)))
+    (block $pairsDone
+      (loop $pairs
+        (br_if $pairsDone (i32.gt_u (i32.add (local.get $p) (i32.const 2)) (local.get $end)))
+        (local.set $lp (i32.add (local.get $lowOff) (i32.shl (local.get $p) (i32.const 1))))
+        (local.set $l (i32.load16_u offset=2 (local.get $lp)))
+        (br_if $pairsDone (i32.ge_u (local.get $l) (local.get $lim)))
+        (local.set $j (i32.add (local.get $l) (local.get $dOff)))
+        (local.set $i (i32.add (i32.load16_u (local.get $lp)) (local.get $dOff)))
+        (local.set $t (f64x2.convert_low_i32x4_u (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u
+          (v128.load16_splat (i32.add (local.get $tfOff) (local.get $p)))))))
+        (local.set $w (f64x2.div (f64x2.mul (local.get $pv) (local.get $t))
+          (f64x2.add (local.get $t)
+            (v128.load64_lane 1
+              (i32.add (local.get $tabOff) (i32.shl (i32.load16_u (i32.add (local.get $lenOff) (i32.shl (local.get $j) (i32.const 1)))) (i32.const 3)))
+              (v128.load64_zero
+                (i32.add (local.get $tabOff) (i32.shl (i32.load16_u (i32.add (local.get $lenOff) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 3))))))))
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $lp (i32.add (local.get $scoresOff) (i32.shl (local.get $j) (i32.const 3))))
+        (local.set $s (f64x2.add (v128.load64_lane 1 (local.get $lp) (v128.load64_zero (local.get $a))) (local.get $w)))
+        (v128.store64_lane 0 (local.get $a) (local.get $s))
+        (v128.store64_lane 1 (local.get $lp) (local.get $s))
+        (local.set $m (f64x2.pmax (local.get $m) (local.get $s)))
+        (local.set $p (i32.add (local.get $p) (i32.const 2)))
+        (br $pairs)))
+    (block $out
+      (loop $top
+        (br_if $out (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $l (i32.load16_u (i32.add (local.get $lowOff) (i32.shl (local.get $p) (i32.const 1)))))
+        (br_if $out (i32.ge_u (local.get $l) (local.get $lim)))
+        (local.set $i (i32.add (local.get $l) (local.get $dOff)))
+        (local.set $tf (f64.convert_i32_u (i32.load8_u (i32.add (local.get $tfOff) (local.get $p)))))
+        (local.set $a (i32.add (local.get $scoresOff) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $v
+          (f64.add (f64.load (local.get $a))
+            (f64.div (f64.mul (local.get $p1) (local.get $tf))
+                     (f64.add (local.get $tf)
+                       (f64.load (i32.add (local.get $tabOff)
+                         (i32.shl (i32.load16_u (i32.add (local.get $lenOff) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 3))))))))
+        (f64.store (local.get $a) (local.get $v))
+        (local.set $m (f64x2.pmax (local.get $m) (f64x2.splat (local.get $v))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $top)))
+    (global.set $mx (f64.max (f64x2.extract_lane 0 (local.get $m)) (f64x2.extract_lane 1 (local.get $m))))
+    (local.get $p))
+  ;; bm25Lists with the norms by length (bm25Len): the same descriptors.
+  (func (export "bm25LenLists") (param $descOff i32) (param $nLists i32) (param $lim i32) (param $dOff i32)
+        (param $lenOff i32) (param $tabOff i32) (param $scoresOff i32)
+    (local $d i32) (local $dEnd i32)
+    (local.set $d (local.get $descOff))
+    (local.set $dEnd (i32.add (local.get $descOff) (i32.mul (local.get $nLists) (i32.const 24))))
+    (block $done
+      (loop $lists
+        (br_if $done (i32.ge_u (local.get $d) (local.get $dEnd)))
+        (i32.store offset=8 (local.get $d)
+          (call $bm25Len (i32.load (local.get $d)) (i32.load offset=4 (local.get $d)) (i32.load offset=8 (local.get $d))
+                      (i32.load offset=12 (local.get $d)) (local.get $lim) (local.get $dOff) (local.get $lenOff)
+                      (local.get $tabOff) (local.get $scoresOff) (f64.load offset=16 (local.get $d))))
+        (local.set $d (i32.add (local.get $d) (i32.const 24)))
+        (br $lists))))
   ;; Table scorers (textbook QLD): scores[i] += table[tf] (256 f64 at tableOff)
   (func $table (export "table") (param $lowOff i32) (param $tfOff i32) (param $p i32) (param $end i32)
         (param $lim i32) (param $dOff i32) (param $tableOff i32) (param $scoresOff i32)
