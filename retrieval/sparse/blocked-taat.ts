@@ -75,6 +75,8 @@ export const PRUNE_MAX_K_BM25 = 1000;
  * `selectByMax`: a BM25 block whose walked lists are all kernel compact lists skips its selection
  * (and a pruned one its scan) when the largest score the walk stored (+ the rest's bound) is below
  * θ, clearing the block instead (docs/notes/2026-12-01-agent-10m.md); off only for the A/B.
+ * `byLength`: a BM25 query none of whose lists is dense reads each doc's norm from a table by its
+ * length (walk.wat bm25Len, docs/notes/2026-12-02-norms-by-length.md); off only for the A/B.
  */
 export const blockedPruning = {
   enabled: true,
@@ -84,6 +86,8 @@ export const blockedPruning = {
   blockBounds: false,
   kernelCandidatesMin: 32,
   selectByMax: true,
+  /** BM25 with no dense list walked by doc length (walk.wat bm25Len); off walks by each doc's norm (A/B). */
+  byLength: true,
 };
 
 /** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
@@ -287,7 +291,7 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
   const vm = viewMemory(view);
   // sparseCandidates needs every compact list in the kernel (BM25, no tf escape, within the budget).
   const sparseOk = sparse && mode === Mode.Bm25 && branchFree && dense.every((d, j) => d !== null || inKernel[j]);
-  const byLength = mode === Mode.Bm25 && !marked && !sparseOk && dense.every((d) => d === null);
+  const byLength = blockedPruning.byLength && mode === Mode.Bm25 && !marked && !sparseOk && dense.every((d) => d === null);
   const sc = layoutScratch(vm, view, inp, marked, copyRows, maxChunk, blockDocs, sparseOk, prune, byLength);
   const kern = vm.kernel;
   const mem = kern.memory.buffer;
