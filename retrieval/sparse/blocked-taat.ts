@@ -75,8 +75,8 @@ export const PRUNE_MAX_K_BM25 = 1000;
  * `selectByMax`: a BM25 block whose walked lists are all kernel compact lists skips its selection
  * (and a pruned one its scan) when the largest score the walk stored (+ the rest's bound) is below
  * θ, clearing the block instead (docs/notes/2026-12-01-agent-10m.md); off only for the A/B.
- * `byLength`: a BM25 query none of whose lists is dense reads each doc's norm from a table by its
- * length (walk.wat bm25Len, docs/notes/2026-12-02-norms-by-length.md); off only for the A/B.
+ * `byLength`: a BM25 query's compact lists read each doc's norm from a table by its length
+ * (walk.wat bm25Len, docs/notes/2026-12-02-norms-by-length.md); off only for the A/B.
  */
 export const blockedPruning = {
   enabled: true,
@@ -203,9 +203,10 @@ function layoutScratch(
   const { arr, qld } = inp;
   const f = modeFacts(inp.mode);
   const T = inp.plan.length;
-  // BM25 whose lists are all compact and walked by bm25Lists: each doc's norm read by its length
-  // (2 bytes a doc, where the norms are 8: a block's random reads of them miss the cache four times
-  // less; docs/notes/2026-12-02-norms-by-length.md), when the range's lengths and the table are held.
+  // BM25 (not sparseCandidates): the compact lists' walk reads each doc's norm by its length (2 bytes
+  // a doc, copied per block, where the norms are 8 read at random: docs/notes/2026-12-02-norms-by-length.md),
+  // when the range's lengths and the table are held; the dense walks get the block's f64 norms copied
+  // into the scratch (blockNorms), or its candidates' only (candidateNorms).
   const nbl = byLength && f.bm25Norm && inp.bm25 ? bm25NormsByLength(view, inp.bm25.k1, inp.bm25.b) : undefined;
   let lenHeld = nbl ? vm.holdRange(nbl.lengths, view.lo, view.hi) : -1;
   const lenTabOff = lenHeld >= 0 ? vm.holdRange(nbl!.table, 0, nbl!.table.length) : -1;
@@ -223,7 +224,8 @@ function layoutScratch(
   const dTfOff = descOff + T * 24;
   // 16 spare bytes after the copied dense rows: the f64x2 walk loads 8 tf bytes at a time.
   const lnlOff = (dTfOff + copyRows * blockDocs + 16 + 7) & ~7;
-  const outOff = lnlOff + (qld && lnlHeld < 0 ? blockDocs * 8 : 0);
+  const lenCopyOff = lnlOff + (qld && lnlHeld < 0 ? blockDocs * 8 : 0);
+  const outOff = (lenCopyOff + (lenHeld >= 0 ? blockDocs * 2 + 16 : 0) + 7) & ~7;
   const lowOff = outOff + (marked ? 0 : blockDocs * 16);
   const tfOff = lowOff + maxChunk * 2;
   const bitsOff = sparse ? (tfOff + maxChunk + 7) & ~7 : 0;
@@ -235,6 +237,7 @@ function layoutScratch(
     normHeld,
     lenHeld,
     lenTabOff,
+    lenCopyOff,
     lnlHeld,
     scoresOff,
     normOff,
@@ -291,7 +294,7 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
   const vm = viewMemory(view);
   // sparseCandidates needs every compact list in the kernel (BM25, no tf escape, within the budget).
   const sparseOk = sparse && mode === Mode.Bm25 && branchFree && dense.every((d, j) => d !== null || inKernel[j]);
-  const byLength = blockedPruning.byLength && mode === Mode.Bm25 && !marked && !sparseOk && dense.every((d) => d === null);
+  const byLength = blockedPruning.byLength && mode === Mode.Bm25 && !marked && !sparseOk;
   const sc = layoutScratch(vm, view, inp, marked, copyRows, maxChunk, blockDocs, sparseOk, prune, byLength);
   const kern = vm.kernel;
   const mem = kern.memory.buffer;
@@ -370,6 +373,9 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
     mark: marked ? new Uint8Array(blockDocs) : undefined,
     cands: new Int32Array(mem, sc.pruneCandOff, prune ? blockDocs : 0),
     loadedChunk: -1,
+    normsBlock: -1,
+    bn: new Float64Array(mem, sc.normOff, f.bm25Norm && sc.normHeld < 0 ? blockDocs : 0),
+    hi: view.hi,
     sparse: sparseOk,
     kCands: new Int32Array(mem, sc.candOff, sparseOk ? blockDocs : 0),
   };
@@ -420,7 +426,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const w = prepareWalk(view, inp, blockDocs, marked, prune, prune && (forced || blockedPruning.sparseGate));
   const { T, sc, kern, dense, runs, copyAt, rowPtr, bs } = w;
   const mem = kern.memory.buffer;
-  const bn = new Float64Array(mem, sc.normOff, f.bm25Norm && sc.normHeld < 0 && sc.lenHeld < 0 ? blockDocs : 0);
+  const bn = w.bn;
   const mem8 = new Uint8Array(mem);
   const bl = new Float64Array(mem, sc.lnlOff, qld && sc.lnlHeld < 0 ? blockDocs : 0);
   // The kernel's candidates: score (f64) at outF[2c], block index (i32) at outI[4c + 2].
@@ -463,7 +469,10 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     // The block's norms / log-lengths: in place when held, else copied in (its u16 lengths, walked by length).
     // Walked by length, the block's lengths are copied next to its scores first: one sequential
     // read of 2 bytes a doc, where reading them in place missed the cache at random (0.84× the CPU).
-    if (sc.lenHeld >= 0) mem8.copyWithin(sc.normOff, sc.lenHeld + (b0 - lo) * 2, sc.lenHeld + (b1 - lo) * 2);
+    if (sc.lenHeld >= 0) {
+      mem8.copyWithin(sc.lenCopyOff, sc.lenHeld + (b0 - lo) * 2, sc.lenHeld + (b1 - lo) * 2);
+      w.normsBlock = -1;
+    }
     const nOff = sc.normHeld >= 0 ? sc.normHeld + (b0 - lo) * 8 : sc.normOff;
     const lOff = sc.lnlHeld >= 0 ? sc.lnlHeld + (b0 - lo) * 8 : sc.lnlOff;
     if (f.bm25Norm && sc.normHeld < 0 && sc.lenHeld < 0) bn.set(arr!.subarray(b0, b1));
@@ -610,7 +619,7 @@ function walkTerms(w: Walk, b0: number, b1: number, jFrom: number, jTo: number, 
         // A run of kernel lists (walk.wat bm25Lists / tableLists), in plan order.
         const e = Math.min(kEnd[j], jTo);
         if (mode === Mode.Bm25) {
-          if (sc.lenHeld >= 0) kern.bm25LenLists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, sc.lenTabOff, sc.scoresOff);
+          if (sc.lenHeld >= 0) kern.bm25LenLists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, sc.lenCopyOff, sc.lenTabOff, sc.scoresOff);
           else kern.bm25Lists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, sc.scoresOff);
         } else kern.tableLists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, sc.scoresOff);
         j = e - 1;
@@ -620,6 +629,24 @@ function walkTerms(w: Walk, b0: number, b1: number, jFrom: number, jTo: number, 
     }
     s0 = s1;
   }
+}
+
+/**
+ * Walked by length, the kernel's dense walks still read f64 norms from the scratch: the block's are
+ * copied there before its first dense run (a sequential copy; the walk reads every doc's anyway).
+ */
+function blockNorms(w: Walk, b0: number): void {
+  if (w.sc.lenHeld < 0 || w.normsBlock === b0) return;
+  const n = Math.min(w.bs.length, w.hi - b0);
+  w.bn.set(w.arr!.subarray(b0, b0 + n));
+  w.normsBlock = b0;
+}
+
+/** ... and before a pruned block's dense rows go to its candidates, the candidates' norms only. */
+function candidateNorms(w: Walk, b0: number, nc: number): void {
+  if (w.sc.lenHeld < 0 || w.normsBlock === b0) return;
+  const { bn, cands, arr } = w;
+  for (let c = 0; c < nc; c++) bn[cands[c]] = arr![b0 + cands[c]];
 }
 
 /**
@@ -637,8 +664,10 @@ function addFusedRun(w: Walk, j: number, jTo: number, s0: number, s1: number, b0
     const at = copyAt[q];
     if (at >= 0) dTf.set(dTfs[q]!.subarray(s0 - lo, s1 - lo), at + i0);
   }
-  if (w.mode === Mode.Bm25) kern.denseBm25(sc.rowsOff + j * 4, n, sc.dP1Off + j * 8, nOff, sc.scoresOff, i0, s1 - b0);
-  else kern.denseTable(sc.rowsOff + j * 4, n, sc.tablesOff + j * TABLE * 8, sc.scoresOff, i0, s1 - b0);
+  if (w.mode === Mode.Bm25) {
+    blockNorms(w, b0);
+    kern.denseBm25(sc.rowsOff + j * 4, n, sc.dP1Off + j * 8, nOff, sc.scoresOff, i0, s1 - b0);
+  } else kern.denseTable(sc.rowsOff + j * 4, n, sc.tablesOff + j * TABLE * 8, sc.scoresOff, i0, s1 - b0);
   return e;
 }
 
@@ -757,6 +786,7 @@ function addToCandidates(w: Walk, b0: number, b1: number, J: number, nc: number,
       // Resident rows of a fused run (their block addresses set): the kernel adds a run of them per candidate.
       let e = j + 1;
       while (e < denseEnd[j] && copyAt[e] < 0) e++;
+      candidateNorms(w, b0, nc);
       kern.denseBm25Cands(sc.rowsOff + j * 4, e - j, sc.dP1Off + j * 8, nOff, sc.scoresOff, sc.pruneCandOff, nc);
       blockedStats.kernelCandidateRuns++;
       j = e - 1;
@@ -786,7 +816,7 @@ function addToCandidates(w: Walk, b0: number, b1: number, J: number, nc: number,
     const { low, tfs, chunkEnd } = list;
     const kd = inKernel[j] ? kIdx[j] * 6 + 2 : -1;
     let p = kd >= 0 ? descI[kd] : pos[j];
-    const w = tables[j];
+    const wt = tables[j];
     for (let c = 0; c < nc; c++) {
       const i = cands[c];
       const d = b0 + i;
@@ -800,7 +830,7 @@ function addToCandidates(w: Walk, b0: number, b1: number, J: number, nc: number,
       if (p >= end || low[p] !== x) continue;
       let tf = tfs[p];
       if (tf === TF8_ESCAPE) tf = list.bigTf!.get(p)!;
-      bs[i] = bs[i] + (mode === Mode.Bm25 ? (t.p1 * tf) / (tf + arr![d]) : tf < TABLE ? w[tf] : t.p1 * Math.log1p(tf / t.p2));
+      bs[i] = bs[i] + (mode === Mode.Bm25 ? (t.p1 * tf) / (tf + arr![d]) : tf < TABLE ? wt[tf] : t.p1 * Math.log1p(tf / t.p2));
       p++;
     }
     // Past the block: the first posting at or after b1.

@@ -43,6 +43,8 @@ export interface Scratch {
   /** BM25 walked by length (walk.wat bm25Len): the range's u16 doc lengths and the norms-by-length table held in the view's memory, else −1. */
   lenHeld: number;
   lenTabOff: number;
+  /** Walked by length: the block's u16 lengths, copied here per block. */
+  lenCopyOff: number;
   lnlHeld: number;
   scoresOff: number;
   normOff: number;
@@ -64,11 +66,16 @@ export interface Scratch {
 
 /** Everything one blocked walk reads and moves: the lists, the scratch's typed arrays, the cursors. */
 export interface Walk {
+  /** Walked by length with dense lists: the block whose f64 norms are in the scratch (its first doc), else −1. */
+  normsBlock: number;
   mode: Mode;
   plan: TermPlan[];
   T: number;
   arr: Float64Array | undefined;
   lo: number;
+  hi: number;
+  /** The block's f64 norms in the scratch (BM25 when the range's are not held), else empty. */
+  bn: Float64Array;
   c0: number;
   branchFree: boolean;
   kern: ViewMemory['kernel'];

@@ -1,6 +1,6 @@
 /**
- * BM25 walked by doc length (walk.wat bm25Len; blocked-taat.ts takes it when no list of the query is
- * dense): each doc's norm read from a table by its length. A doc longer than a u16 holds keeps the
+ * BM25 walked by doc length (walk.wat bm25Len; blocked-taat.ts takes it for every BM25 query but
+ * sparseCandidates'): each doc's norm read from a table by its length. A doc longer than a u16 holds keeps the
  * walk by each doc's norm; both equal exhaustive scoring bit for bit.
  */
 import { afterAll, expect, it } from 'vitest';
