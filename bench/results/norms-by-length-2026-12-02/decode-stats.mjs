@@ -1,0 +1,15 @@
+import { pathToFileURL } from 'node:url';
+const [build, index, count] = process.argv.slice(2);
+const load = (p) => import(pathToFileURL(`${build}/dist/${p}`).href);
+const { openRetriever } = await load('retrieval/open.js');
+const { syntheticQueries } = await load('bench/synthetic.js');
+const { decodeStats } = await load('retrieval/sparse/decoded-postings.js');
+const r = await openRetriever(index, 'bm25', { threads: 0 });
+const qs = syntheticQueries({ count: Number(count) + 2, seed: 42, profile: 'zipf', shape: 'long' });
+for (const q of qs) await r.search(q, { k: 1000 });
+const before = { ...decodeStats };
+const t = process.cpuUsage();
+for (const q of qs.slice(2)) await r.search(q, { k: 1000 });
+const d = process.cpuUsage(t);
+console.log(build, 'cpu/query', ((d.user + d.system) / 1000 / Number(count)).toFixed(1), Object.fromEntries(Object.entries(decodeStats).map(([k, v]) => [k, v - before[k]])));
+process.exit(0);
