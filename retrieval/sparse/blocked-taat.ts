@@ -86,7 +86,7 @@ export const blockedPruning = {
   blockBounds: false,
   kernelCandidatesMin: 32,
   selectByMax: true,
-  /** BM25 with no dense list walked by doc length (walk.wat bm25Len); off walks by each doc's norm (A/B). */
+  /** BM25's compact lists walked by doc length (walk.wat bm25Len); off walks by each doc's norm (A/B). */
   byLength: true,
 };
 
