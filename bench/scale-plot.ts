@@ -51,17 +51,32 @@ export interface CurvePoint {
  * failed one and a later file over an earlier one.
  */
 export function mergeRuns(all: ScaleResults[]): ScaleRun[] {
-  const byKey = new Map<string, { run: ScaleRun; rank: number }>();
+  const byKey = new Map<string, { run: ScaleRun; rank: number; file: ScaleResults }>();
+  // runs that built their index (and so have build figures), by size, corpus, seed and work dir
+  const built = new Map<string, { run: ScaleRun; rank: number }>();
   for (const r of all) {
     const limit = claimLimit(r.machine.usableCpus ?? r.machine.cpus);
     for (const run of r.runs) {
       const rank = (run.status === 'ok' ? 1 : 0) + (run.status === 'ok' && unclaimedFigures([run], limit).length === 0 ? 1 : 0);
       const key = `${run.size}:${run.profile}`;
       const had = byKey.get(key);
-      if (!had || rank >= had.rank) byKey.set(key, { run, rank });
+      if (!had || rank >= had.rank) byKey.set(key, { run, rank, file: r });
+      if (run.build && !run.reused) {
+        const where = `${key}:${r.options.seed}:${r.options.workDir}`;
+        const b = built.get(where);
+        if (!b || rank >= b.rank) built.set(where, { run, rank });
+      }
     }
   }
-  return [...byKey.values()].map((x) => x.run).sort((a, b) => a.size - b.size || a.profile.localeCompare(b.profile, 'en'));
+  // A --reuse run queried the index that a --keep run of the same work dir, size, corpus and seed
+  // built: that run's build (and corpus) figures are its index's — before, the table said "reused"
+  // and the projection fitted the build without that size.
+  const withBuild = ({ run, file }: { run: ScaleRun; file: ScaleResults }): ScaleRun => {
+    if (!run.reused || run.build) return run;
+    const b = built.get(`${run.size}:${run.profile}:${file.options.seed}:${file.options.workDir}`)?.run;
+    return b?.build ? { ...run, build: b.build, ...(b.generate ? { generate: b.generate } : {}) } : run;
+  };
+  return [...byKey.values()].map(withBuild).sort((a, b) => a.size - b.size || a.profile.localeCompare(b.profile, 'en'));
 }
 
 export function curvePoints(runs: ScaleRun[]): CurvePoint[] {

@@ -34,6 +34,14 @@ describe('bootstrap confidence intervals', () => {
     expect([c.lo, c.hi]).not.toEqual([a.lo, a.hi]);
   });
 
+  it('refuses a seed its draws would read as another (past 32 bits, fractional, negative), naming the rule', () => {
+    const v = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? 1 : 0));
+    // before: 4294967297 drew exactly as seed 1 while the interval recorded seed 4294967297
+    for (const seed of [4294967297, 1.5, -1, Number.NaN])
+      expect(() => bootstrapCi(v, { seed, iterations: 50 })).toThrow(/bootstrap seed must be an integer from 0 to 4294967295/);
+    expect(bootstrapCi(v, { seed: 4294967295, iterations: 50 }).seed).toBe(4294967295);
+  });
+
   it('a higher confidence level gives a wider interval', () => {
     const ci90 = bootstrapCi(halfHits, { level: 0.9 });
     const ci99 = bootstrapCi(halfHits, { level: 0.99 });

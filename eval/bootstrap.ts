@@ -16,7 +16,7 @@
  * p = min(1, 2 · min(#{d* ≤ 0} + 1, #{d* ≥ 0} + 1) / (B + 1)). It asks how often a resample's
  * difference falls on the other side of zero; small p = the sign of the difference is stable.
  */
-import { createRng } from '../core/rng.js';
+import { createRng, isValidSeed, SEED_RULE } from '../core/rng.js';
 
 export interface BootstrapOptions {
   /** Number of resamples B (default 2000). */
@@ -64,6 +64,8 @@ function resolve(opts: BootstrapOptions) {
   const o = { ...DEFAULTS, ...opts };
   if (!(o.level > 0 && o.level < 1)) throw new RangeError(`bootstrap level must be in (0, 1), got ${o.level}`);
   if (!(Number.isInteger(o.iterations) && o.iterations > 0)) throw new RangeError(`bootstrap iterations must be a positive integer`);
+  // draws use the seed's 32 bits: 4294967297 resampled as seed 1, 1.5 as 1, while the interval said the seed given
+  if (!isValidSeed(o.seed)) throw new RangeError(`bootstrap seed must be ${SEED_RULE}, got ${String(o.seed)}`);
   return o;
 }
 

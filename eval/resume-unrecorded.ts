@@ -80,6 +80,9 @@
  *                 how CASE's search snippets count their "…" cut marks: within searchSnippetChars
  *                 (retrieval/tools/snippet.ts); an older lexcase added them beyond it (up to 4
  *                 characters more), so the resume warns
+ *   itemCounts    what each item's line counts beyond its answer (eval/item-counts.ts: denseSearches,
+ *                 tokens.textOtherAnswer); an older lexcase counted neither, so report.md says how many
+ *                 earlier items were not counted (a resume warns)
  *   seedDerivation how each item's seeded draws (presentation orders, tie-breaks, jury panels) follow
  *                 from the run seed (core/rng.ts SEED_DERIVATION); an older lexcase drew them with
  *                 FNV-1a alone, so the items a resume runs are drawn otherwise than its earlier ones:
@@ -421,6 +424,12 @@ const ADDED: {
   },
   {
     runner: true,
+    path: ['itemCounts'],
+    what: "what each item's line counts (eval/item-counts.ts): an older lexcase counted neither an item's dense searches cut to the model's tokens (denseSearches) nor forced-call replies whose text named another answer (tokens.textOtherAnswer), so report.md counts them for the items this resume runs only, and says how many earlier items were not counted",
+    lacks: absent,
+  },
+  {
+    runner: true,
     path: ['seedDerivation'],
     what: "how the items' seeded draws follow from the seed: an older lexcase drew them with FNV-1a alone (they depended only on whether the seed was odd or even), so the items this resume runs are drawn otherwise than the earlier ones",
     lacks: absent,
@@ -452,7 +461,7 @@ function setAt(config: Record<string, unknown>, path: string[], value: unknown):
 
 /**
  * The fields a run's config may lack for its lexcase's age: all of them in a run of a lexcase system,
- * only the runner's own (seedDerivation, replyReading, usageReading) in a run of a system of the caller's own
+ * only the runner's own (seedDerivation, itemCounts, replyReading, usageReading) in a run of a system of the caller's own
  * (`lexcaseFields: false`), whose `prompts` or `dataFiles` are its own fields — before, a user's config
  * that added its own `prompts` resumed with "written by an older lexcase and does not record prompts".
  */

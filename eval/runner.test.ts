@@ -9,6 +9,7 @@ import { llmConfigSchema } from '../core/config.js';
 import { errors } from '../core/errors.js';
 import { createChatModel } from '../core/llm/factory.js';
 import { invokeStructured } from '../core/llm/structured.js';
+import { ITEM_COUNTS } from './item-counts.js';
 import { SEED_DERIVATION } from '../core/rng.js';
 import { UsageMeter } from '../core/llm/usage.js';
 import { registerSecret, setLogLevel } from '../core/log.js';
@@ -136,7 +137,7 @@ describe('runExperiment', () => {
     const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(cfg.seed).toBe(7);
     // with how the items' seeds follow from the run seed (core/rng.ts)
-    expect(cfg.config).toEqual({ system: 'rag-test', k: 2, seedDerivation: SEED_DERIVATION });
+    expect(cfg.config).toEqual({ system: 'rag-test', k: 2, seedDerivation: SEED_DERIVATION, itemCounts: ITEM_COUNTS });
     expect(cfg.provenance.datasetChecksum).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(cfg.provenance.gitSha).toMatch(/^([0-9a-f]{7,64}(-dirty)?|unknown)$/);
     expect(cfg.provenance.lexcaseVersion).toMatch(/^\d+\.\d+\.\d+/);

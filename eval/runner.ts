@@ -60,6 +60,7 @@ import { addUsage, emptyUsage, UsageMeter, withUsageScope, type TokenUsage } fro
 import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../core/llm/record-replay.js';
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
 import { DenseSearchTally, withDenseSearchTally } from '../retrieval/dense-query-cut.js';
+import { ITEM_COUNTS } from './item-counts.js';
 import { REPLY_READING } from '../core/llm/reply-reading.js';
 import { USAGE_READING } from '../core/llm/usage-reading.js';
 import { replyFingerprints } from './reply-fingerprints.js';
@@ -332,10 +333,9 @@ async function runLocked<Item extends { id: string }>(
   // An LLM run (its system is given a model, or its config names one) records how its replies and their token usage are read
   // (core/llm/reply-reading.ts, core/llm/usage-reading.ts).
   const replyReading = isLlmRun(opts) ? { replyReading: REPLY_READING, usageReading: USAGE_READING } : {};
-  const config = JSON.parse(JSON.stringify({ ...opts.config, seedDerivation: SEED_DERIVATION, ...replyReading, ...(shard ? { shard } : {}) })) as Record<
-    string,
-    unknown
-  >;
+  const config = JSON.parse(
+    JSON.stringify({ ...opts.config, seedDerivation: SEED_DERIVATION, itemCounts: ITEM_COUNTS, ...replyReading, ...(shard ? { shard } : {}) }),
+  ) as Record<string, unknown>;
   const contentOf = opts.itemContent;
   const checksumOf = contentOf ? (item: Item) => itemChecksum(contentOf(item)) : undefined;
   const prov: Provenance = {

@@ -40,10 +40,14 @@ export interface DenseSearchCount {
 export class DenseSearchTally {
   private count: DenseSearchCount | undefined;
 
+  /** `parent`: the tally this one runs inside (withDenseSearchTally nested), which counts every search too. */
+  constructor(private readonly parent?: DenseSearchTally) {}
+
   add(provider: string, maxTokens: number, cut: boolean): void {
     const c = (this.count ??= { searches: 0, cut: 0, provider, maxTokens });
     c.searches++;
     if (cut) c.cut++;
+    this.parent?.add(provider, maxTokens, cut);
   }
 
   /** The count, or undefined when no search reached a dense model with a known limit. */
@@ -57,6 +61,27 @@ const tallyScope = new AsyncLocalStorage<DenseSearchTally>();
 /** Run `fn` with `tally` counting its dense searches (eval/runner.ts: one per item). */
 export function withDenseSearchTally<T>(tally: DenseSearchTally, fn: () => T): T {
   return tallyScope.run(tally, fn);
+}
+
+/**
+ * Run `fn` counting its dense searches in a tally of its own (findEvidence: one call), the enclosing
+ * tally (a runner's item), if any, counting them as well.
+ */
+export async function countingDenseSearches<T>(fn: () => Promise<T>): Promise<{ value: T; count: DenseSearchCount | undefined }> {
+  const tally = new DenseSearchTally(tallyScope.getStore());
+  const value = await tallyScope.run(tally, fn);
+  return { value, count: tally.toRecord() };
+}
+
+/**
+ * One call's note (findEvidence's `queryCut`) when any of its dense searches was read only in part:
+ * "2 of 6 dense searches were longer than the transformers model's 512 tokens: embedded from their
+ * first 512 (the rest not read)"; undefined when none was, or no search reached a model with a known limit.
+ */
+export function searchesCutNote(count: DenseSearchCount | undefined): string | undefined {
+  if (!count?.cut) return undefined;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `${n(count.cut)} of ${n(count.searches)} dense ${count.searches === 1 ? 'search was' : 'searches were'} longer than the ${count.provider} model's ${count.maxTokens} tokens: embedded from their first ${count.maxTokens} (the rest not read; the ranking read the query's start only)`;
 }
 
 /** Count one dense search of `query` in the current tally (none outside one; nothing where the model's limit is unknown). */

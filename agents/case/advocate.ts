@@ -31,6 +31,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { createAgent, createMiddleware, modelCallLimitMiddleware } from 'langchain';
+import { toolErrorsWithoutStack } from '../common/tool-error-text.js';
 import { z } from 'zod';
 import { isLexcaseError } from '../../core/errors.js';
 import { distinctIdsGuard } from '../common/message-id-guard.js';
@@ -169,6 +170,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
       tokenLimitMiddleware(maxTokens),
       distinctIdsGuard(`advocate ${o.hypothesis.key}`),
       repeatedCallsOnce(),
+      toolErrorsWithoutStack(),
     ],
   });
   // the loop's LLM exchanges are recorded as the step `advocate <key>` (core/llm/record-replay.ts)

@@ -16,6 +16,7 @@ import { OFFLINE_DEPTH, OFFLINE_LABEL, runOfflineAdvocate } from './advocate-off
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import type { EvidenceItem, RejectedPick, ToolCallRecord } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
+import { countingDenseSearches, searchesCutNote } from '../../retrieval/dense-query-cut.js';
 
 export interface FindEvidenceOptions {
   hypothesis: string;
@@ -59,6 +60,11 @@ export interface EvidenceResult {
   temperature?: number;
   /** Offline: fewer passages than `k` were returned, and why. */
   shortfall?: { k: number; returned: number; reason: string };
+  /**
+   * Some of the advocate's dense searches (dense, or hybrid's dense component) were longer than the
+   * dense model reads, and were ranked by their start only: how many, of how many (searchesCutNote).
+   */
+  queryCut?: string;
 }
 
 export async function findEvidence(opts: FindEvidenceOptions): Promise<EvidenceResult> {
@@ -86,28 +92,31 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
   // the LLM advocate and its tools (LangChain) only with a model: `lexcase evidence --offline` starts without them
   const llmCase = o.llm ? await import('./llm-case.js') : undefined;
   const temperature = o.llm ? (await import('../../core/llm/factory.js')).modelTemperature(o.llm) : undefined;
-  const r = llmCase
-    ? await llmCase.runAdvocate({
-        llm: o.llm!,
-        tools: llmCase.selectTools(o.tools ?? advocateTools(llmCase.createRetrievalTools, o, k, docs), o.use),
-        facts,
-        hypothesis,
-        k,
-        stance,
-        maxSteps: o.maxSteps,
-        maxTokens: o.maxTokens,
-        getPassage: o.getPassage,
-        signal: o.signal,
-      })
-    : await runOfflineAdvocate({
-        retrievers: o.retrievers ?? {},
-        methods: o.use?.filter((m) => m !== 'rewrite'),
-        facts,
-        hypothesis,
-        k,
-        stance,
-        getPassage: o.getPassage,
-      });
+  const { value: r, count: dense } = await countingDenseSearches(() =>
+    llmCase
+      ? llmCase.runAdvocate({
+          llm: o.llm!,
+          tools: llmCase.selectTools(o.tools ?? advocateTools(llmCase.createRetrievalTools, o, k, docs), o.use),
+          facts,
+          hypothesis,
+          k,
+          stance,
+          maxSteps: o.maxSteps,
+          maxTokens: o.maxTokens,
+          getPassage: o.getPassage,
+          signal: o.signal,
+        })
+      : runOfflineAdvocate({
+          retrievers: o.retrievers ?? {},
+          methods: o.use?.filter((m) => m !== 'rewrite'),
+          facts,
+          hypothesis,
+          k,
+          stance,
+          getPassage: o.getPassage,
+        }),
+  );
+  const queryCut = searchesCutNote(dense);
   return {
     hypothesis: hypothesisText,
     facts,
@@ -124,6 +133,7 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
     ...(r.error ? { error: r.error } : {}),
     ...(r.raw !== undefined ? { raw: r.raw } : {}),
     ...(!o.llm && r.evidence.length < k ? { shortfall: offlineShortfall(k, r.evidence.length, r.toolCalls.length) } : {}),
+    ...(queryCut ? { queryCut } : {}),
   };
 }
 

@@ -98,4 +98,19 @@ describe('a forced call whose reply text names another answer', () => {
       ['B', undefined],
     ]);
   });
+
+  it(`Markdown emphasis as chat models write it ("**Answer:** C", "Answer: **C**") counts; "**Answer:** B", the call's own, does not`, async () => {
+    // before: "**Answer:** C" beside {"answer": "B"} was not counted (the "**" between the colon and the letter)
+    const { records } = await run((r) => {
+      const m = JSON.stringify(r.body.messages);
+      if (m.includes('[mbe_137]')) return 'The statement is hearsay.\n\n**Answer:** C';
+      if (m.includes('[mbe_581]')) return 'Answer: **C**';
+      return '**Answer:** B';
+    });
+    expect(records.map((r) => [r.prediction, r.tokens?.textOtherAnswer])).toEqual([
+      ['B', 1],
+      ['B', 1],
+      ['B', undefined],
+    ]);
+  });
 });

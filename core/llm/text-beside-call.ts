@@ -5,7 +5,7 @@
  * (results.jsonl `tokens.textOtherAnswer`), said in the end-of-run line, report.md's Tokens section and
  * report.json, and logged with both letters. Only an option letter the text names unambiguously
  * counts: a JSON object in the text with the same field, or one letter after "answer"/"vote"/"verdict"
- * ("Answer: C", "the answer is (C)"); prose naming none, or two, is not counted.
+ * ("Answer: C", "the answer is (C)", "**Answer:** C"); prose naming none, or two, is not counted.
  */
 import type { z } from 'zod';
 import { log } from '../log.js';
@@ -14,8 +14,12 @@ import { currentUsageScope } from './usage.js';
 /** The fields that carry an option letter in the systems that ask for one (baselines, MAD, EMAR: `answer`; CASE's jurors: `vote`; MAD's judge: `verdict`). */
 const LETTER_FIELDS = ['answer', 'vote', 'verdict'] as const;
 const ONE_LETTER = /^[A-Z]$/;
-/** "Answer: C", "the answer is (c)", "Vote: B", "verdict: (D)": the letter after the field's name. */
-const NAMED = /\b([Aa]nswer|[Vv]ote|[Vv]erdict)(?:\s+is|\s*:)\s*(?:\(([A-Za-z])\)|([A-Z])(?![\p{L}\p{N}'’]))/gu;
+/**
+ * "Answer: C", "the answer is (c)", "Vote: B", "verdict: (D)": the letter after the field's name; in
+ * Markdown emphasis too ("**Answer:** C", "**Answer: C**", "Answer: **C**", "*Verdict*: B"), as chat
+ * models write it — before 2026-12-02's second change such a reply was not counted.
+ */
+const NAMED = /\b([Aa]nswer|[Vv]ote|[Vv]erdict)[*_]*(?:\s+is|\s*:)[*_]*\s*[*_]*(?:\(([A-Za-z])\)|([A-Z])(?![\p{L}\p{N}'’]))/gu;
 
 /** The letter `text` (or the JSON object `json` read from it) names for `field`; undefined when it names none or several. */
 function namedIn(text: string, json: unknown, field: string): string | undefined {

@@ -12,14 +12,15 @@ import type { RoundAccuracy } from './specs.js';
 
 type Scored = Pick<ResultRecord, 'correct' | 'metrics'>;
 
-const FLAG = /^correctAfterRound(\d+)$/;
+/** A per-item flag of the verdict after round <r> (agents/mad/debate.ts). */
+export const ROUND_FLAG = /^correctAfterRound(\d+)$/;
 
 /** Rounds judged in the run (from any item's flags), ascending. */
 function flaggedRounds(results: readonly Scored[]): number[] {
   const rounds = new Set<number>();
   for (const r of results)
     for (const k of Object.keys(r.metrics ?? {})) {
-      const m = FLAG.exec(k);
+      const m = ROUND_FLAG.exec(k);
       if (m) rounds.add(Number(m[1]));
     }
   return [...rounds].sort((a, b) => a - b);

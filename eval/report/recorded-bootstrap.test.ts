@@ -13,4 +13,14 @@ describe('recordedBootstrap', () => {
     );
     expect(() => recordedBootstrap({ bootstrap: 200 })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });
+
+  it('refuses a seed past 4294967295, which would resample as another (4294967297 as seed 1) under its own name', () => {
+    expect(recordedBootstrap({ bootstrap: { seed: 4294967295 } })).toEqual({ seed: 4294967295 });
+    expect(() => recordedBootstrap({ bootstrap: { seed: 4294967297 } }, 'runs/a/config.json')).toThrow(
+      expect.objectContaining({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(/config\.bootstrap\.seed.*an integer from 0 to 4294967295.*got 4294967297/),
+      }),
+    );
+  });
 });

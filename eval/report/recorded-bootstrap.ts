@@ -7,6 +7,7 @@
  * records it, and the resume's entry the change (resumes[].changed.bootstrap).
  */
 import { errors } from '../../core/errors.js';
+import { MAX_SEED, SEED_RULE } from '../../core/rng.js';
 import { configPath, readConfig, writeJsonAtomic } from '../run-dir.js';
 
 export interface RecordedBootstrap {
@@ -23,14 +24,19 @@ export function recordedBootstrap(config: Record<string, unknown>, file = 'confi
   if (b === undefined || b === null) return {};
   if (typeof b !== 'object' || Array.isArray(b)) throw errors.configInvalid(file, `config.${BOOTSTRAP_KEY}`, 'expected an object { iterations, seed }');
   const out: RecordedBootstrap = {};
-  for (const [k, min] of [
-    ['iterations', 1],
-    ['seed', 0],
+  // a seed past MAX_SEED draws as another (its 32 bits: 4294967297 as 1) while the report would name it
+  for (const [k, min, max] of [
+    ['iterations', 1, Number.MAX_SAFE_INTEGER],
+    ['seed', 0, MAX_SEED],
   ] as const) {
     const v = (b as Record<string, unknown>)[k];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
-      throw errors.configInvalid(file, `config.${BOOTSTRAP_KEY}.${k}`, `expected an integer ≥ ${min}, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+      throw errors.configInvalid(
+        file,
+        `config.${BOOTSTRAP_KEY}.${k}`,
+        `expected ${k === 'seed' ? SEED_RULE : `an integer ≥ ${min}`}, got ${JSON.stringify(v)}`,
+      );
     out[k] = v;
   }
   return out;

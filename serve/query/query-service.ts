@@ -274,6 +274,7 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
         tokens: r.tokens,
         ...(r.error ? { error: r.error } : {}),
         ...(r.shortfall ? { shortfall: r.shortfall } : {}),
+        ...(r.queryCut ? { queryCut: r.queryCut } : {}),
       };
     },
 

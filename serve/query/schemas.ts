@@ -279,6 +279,12 @@ export const evidenceOutput = z.object({
     .object({ k: z.number().int(), returned: z.number().int(), reason: z.string() })
     .optional()
     .describe('fewer passages than k came back, and why (offline: the advocate ranks only the passages its searches returned)'),
+  queryCut: z
+    .string()
+    .optional()
+    .describe(
+      "some of the advocate's dense searches (dense, or hybrid's dense component) were longer than the dense model reads: ranked by their start only; how many, of how many",
+    ),
 });
 
 export type IndexInfo = z.output<typeof indexInfo>;

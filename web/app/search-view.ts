@@ -362,6 +362,8 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
             `${r.hits.length} hits · ${r.method} · ${fmt(r.ms, 1)} ms · query terms: `,
             r.queryTerms.map((t: string) => h('code', {}, t)).flatMap((c: Node) => [c, ' ']),
           ),
+          // the query is longer than the dense model reads: these hits ranked its start only
+          r.queryCut ? h('p', { class: 'search-note', 'data-testid': 'query-cut', role: 'status' }, `Query cut: ${r.queryCut}.`) : null,
           relevant.size
             ? h(
                 'div',
@@ -410,6 +412,9 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
           ),
           r.analysis ? h('p', { class: 'analysis' }, r.analysis) : null,
           r.error ? errorBox(r.error) : null,
+          // some of the advocate's dense searches were longer than the model reads; fewer passages than k
+          r.queryCut ? h('p', { class: 'search-note', 'data-testid': 'query-cut', role: 'status' }, `Query cut: ${r.queryCut}.`) : null,
+          r.shortfall ? h('p', { class: 'search-note', 'data-testid': 'shortfall', role: 'status' }, r.shortfall.reason) : null,
           h(
             'ol',
             { class: 'hits' },

@@ -81,7 +81,17 @@ export async function search(ix: IndexContext, input: z.infer<typeof searchQuery
     const { text, truncated } = clip(h.text);
     return { rank: h.rank, id: h.id, score: h.score, title: h.title, source: h.source, segments: highlight(ix.analyzer, text, terms), truncated };
   });
-  return { query: input.q, method: r.method, k: input.k, ms, queryTerms: terms, explainable: typeof retriever.explain === 'function', hits: out };
+  return {
+    query: input.q,
+    method: r.method,
+    k: input.k,
+    ms,
+    queryTerms: terms,
+    explainable: typeof retriever.explain === 'function',
+    hits: out,
+    // the query is longer than the dense model reads: the page says so above the hits (as `search --json`)
+    ...(r.queryCut ? { queryCut: r.queryCut } : {}),
+  };
 }
 
 /** One hit's per-term explanation (404 for a passage not in the index). */

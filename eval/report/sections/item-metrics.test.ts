@@ -12,6 +12,7 @@ import type { Metric } from '../../reproduce/recipe.js';
 import type { ResultRecord } from '../../types.js';
 import type { RunConfigFile } from '../../run-config-file.js';
 import { itemMetricsSection } from './item-metrics.js';
+import { madMetrics } from '../../../agents/mad/metrics.js';
 
 const rec = (i: number, metrics: ResultRecord['metrics']): ResultRecord => ({ id: `q${i}`, prediction: 'A', gold: 'A', correct: true, metrics, ms: 1 });
 const run = (results: ResultRecord[]) => ({
@@ -130,5 +131,34 @@ describe('Per-item metrics: n over the items that recorded the metric', () => {
     );
     const answered = await itemMetricsSection(run(results.slice(0, 10)), { iterations: 2000, seed: 13 });
     expect(answered!.markdown).not.toContain('failed item');
+  });
+});
+
+describe("Per-item metrics: MAD's verdict after each round by the rule of the accuracy-by-round table", () => {
+  it(`2 of 12 items failed before any verdict: correctAfterRound rows are over all 12, the failed ones wrong, equal to the MAD section's table to the bit`, async () => {
+    // items 0-9 answered: round 1 right on 0,3,6,9; round 2 right on 0-6
+    const results = Array.from({ length: 12 }, (_, i) =>
+      i < 10
+        ? rec(i, { correctAfterRound1: i % 3 === 0, correctAfterRound2: i < 7, citationsSupportive: 1 })
+        : { ...rec(i, undefined), prediction: null, correct: false, error: 'LLM_REQUEST_FAILED: HTTP 500' },
+    );
+    const s = await itemMetricsSection(run(results), { iterations: 2000, seed: 13 });
+    const json = s!.json as Record<string, { n: number; value: number; ci: { lo: number; hi: number; method: string } }>;
+    const byRound = madMetrics(results).byRound;
+    expect(byRound.map((r) => [r.round, r.accuracy.n, r.accuracy.estimate])).toEqual([
+      [1, 12, 4 / 12],
+      [2, 12, 7 / 12],
+    ]);
+    // before: n 10, 4/10 and 7/10, beside the round table's 4/12 and 7/12
+    for (const r of byRound)
+      expect(json[`correctAfterRound${r.round}`]).toMatchObject({
+        n: 12,
+        value: r.accuracy.estimate,
+        ci: { lo: r.accuracy.lo, hi: r.accuracy.hi, method: 'wilson' },
+      });
+    expect(s!.markdown).toMatch(/\| correctAfterRound1 +\| .* \| 12 \|/);
+    // the other metrics stay over the items that recorded them
+    expect(json.citationsSupportive.n).toBe(10);
+    expect(s!.markdown).toContain('The correctAfterRound rows count every item, a failed one as wrong, as the accuracy by round does.');
   });
 });

@@ -18,6 +18,7 @@ import { isFailed } from '../../metrics/failures.js';
 import type { ResultRecord } from '../../types.js';
 import type { SectionBuilder } from '../types.js';
 import { GOLD_IN_INDEX, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from '../../gold-in-index.js';
+import { ROUND_FLAG } from '../../plots/round-accuracy.js';
 
 export const itemMetricsSection: SectionBuilder = (run, o) => {
   // a retrieval run as its config.json records its writer (recordedSystemSpec): a system of the user's own named "retrieval" is judged by accuracy
@@ -35,6 +36,13 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
       keys.set(k, e);
     }
   if (keys.size === 0) return null;
+  // a judge's verdict after each round (MAD's correctAfterRound<r>): over every item, one without that
+  // verdict (failed before it) wrong — the rule of the accuracy-by-round table and plot
+  // (eval/plots/round-accuracy.ts); before, this table gave the same flag over the items that recorded
+  // it, a second figure with its own n and interval for one quantity
+  const roundFlags = [...keys.keys()].filter((k) => ROUND_FLAG.test(k));
+  for (const k of roundFlags)
+    keys.set(k, { kind: 'rate', values: run.results.map((r) => (r.metrics?.[k] === true ? 1 : 0)), ids: run.results.map((r) => r.id) });
   const declared = recordedMetricKinds(run.config);
   // a declaration its values contradict (a proportion at 0.5 on an item) is read as undeclared, by the values, and said
   const conflicts = new Map<string, string>();
@@ -88,7 +96,7 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
     title: 'Per-item metrics',
     markdown:
       table(['metric', 'figure', 'n', 'value [95% interval]', 'interval'], rows) +
-      failedNote(run.results) +
+      failedNote(run.results, roundFlags.length > 0) +
       warnings.map((w) => `\n\n**Warning:** ${w}.`).join(''),
     json,
   };
@@ -99,8 +107,9 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
  * "n counts the items that recorded the metric: the 2 failed items recorded none and are in no row
  * (the Accuracy section counts them as wrong)." Before, a row's n of 10 beside 12 items said nothing of why.
  */
-function failedNote(results: readonly ResultRecord[]): string {
+function failedNote(results: readonly ResultRecord[], roundFlags: boolean): string {
   const none = results.filter((r) => isFailed(r) && Object.keys(r.metrics ?? {}).length === 0).length;
   if (!none) return '';
-  return `\n\nn counts the items that recorded the metric: the ${none} failed item${none === 1 ? '' : 's'} recorded none and ${none === 1 ? 'is' : 'are'} in no row (the Accuracy section counts ${none === 1 ? 'it' : 'them'} as wrong).`;
+  const rounds = roundFlags ? ` The correctAfterRound rows count every item, a failed one as wrong, as the accuracy by round does.` : '';
+  return `\n\nn counts the items that recorded the metric: the ${none} failed item${none === 1 ? '' : 's'} recorded none and ${none === 1 ? 'is' : 'are'} in no row (the Accuracy section counts ${none === 1 ? 'it' : 'them'} as wrong).${rounds}`;
 }

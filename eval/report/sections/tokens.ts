@@ -1,5 +1,6 @@
 /** Token usage summed from results (input/output tokens actually sent to the endpoint; cache hits counted apart). */
 import { textOtherAnswerText } from '../../../core/llm/text-beside-call.js';
+import { itemsUncounted, uncountedText } from '../../item-counts.js';
 import {
   cacheHitsText,
   cutOffText,
@@ -131,6 +132,8 @@ export const tokensSection: SectionBuilder = (run) => {
   // requests of those attempts cut off when their item ended or refused: what they spent is not in `total`, so it is a lower bound
   const atLeast = replaced.abandoned || replaced.refused ? 'at least ' : '';
   if (replaced.attempts) rows.push(['spent on attempts a retry replaced (not above)', num(replaced.total), '']);
+  // resumed from a run dir an older lexcase wrote, which did not count textOtherAnswer (eval/item-counts.ts)
+  const uncounted = itemsUncounted(run.config);
   const notes = [
     ...(replaced.attempts
       ? [
@@ -194,9 +197,13 @@ export const tokensSection: SectionBuilder = (run) => {
       : []),
     ...(t.textOtherAnswer
       ? [
-          `**${textOtherAnswerText(t.textOtherAnswer)}**: in tool mode the reply's text (\`content\`) named one option letter and its forced call's arguments another; the call's is the answer recorded (each is logged with both letters).`,
+          `**${textOtherAnswerText(t.textOtherAnswer)}**: in tool mode the reply's text (\`content\`) named one option letter and its forced call's arguments another; the call's is the answer recorded (each is logged with both letters)${uncounted ? `; ${uncountedText(uncounted)}` : ''}.`,
         ]
-      : []),
+      : uncounted
+        ? [
+            `**Forced-call replies whose text named another answer than their call were counted for the items resumed only** (none was found there): ${uncountedText(uncounted)} (eval/item-counts.ts).`,
+          ]
+        : []),
     ...(t.filtered
       ? [
           `**${num(t.filtered)} ${t.filtered === 1 ? 'reply was' : 'replies were'} stopped by the endpoint's content filter** (finish_reason "content_filter"): their content may be cut or empty, and what was read from it is in the results as any answer.`,
@@ -210,6 +217,7 @@ export const tokensSection: SectionBuilder = (run) => {
     markdown: `${table(['', 'total', 'per item'], rows)}\n\n${wall.text}${notes.map((x) => `\n\n${x}`).join('')}`,
     json: {
       ...counted,
+      ...(uncounted ? { textOtherAnswerUncountedItems: uncounted.items } : {}),
       items: n,
       perItem: t.total / n,
       msPerItem: wall.msPerItem,

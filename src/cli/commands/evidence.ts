@@ -113,6 +113,7 @@ export function register(program: Command): void {
         maxSteps: flags.maxSteps,
       });
       if (r.shortfall) log.warn(`${r.shortfall.reason}`);
+      if (r.queryCut) log.warn(`evidence: ${r.queryCut}`);
       output(g, evidenceJson(r, llm.usage.snapshot()), () => formatEvidence(r));
     }),
   );
