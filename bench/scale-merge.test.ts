@@ -5,9 +5,12 @@
  * queried again with --reuse after its first query phase was loaded) stamped "reused: built by an
  * earlier --keep run" in the build cells and fitted the bench build without 856,835.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { mergeRuns } from './scale-plot.js';
+import { mergeRuns, writeScaleDocs } from './scale-plot.js';
 import type { ScaleResults } from './scale.js';
 
 const read = (f: string) => JSON.parse(readFileSync(new URL(`./results/${f}`, import.meta.url), 'utf8')) as ScaleResults;
@@ -32,6 +35,27 @@ describe('mergeRuns', () => {
       const merged = mergeRuns([full, { ...reuse, options }]).find((r) => r.size === 856_835 && r.profile === 'bench')!;
       expect(merged.reused).toBe(true);
       expect(merged.build).toBeUndefined();
+    }
+  });
+
+  it('the doc stamped from both files has the 856,835 bench row with the first run’s build and the rerun’s queries, and fits the build on it', async () => {
+    // before: writeScaleDocs matched merged runs to their files by identity, and left such a run out
+    const dir = mkdtempSync(join(tmpdir(), 'lexcase-scale-merge-'));
+    try {
+      const doc = join(dir, 'bench.md');
+      const proj = join(dir, 'scale.md');
+      writeFileSync(doc, '<!-- scale:begin -->\n<!-- scale:end -->\n');
+      writeFileSync(proj, '<!-- scale-projection:begin -->\n<!-- scale-projection:end -->\n');
+      const files = ['scale-2026-12-02T07-52-11-099Z.json', 'scale-2026-12-02T09-09-43-319Z.json'].map((f) =>
+        fileURLToPath(new URL(`./results/${f}`, import.meta.url)),
+      );
+      const r = await writeScaleDocs(files, join(dir, 'plot.svg'), doc, proj, { dropLoaded: true });
+      expect(r.runs).toBe(8);
+      const md = readFileSync(doc, 'utf8');
+      expect(md).toMatch(/\| 856,835 \| bench \| 42\.73 \(77\.47\) \| 730\.4 \| .*\| agent, 10 \| 0\.9 \/ 1\.8 \|/);
+      expect(readFileSync(proj, 'utf8')).toMatch(/\| bench \| build wall \| 856,835, 3,000,000, 10,000,000 \|/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -50,6 +50,11 @@ export interface CurvePoint {
  * rerun never hides a quiet run of the same size. Among runs alike, a finished run wins over a
  * failed one and a later file over an earlier one.
  */
+/** A merged run made anew (a --reuse run given its build) → the run of its file it stands for. */
+const SOURCE = new WeakMap<ScaleRun, ScaleRun>();
+/** The run of a result file that merged run `m` stands for (itself, unless mergeRuns made it anew). */
+export const sourceRun = (m: ScaleRun): ScaleRun => SOURCE.get(m) ?? m;
+
 export function mergeRuns(all: ScaleResults[]): ScaleRun[] {
   const byKey = new Map<string, { run: ScaleRun; rank: number; file: ScaleResults }>();
   // runs that built their index (and so have build figures), by size, corpus, seed and work dir
@@ -74,7 +79,10 @@ export function mergeRuns(all: ScaleResults[]): ScaleRun[] {
   const withBuild = ({ run, file }: { run: ScaleRun; file: ScaleResults }): ScaleRun => {
     if (!run.reused || run.build) return run;
     const b = built.get(`${run.size}:${run.profile}:${file.options.seed}:${file.options.workDir}`)?.run;
-    return b?.build ? { ...run, build: b.build, ...(b.generate ? { generate: b.generate } : {}) } : run;
+    if (!b?.build) return run;
+    const withB: ScaleRun = { ...run, build: b.build, ...(b.generate ? { generate: b.generate } : {}) };
+    SOURCE.set(withB, run);
+    return withB;
   };
   return [...byKey.values()].map(withBuild).sort((a, b) => a.size - b.size || a.profile.localeCompare(b.profile, 'en'));
 }
@@ -256,23 +264,26 @@ export async function writeScaleDocs(
   }
   const usable = (r: ScaleResults) => r.machine.usableCpus ?? r.machine.cpus;
   const merged0 = mergeRuns(all);
+  // each file's run → the merged run that stands for it (a --reuse run with the build of the run that built its index)
+  const mergedOf = new Map(merged0.map((m) => [sourceRun(m), m]));
   // --drop-loaded: each figure taken on a loaded machine is left out (and listed under the table) instead of stopping the stamping.
   const dropped: { file: string; what: string; reason: string }[] = [];
   const stamped = new Map<ScaleRun, ScaleRun>();
   all.forEach((r, i) => {
     for (const x of r.runs) {
-      if (!merged0.includes(x)) continue;
+      const m = mergedOf.get(x);
+      if (!m) continue;
       if (!opts.dropLoaded) {
-        stamped.set(x, x);
+        stamped.set(x, m);
         continue;
       }
       const d: { what: string; reason: string }[] = [];
-      const y = withoutLoaded(x, claimLimit(usable(r)), d);
+      const y = withoutLoaded(m, claimLimit(usable(r)), d);
       dropped.push(...d.map((f) => ({ file: relative(ROOT, files[i]), ...f })));
       if (y) stamped.set(x, y);
     }
   });
-  const runs = merged0.filter((x) => stamped.has(x)).map((x) => stamped.get(x)!);
+  const runs = merged0.filter((m) => stamped.has(sourceRun(m))).map((m) => stamped.get(sourceRun(m))!);
   const fileRuns = (r: ScaleResults) => r.runs.filter((x) => stamped.has(x)).map((x) => stamped.get(x)!);
   // Before anything is written: every figure stamped must come from a quiet phase.
   const loaded = all.flatMap((r, i) => unclaimedFigures(fileRuns(r), claimLimit(usable(r))).map((f) => ({ file: relative(ROOT, files[i]), ...f })));
