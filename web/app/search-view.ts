@@ -267,6 +267,9 @@ export function toolCallsTable(calls: ToolCall[], gold: Set<string> = new Set())
   );
 }
 
+/** A line above the results saying how they were limited (a query cut to the dense model's tokens, fewer passages than k). */
+const searchNote = (testId: string, text: string) => h('p', { class: 'search-note', 'data-testid': testId, role: 'status' }, text);
+
 export async function renderSearchView(root: HTMLElement, info: Info, params: URLSearchParams): Promise<void> {
   if (!info.index) {
     clear(
@@ -363,7 +366,7 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
             r.queryTerms.map((t: string) => h('code', {}, t)).flatMap((c: Node) => [c, ' ']),
           ),
           // the query is longer than the dense model reads: these hits ranked its start only
-          r.queryCut ? h('p', { class: 'search-note', 'data-testid': 'query-cut', role: 'status' }, `Query cut: ${r.queryCut}.`) : null,
+          r.queryCut ? searchNote('query-cut', `Query cut: ${r.queryCut}.`) : null,
           relevant.size
             ? h(
                 'div',
@@ -413,8 +416,8 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
           r.analysis ? h('p', { class: 'analysis' }, r.analysis) : null,
           r.error ? errorBox(r.error) : null,
           // some of the advocate's dense searches were longer than the model reads; fewer passages than k
-          r.queryCut ? h('p', { class: 'search-note', 'data-testid': 'query-cut', role: 'status' }, `Query cut: ${r.queryCut}.`) : null,
-          r.shortfall ? h('p', { class: 'search-note', 'data-testid': 'shortfall', role: 'status' }, r.shortfall.reason) : null,
+          r.queryCut ? searchNote('query-cut', `Query cut: ${r.queryCut}.`) : null,
+          r.shortfall ? searchNote('shortfall', r.shortfall.reason) : null,
           h(
             'ol',
             { class: 'hits' },
