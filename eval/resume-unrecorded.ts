@@ -163,6 +163,14 @@ import { REPLY_READING_BEFORE_HARMONY, REPLY_READING_BEFORE_REPEATS } from '../c
 const OPTION_LETTER_READING_BEFORE_LOWER =
   'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option ("(A) or (D)")';
 
+/**
+ * The `optionLetterReading` recorded from 2026-12-01 to 2026-12-02, before a letter named as the answer was read by one rule
+ * (core/llm/named-answer.ts): "B. Final answer: **C**" read as B, "B. Answer: A lawyer …" refused, "Answer: A lawyer …"
+ * beside a forced call counted as another answer (tokens.textOtherAnswer).
+ */
+const OPTION_LETTER_READING_BEFORE_NAMED =
+  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c")';
+
 /** The `factorMentionReading` a 3-ply run recorded on 2026-12-01 before a bare factor name beside an id counted (agents/threeply/metrics.ts). */
 const FACTOR_MENTION_READING_BEFORE_BARE =
   'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"); without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)';
@@ -362,10 +370,12 @@ const ADDED: {
   {
     path: ['optionLetterReading'],
     what: 'how an option letter is read: an older lexcase read a hedged reply ("A or D", "(A) or (D)", "B. Not B; the answer is C", "B. Not B; the answer is c") as its first letter, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails)',
-    // recorded before 2026-12-01, when a lower-case letter named as the answer ("B. Not B; the answer is c") named none
-    lacks: (before, after) => absent(before, after) || (before === OPTION_LETTER_READING_BEFORE_LOWER && after !== before),
+    // recorded before 2026-12-01, when a lower-case letter named as the answer ("B. Not B; the answer is c") named none, or
+    // before 2026-12-02's one rule for a letter named as the answer (core/llm/named-answer.ts)
+    lacks: (before, after) =>
+      absent(before, after) || ((before === OPTION_LETTER_READING_BEFORE_LOWER || before === OPTION_LETTER_READING_BEFORE_NAMED) && after !== before),
     olderWhat:
-      'how an option letter is read: the lexcase that recorded it (before 2026-12-01) read "B. Not B; the answer is c" (a lower-case letter named as the answer) as B, while "… the answer is C" was refused, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails)',
+      'how an option letter is read: the lexcase that recorded it read "B. Not B; the answer is c" as B (before 2026-12-01) and "B. Final answer: **C**", "B. ANSWER: C", "B. The answer is option C" and "B. My vote: C" as B (before 2026-12-02), refused "B. Answer: A lawyer must …" (the article read as the letter A), and counted "Answer: A lawyer …" beside a forced call B as a reply naming another answer (tokens.textOtherAnswer) while "Answer: C … answer: D" beside B was not, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails), steps failed where this lexcase reads a letter, and textOtherAnswer counts this lexcase would not make',
   },
   {
     path: ['passageHandleReading'],

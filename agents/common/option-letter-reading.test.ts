@@ -66,26 +66,40 @@ describe('optionLetterReading', () => {
     expect(recorded(runDir)).toMatchObject({ config: { optionLetterReading: OPTION_LETTER_READING }, resumes: [{ unchecked: ['optionLetterReading'] }] });
   }, 120_000);
 
-  it('a run dir that records the reading of before 2026-12-01 ("B. Not B; the answer is c" read as B) resumes with a warning saying it records an older one', async () => {
-    const runDir = join(dir, 'llm-only-older');
-    const run = (limit: number) =>
-      runCaseExperiment({ system: 'baseline', mode: 'llm-only', llm: llm(), dataset: 'barexam', split: 'val', index, limit, runDir });
-    await run(1);
-    const old = recorded(runDir);
-    // what the lexcase of 2026-11-30 recorded
-    old.config.optionLetterReading =
-      'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option ("(A) or (D)")';
-    writeFileSync(configFile(runDir), JSON.stringify(old));
-    let stderr = '';
-    vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
-    const r = await run(2);
-    expect(r).toMatchObject({ ran: 1, skipped: 1, failed: 0 });
-    expect(stderr).toMatch(
-      /written by an older lexcase and records an older optionLetterReading \(how an option letter is read: .*read "B\. Not B; the answer is c" .* as B/,
-    );
-    expect(stderr).not.toMatch(/does not record optionLetterReading/);
-    expect(recorded(runDir)).toMatchObject({ config: { optionLetterReading: OPTION_LETTER_READING }, resumes: [{ unchecked: ['optionLetterReading'] }] });
-  }, 120_000);
+  it.each([
+    [
+      '2026-12-01 ("B. Not B; the answer is c" read as B)',
+      'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option ("(A) or (D)")',
+      'lower',
+    ],
+    [
+      // before: this one, recorded until then, resumed with no word though "Answer: A lawyer …" was read (and counted) otherwise
+      '2026-12-02 ("B. Final answer: **C**" read as B, "Answer: A lawyer …" read as A)',
+      'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c")',
+      'named',
+    ],
+  ])(
+    'a run dir that records the reading of before %s resumes with a warning saying it records an older one',
+    async (_when, older, name) => {
+      const runDir = join(dir, `llm-only-older-${name}`);
+      const run = (limit: number) =>
+        runCaseExperiment({ system: 'baseline', mode: 'llm-only', llm: llm(), dataset: 'barexam', split: 'val', index, limit, runDir });
+      await run(1);
+      const old = recorded(runDir);
+      old.config.optionLetterReading = older; // what that lexcase recorded
+      writeFileSync(configFile(runDir), JSON.stringify(old));
+      let stderr = '';
+      vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+      const r = await run(2);
+      expect(r).toMatchObject({ ran: 1, skipped: 1, failed: 0 });
+      expect(stderr).toMatch(
+        /written by an older lexcase and records an older optionLetterReading \(how an option letter is read: .*read "B\. Not B; the answer is c" .* as B.*"Answer: A lawyer …" beside a forced call/,
+      );
+      expect(stderr).not.toMatch(/does not record optionLetterReading/);
+      expect(recorded(runDir)).toMatchObject({ config: { optionLetterReading: OPTION_LETTER_READING }, resumes: [{ unchecked: ['optionLetterReading'] }] });
+    },
+    120_000,
+  );
 
   it('CASE, a MAD baseline and EMAR record it; the offline CASE, which reads no reply, does not', async () => {
     const caseDir = join(dir, 'case');

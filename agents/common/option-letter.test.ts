@@ -36,6 +36,27 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
       expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
     },
   );
+  // before: each read as B, the letter it later named as its answer or vote unseen ("**", "ANSWER", "option", "vote" escaped the rule)
+  it.each(['B. Final answer: **C**', 'B. **Answer:** C', 'B. ANSWER: C', 'B. On reflection the answer is option C', 'B. My vote: C', 'B. Verdict: (d)'])(
+    'refuses %j: a letter named as the answer or vote in Markdown, capitals, after "option", or after "vote"/"verdict" names another option',
+    (raw) => {
+      expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
+    },
+  );
+  // before: refused (the article "A" of "Answer: A lawyer" read as the letter A), so a valid B failed the step after a retry
+  it.each([
+    ['B. Answer: A lawyer must disclose the conflict.', 'B'],
+    ['C. The answer is A matter of first impression, so the deed stands.', 'C'],
+    ['D) Verdict: A court would enforce the covenant.', 'D'],
+  ])('reads %j as %s: the article "A" before a word names no option', (raw, letter) => {
+    expect(optionLetterSchema(letters).parse(raw)).toBe(letter);
+  });
+  it.each(['B. The answer is A because the deed was void.', 'B. Answer: A (the deed was void).', 'B. Answer: A.'])(
+    'refuses %j: "A" before "because", "(" or the end is the letter',
+    (raw) => {
+      expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
+    },
+  );
   it.each([
     ['B. Whatever the answer is, a good faith purchaser prevails.', 'B'],
     ['B. The answer is a good one for the grantee.', 'B'],

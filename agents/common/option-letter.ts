@@ -1,4 +1,5 @@
 /** The zod schema of one multiple-choice option letter, shared by every system that asks for one. */
+import { answersNamed } from '../../core/llm/named-answer.js';
 import { replyEnumSchema } from './reply-enum.js';
 
 /** A letter alone or marked ("B", "(B)", "B)", "B.", "B:"), then optionally text after a space. */
@@ -7,27 +8,16 @@ const MARKED = /^(?:\(([A-Za-z])\)|([A-Za-z])([).:])?)(\s[\s\S]*)?$/;
 /**
  * An upper-case letter the text after a marked letter names as an option: "(D)" or "D)" standing
  * alone (not "12(b)"), "D." or "D:" opening a later line (mid-sentence it is a party: "protects B."),
- * after "or" ("or D", "or (D)"), or as the answer ("answer is D", "answer: D"), in either case where a
- * lower-case one is a letter (ANSWER_LOWER).
+ * after "or" ("or D", "or (D)"). A letter named as the answer, vote or verdict, in either case, is
+ * read by the rule every reader of a model's prose shares (core/llm/named-answer.ts).
  */
-const OTHER_LETTER =
-  /(?<![\p{L}\p{N})])\(([A-Z])\)|(?<![\p{L}\p{N}.(])([A-Z])\)|\n[^\S\n]*([A-Z])[.:](?=\s|$)|\b[Oo][Rr]\s+\(?([A-Z])(?![\p{L}\p{N}'’])|\b[Aa]nswer(?:\s+is|:)\s*\(?([A-Z])(?![\p{L}\p{N}'’])/gu;
-
-/**
- * A lower-case letter named as the answer, where it can be nothing but a letter: in parentheses
- * ("answer is (c)"), alone ("answer is c", "answer: c." — the letter, then punctuation or the end,
- * never "i.e." or "e.g."), or, any letter but "a" and "i" (words: "the answer is a good one", "the
- * answer is i think"), before more text ("answer is c because …"). Before 2026-12-01 only an
- * upper-case one counted, so "B. Not B; the answer is c" read as B while "… the answer is C" was refused.
- */
-const ANSWER_LOWER = /\b[Aa]nswer(?:\s+is|:)\s*(?:\(([a-z])\)|([a-z])(?=[.,;:!?)]+(?:\s|$)|\s*$)|([b-hj-z])(?=\s))/gu;
+const OTHER_LETTER = /(?<![\p{L}\p{N})])\(([A-Z])\)|(?<![\p{L}\p{N}.(])([A-Z])\)|\n[^\S\n]*([A-Z])[.:](?=\s|$)|\b[Oo][Rr]\s+\(?([A-Z])(?![\p{L}\p{N}'’])/gu;
 
 /** Whether `rest` names an option letter other than `letter` (one of `letters` when given). */
 function namesAnotherLetter(rest: string, letter: string, letters?: readonly string[]): boolean {
   const names = (named: string | undefined) => named !== undefined && named !== letter && (!letters || letters.includes(named));
-  for (const m of rest.matchAll(OTHER_LETTER)) if (names(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5])) return true;
-  for (const m of rest.matchAll(ANSWER_LOWER)) if (names((m[1] ?? m[2] ?? m[3])?.toUpperCase())) return true;
-  return false;
+  for (const m of rest.matchAll(OTHER_LETTER)) if (names(m[1] ?? m[2] ?? m[3] ?? m[4])) return true;
+  return answersNamed(rest).some((n) => names(n.letter));
 }
 
 /**
@@ -64,7 +54,12 @@ export function optionLetterSchema(letters: string[], message?: string) {
  * with a warning naming the field (eval/resume-unrecorded.ts): its earlier items may hold votes and
  * answers this lexcase refuses. The reading recorded until 2026-12-01 (without "the answer is c":
  * a lower-case letter named as the answer named none, so "B. Not B; the answer is c" read as B)
- * resumes with the same warning ("records an older optionLetterReading").
+ * resumes with the same warning ("records an older optionLetterReading"), and so does the one
+ * recorded until 2026-12-02, before a letter named as the answer was read by one rule
+ * (core/llm/named-answer.ts): it read "B. Final answer: **C**", "B. ANSWER: C", "B. The answer is
+ * option C" and "B. My vote: C" as B, refused "B. Answer: A lawyer must …" (the article read as A),
+ * and counted "Answer: A lawyer …" beside a forced call B as another answer (tokens.textOtherAnswer),
+ * which this reading does not, while it counts "Answer: C … answer: D" beside B.
  */
 export const OPTION_LETTER_READING =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c")';
+  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C"); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …")';

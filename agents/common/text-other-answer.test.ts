@@ -85,7 +85,8 @@ describe('a forced call whose reply text names another answer', () => {
     expect(t.markdown).toContain('**1 reply named another answer in its text than in its call; the call was read**');
   });
 
-  it('a JSON object in the text with another answer, or "the answer is (d)", counts; two letters named ("Answer: C … Answer: D") do not', async () => {
+  it('a JSON object in the text with another answer, or "the answer is (d)", counts; so do two letters named when neither is the call\'s ("Answer: C … Answer: D" beside B)', async () => {
+    // before: two letters named were never counted, though neither was the call's B
     const { records } = await run((r) => {
       const m = JSON.stringify(r.body.messages);
       if (m.includes('[mbe_137]')) return '{"rationale": "draft", "answer": "A"}';
@@ -95,8 +96,39 @@ describe('a forced call whose reply text names another answer', () => {
     expect(records.map((r) => [r.prediction, r.tokens?.textOtherAnswer])).toEqual([
       ['B', 1],
       ['B', 1],
-      ['B', undefined],
+      ['B', 1],
     ]);
+  });
+
+  it('two letters named, one of them the call\'s ("Answer: C … on reflection, answer: B" beside B), are not counted: the text may have settled on the call\'s', async () => {
+    const { records } = await run(() => 'Answer: C at first; on reflection, answer: B');
+    expect(records.map((r) => r.tokens?.textOtherAnswer)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('"Answer: A lawyer must …" (an article, not a letter) is not counted; "Answer: A lawyer … Final answer: D" counts D', async () => {
+    // before: the article "A" was read as the letter A, so the first was counted and the second named "two letters", uncounted
+    const { records } = await run((r) => {
+      const m = JSON.stringify(r.body.messages);
+      if (m.includes('[mbe_137]')) return 'Answer: A lawyer must disclose the conflict to the client.';
+      if (m.includes('[mbe_581]')) return 'Answer: A lawyer may not act against a former client.\n\nFinal answer: D';
+      return 'The answer is A because the statement is hearsay.';
+    });
+    expect(records.map((r) => [r.id, r.tokens?.textOtherAnswer])).toEqual([
+      ['mbe_137', undefined],
+      ['mbe_581', 1],
+      ['mbe_222', 1],
+    ]);
+  });
+
+  it('"ANSWER: C", "**Answer:** Option C" and "the answer is c." count, as "Answer: C" does', async () => {
+    // before: none was counted (the word in capitals, "Option" before the letter, a lower-case letter alone)
+    const { records } = await run((r) => {
+      const m = JSON.stringify(r.body.messages);
+      if (m.includes('[mbe_137]')) return 'ANSWER: C';
+      if (m.includes('[mbe_581]')) return '**Answer:** Option C';
+      return 'So the answer is c.';
+    });
+    expect(records.map((r) => r.tokens?.textOtherAnswer)).toEqual([1, 1, 1]);
   });
 
   it(`Markdown emphasis as chat models write it ("**Answer:** C", "Answer: **C**") counts; "**Answer:** B", the call's own, does not`, async () => {

@@ -3,35 +3,42 @@
  * `content` "Answer: C" beside arguments {"answer": "B"}. The call is read (B); before 2026-12-02
  * nothing said the reply disagreed with itself. Now each such reply is counted on the item's usage
  * (results.jsonl `tokens.textOtherAnswer`), said in the end-of-run line, report.md's Tokens section and
- * report.json, and logged with both letters. Only an option letter the text names unambiguously
- * counts: a JSON object in the text with the same field, or one letter after "answer"/"vote"/"verdict"
- * ("Answer: C", "the answer is (C)", "**Answer:** C"); prose naming none, or two, is not counted.
+ * report.json, and logged with the letters. Only an option letter the text names as the answer counts:
+ * a JSON object in the text with the same field, or a letter named after "answer"/"vote"/"verdict" by
+ * the one rule of core/llm/named-answer.ts ("Answer: C", "the answer is (c)", "**Answer:** C", "Answer:
+ * Option C"; never the article of "Answer: A lawyer must …", which before 2026-12-02's third change was
+ * counted as A). Prose naming none is not counted; text naming two or more letters counts when none of
+ * them is the call's ("Answer: C … on reflection, answer: D" beside B: before, two letters were never
+ * counted), and not when one is (the text may have settled on the call's).
  */
 import type { z } from 'zod';
 import { log } from '../log.js';
+import { answersNamed } from './named-answer.js';
 import { currentUsageScope } from './usage.js';
 
 /** The fields that carry an option letter in the systems that ask for one (baselines, MAD, EMAR: `answer`; CASE's jurors: `vote`; MAD's judge: `verdict`). */
 const LETTER_FIELDS = ['answer', 'vote', 'verdict'] as const;
 const ONE_LETTER = /^[A-Z]$/;
-/**
- * "Answer: C", "the answer is (c)", "Vote: B", "verdict: (D)": the letter after the field's name; in
- * Markdown emphasis too ("**Answer:** C", "**Answer: C**", "Answer: **C**", "*Verdict*: B"), as chat
- * models write it — before 2026-12-02's second change such a reply was not counted.
- */
-const NAMED = /\b([Aa]nswer|[Vv]ote|[Vv]erdict)[*_]*(?:\s+is|\s*:)[*_]*\s*[*_]*(?:\(([A-Za-z])\)|([A-Z])(?![\p{L}\p{N}'’]))/gu;
 
-/** The letter `text` (or the JSON object `json` read from it) names for `field`; undefined when it names none or several. */
-function namedIn(text: string, json: unknown, field: string): string | undefined {
+/** The letters `text` (or the JSON object `json` read from it) names for `field`, in order, each once. */
+function namedIn(text: string, json: unknown, field: string): string[] {
   if (json && typeof json === 'object' && !Array.isArray(json)) {
     const v = (json as Record<string, unknown>)[field];
-    return typeof v === 'string' ? v : undefined;
+    return typeof v === 'string' ? [v] : [];
   }
-  const letters = new Set([...text.matchAll(NAMED)].filter((m) => m[1].toLowerCase() === field).map((m) => (m[2] ?? m[3]).toUpperCase()));
-  return letters.size === 1 ? [...letters][0] : undefined;
+  return [
+    ...new Set(
+      answersNamed(text)
+        .filter((n) => n.word === field)
+        .map((n) => n.letter),
+    ),
+  ];
 }
 
-/** The option letter the reply's text names for a field whose call named another, read as `schema` reads it; undefined when they agree or the text names none. */
+/**
+ * The option letters the reply's text names for a field whose call named another ("C", or "C then D"), each read as
+ * `schema` reads it; undefined when the text names none of the schema's letters, or names the call's among them.
+ */
 export function otherAnswerInText<S extends z.ZodType>(
   text: string,
   json: unknown,
@@ -43,11 +50,13 @@ export function otherAnswerInText<S extends z.ZodType>(
   for (const field of LETTER_FIELDS) {
     const called = (read as Record<string, unknown>)[field];
     if (typeof called !== 'string' || !ONE_LETTER.test(called)) continue;
-    const named = namedIn(text, json, field);
-    if (named === undefined) continue;
-    const r = schema.safeParse({ ...(args as Record<string, unknown>), [field]: named });
-    const other = r.success ? (r.data as Record<string, unknown>)[field] : undefined;
-    if (typeof other === 'string' && ONE_LETTER.test(other) && other !== called) return { field, text: other, call: called };
+    const named = namedIn(text, json, field).map((n) => {
+      const r = schema.safeParse({ ...(args as Record<string, unknown>), [field]: n });
+      const letter = r.success ? (r.data as Record<string, unknown>)[field] : undefined;
+      return typeof letter === 'string' && ONE_LETTER.test(letter) ? letter : undefined;
+    });
+    const letters = [...new Set(named.filter((l) => l !== undefined))];
+    if (letters.length && !letters.includes(called)) return { field, text: letters.join(' then '), call: called };
   }
   return undefined;
 }

@@ -197,7 +197,7 @@ export const tokensSection: SectionBuilder = (run) => {
       : []),
     ...(t.textOtherAnswer
       ? [
-          `**${textOtherAnswerText(t.textOtherAnswer)}**: in tool mode the reply's text (\`content\`) named one option letter and its forced call's arguments another; the call's is the answer recorded (each is logged with both letters)${uncounted ? `; ${uncountedText(uncounted)}` : ''}.`,
+          `**${textOtherAnswerText(t.textOtherAnswer)}**: in tool mode the reply's text (\`content\`) named as its answer another option letter than its forced call's arguments (or several, none of them the call's); the call's is the answer recorded (each is logged with the letters)${uncounted ? `; ${uncountedText(uncounted)}` : ''}.`,
         ]
       : uncounted
         ? [
