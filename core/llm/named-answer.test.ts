@@ -43,6 +43,7 @@ describe('answersNamed: the letters a reply names as its answer, vote or verdict
     '**B**',
     'Option C',
     'Answer: C or D',
+    'Answer: B and C',
     'The answer is e.g. estoppel.',
     'Whatever the answer is, a good faith purchaser prevails.',
     'Answer: Because the deed was never delivered.',

@@ -11,7 +11,7 @@
  * - followed by the end of the text or its line, or by punctuation that ends it ("Answer: A.",
  *   "Answer: A) the deed", "answer: c,"; never "i.e." or "e.g.");
  * - any letter but A and I followed by a word ("Answer: B because …", "the answer is c since …"),
- *   except "or" ("Answer: C or D" names none);
+ *   except "or" and "and" ("Answer: C or D", "Answer: B and C" name none);
  * - A or I (English words: an article, a pronoun) followed by a word only where that word cannot
  *   follow the article or the pronoun — "is", "was", "because", "since", "as" — or by "(" or a dash
  *   ("The answer is A because …", "Answer: A (the deed …)"). "Answer: A lawyer must …" and "the
@@ -21,7 +21,7 @@
 
 /** "answer"/"vote"/"verdict", "is" or ":", emphasis, an optional "option"; then the letter in one of the four forms above (groups 2–5). */
 const NAMED =
-  /\b(answer|vote|verdict)[*_]*(?:\s+is\s*:?|\s*:)[*_\s]*(?:(?:option|choice)\s+[*_]*)?(?:\(([a-z])\)|([a-z])(?=[*_]*(?:[^\S\n]*(?:\n|$)|[.,;:!?)](?![\p{L}\p{N}])))|([b-hj-z])(?=[^\S\n]+(?!or\b)\S)|([ai])(?=[^\S\n]+(?:(?:is|was|because|since|as)\b|[(\-–—])))/giu;
+  /\b(answer|vote|verdict)[*_]*(?:\s+is\s*:?|\s*:)[*_\s]*(?:(?:option|choice)\s+[*_]*)?(?:\(([a-z])\)|([a-z])(?=[*_]*(?:[^\S\n]*(?:\n|$)|[.,;:!?)](?![\p{L}\p{N}])))|([b-hj-z])(?=[^\S\n]+(?!(?:or|and)\b)\S)|([ai])(?=[^\S\n]+(?:(?:is|was|because|since|as)\b|[(\-–—])))/giu;
 
 /** Each letter `text` names as an answer, vote or verdict, in order, upper-cased, with the word that named it (lower-cased). */
 export function answersNamed(text: string): { word: 'answer' | 'vote' | 'verdict'; letter: string }[] {
