@@ -1,6 +1,7 @@
 /**
  * A CASE advocate's search whose arguments the tool's schema refuses (k 100 over the tools' limit of
- * 50) is answered to the model with the refusal's words, not its stack: before, langchain's text
+ * 50) is answered to the model in lexcase's words — the tool, the field refused, its rule, the value
+ * sent, what to do — not with langchain's text (its wording, and first its stack): before, that text
  * held `error.stack` — "at StructuredTool.call (file:///…/node_modules/@langchain/core/…)" lines
  * with the machine's paths — sent to the LLM endpoint and printed in `lexcase evidence --json`'s
  * toolCalls. Driven as a user meets it: `lexcase evidence` against a scripted OpenAI-compatible
@@ -33,7 +34,7 @@ afterAll(async () => {
 afterEach(() => vi.unstubAllEnvs());
 
 describe('a refused tool call is answered without the stack', () => {
-  it('lexcase evidence: the model is told "Error invoking tool … k … Please fix the error and try again." with no stack line; --json says the same', async () => {
+  it('lexcase evidence: the model is told the tool did not run, that k broke "<=50" with 100 sent, and to call again; no stack line, no langchain wording', async () => {
     const srv = await startScriptedServer([
       { toolCalls: [{ name: 'bm25_search', args: { query: H, k: 100 } }] },
       { toolCalls: [{ name: 'bm25_search', args: { query: H, k: 5 } }] },
@@ -44,10 +45,15 @@ describe('a refused tool call is answered without the stack', () => {
       const r = await runCli(['--json', 'evidence', H, '--index', dir, '-k', '3']);
       expect(r.code, r.stderr).toBe(0);
       const told = srv.requests[1].body.messages.find((m: { role: string }) => m.role === 'tool').content as string;
-      expect(told).toMatch(
-        /^Error invoking tool 'bm25_search' with kwargs \{"query":"a witness[^"]*","k":100\} with error: Received tool input did not match expected schema/,
+      expect(told).toBe(
+        [
+          "Tool bm25_search did not run: its arguments break the tool's input rules.",
+          '- k: Too big: expected number to be <=50 (sent 100)',
+          'Call bm25_search again with arguments that keep these rules.',
+        ].join('\n'),
       );
-      expect(told).toMatch(/<=50[\s\S]*at k[\s\S]*\n Please fix the error and try again\.$/);
+      // before: "Error invoking tool 'bm25_search' with kwargs {…} with error: Received tool input … Please fix the error and try again."
+      expect(told).not.toMatch(/Error invoking tool|kwargs|Please fix the error|Received tool input/);
       // before: "… with error: ToolInputParsingException: …\n    at StructuredTool.call (file:///…/node_modules/@langchain/core/dist/tools/index.js:113:10)"
       expect(told).not.toMatch(/node_modules|file:\/\/|\n\s+at /);
       const json = JSON.parse(r.stdout);

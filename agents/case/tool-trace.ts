@@ -131,6 +131,8 @@ export function extractToolTrace(
       const artifact = (m as unknown as { artifact?: SearchArtifact }).artifact;
       let parsed: ReturnType<typeof parseToolOutput>;
       if (artifact && Array.isArray(artifact.results)) parsed = fromArtifact(artifact);
+      // a call the loop answered as failed (tool-error-text.ts: arguments the schema refused), whatever its words
+      else if ((m as unknown as { status?: string }).status === 'error') parsed = { hits: [], error: messageText(m).slice(0, 300) };
       else {
         parsed = parseToolOutput(messageText(m));
         if (handles) for (const h of parsed.hits) h.id = handles.resolve(h.id);
