@@ -69,11 +69,15 @@ async function printed(method: 'bm25' | 'qld', queries: string[]): Promise<Map<s
   return new Map(texts.map((text, i) => [text, (run.get(`t${i}`) ?? []).map((d) => d.docid)]));
 }
 
-/** RRF over printed runs, the lists in the given order (rank = line position), sorted as fusion.ts sorts (score, then id). */
+/**
+ * RRF over printed runs (rank = line position), each passage's contributions added smallest first as
+ * fusion.ts adds them (so in any order of the lists), sorted as fusion.ts sorts (score, then id).
+ */
 function rrf(lists: { docs: string[]; weight: number }[], rrfK: number): [string, number][] {
-  const acc = new Map<string, number>();
-  for (const l of lists) l.docs.forEach((id, i) => acc.set(id, (acc.get(id) ?? 0) + l.weight / (rrfK + i + 1)));
-  return [...acc].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const acc = new Map<string, number[]>();
+  for (const l of lists) l.docs.forEach((id, i) => acc.set(id, [...(acc.get(id) ?? []), l.weight / (rrfK + i + 1)]));
+  const sum = (xs: number[]) => xs.sort((a, b) => a - b).reduce((s, x) => s + x, 0);
+  return [...acc].map(([id, xs]): [string, number] => [id, sum(xs)]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 const docs = (run: Map<string, string[]>, query: string) => run.get(query) ?? [];
