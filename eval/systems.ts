@@ -340,13 +340,20 @@ export function recordedWriter(file: { config?: Record<string, unknown>; provena
 /**
  * A run's per-item metric kinds (eval/stats/metric-kinds.ts): as its config.json records them
  * (`metricKinds`: the declaration of the system that wrote it, lexcase's or the user's own, since
- * 2026-12-01), else — a run dir from before the record — its writer's declaration
- * (`recordedSystemSpec`; none for a system of the user's own). A kind not in METRIC_KINDS is left out.
+ * 2026-12-01), and for a metric the record does not name, its writer's declaration
+ * (`recordedSystemSpec`; none for a system of the user's own) — all of it for a run dir from before
+ * the record. So a metric a lexcase system declared after the run was written reads as a run written
+ * now does: MAD's `correctAfterRound<r>` (declared `outcome` on 2026-12-02) in a run dir of 2026-12-01
+ * stays over every item, as it was read before the declaration. A kind not in METRIC_KINDS is left out.
  */
 export function recordedMetricKinds(file: { config?: Record<string, unknown>; provenance?: object; metricKinds?: unknown }): MetricKinds {
+  const writer = recordedSystemSpec(file).metricKinds ?? {};
   const rec = file.metricKinds;
-  if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) return recordedSystemSpec(file).metricKinds ?? {};
-  return Object.fromEntries(Object.entries(rec).filter((e): e is [string, MetricKind] => (METRIC_KINDS as readonly unknown[]).includes(e[1])));
+  if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) return writer;
+  return {
+    ...writer,
+    ...Object.fromEntries(Object.entries(rec).filter((e): e is [string, MetricKind] => (METRIC_KINDS as readonly unknown[]).includes(e[1]))),
+  };
 }
 
 const specOf = (system: string | null | undefined | SystemSpec): SystemSpec => (typeof system === 'object' && system !== null ? system : systemSpec(system));

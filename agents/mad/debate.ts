@@ -33,6 +33,7 @@ import { visibleOpponents } from './topology.js';
 import { CHECKLIST_ITEMS, type Brief, type CrossExamination, type Judgment, type MadSettings, type PoolPassage } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
+import { MAD_MAX_ROUNDS } from './system-names.js';
 import { inCallBranches } from '../../core/llm/record-replay.js';
 
 export const MAD_DEFAULTS: MadSettings = {
@@ -48,7 +49,8 @@ export const MAD_DEFAULTS: MadSettings = {
 export function madSettings(o: Partial<MadSettings> = {}): MadSettings {
   const s = { ...MAD_DEFAULTS };
   for (const key of Object.keys(MAD_DEFAULTS) as (keyof MadSettings)[]) if (o[key] !== undefined) (s as Record<string, unknown>)[key] = o[key];
-  if (!Number.isInteger(s.rounds) || s.rounds < 1 || s.rounds > 3) throw errors.invalidInput('rounds', `must be 1, 2 or 3, got ${s.rounds}`);
+  if (!Number.isInteger(s.rounds) || s.rounds < 1 || s.rounds > MAD_MAX_ROUNDS)
+    throw errors.invalidInput('rounds', `must be an integer from 1 to ${MAD_MAX_ROUNDS}, got ${s.rounds}`);
   if (s.topology !== 'full' && s.topology !== 'sparse') throw errors.invalidInput('topology', `"${s.topology}"; expected full or sparse`);
   if (!Number.isInteger(s.k) || s.k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${s.k}`);
   // a name lexcase does not know (BM25) gets the closest one, not "rebuild with --methods BM25" once the index is open

@@ -3,7 +3,7 @@ import { accuracy } from '../../eval/headline-metrics.js';
 import { cli, defaultK, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { INDEX_METHODS } from '../../retrieval/methods.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
-import { MAD_SYSTEMS } from './system-names.js';
+import { MAD_MAX_ROUNDS, MAD_SYSTEMS } from './system-names.js';
 
 const variants = MAD_SYSTEMS.map((v) => `mad/${v}`);
 const NO_SETTINGS = 'MAD (paper 002) publishes no sampling settings: the LLM layer default (temperature 0) is kept';
@@ -33,6 +33,9 @@ export const madPlugin: SystemPlugin = {
     citationsSupportive: 'share',
     citationsJudgeSupportive: 'share',
     citationsSeen: 'share',
+    // the judge's verdict after each round (--judge-each-round): an outcome of every item, as accuracy, one
+    // without it (failed before that judgment) wrong — report.md's per-item table and its accuracy by round agree
+    ...Object.fromEntries(Array.from({ length: MAD_MAX_ROUNDS }, (_, i) => [`correctAfterRound${i + 1}`, 'outcome' as const])),
   },
   paper: {
     mad: { source: NO_SETTINGS },
@@ -50,7 +53,15 @@ export const madPlugin: SystemPlugin = {
     flags: [
       { group: 'run' },
       { name: 'system', arg: 'name', description: MAD_SYSTEMS.join(' | '), type: 'string', default: 'mad' },
-      { name: 'rounds', arg: 'n', description: 'debate rounds (1–3)', type: 'int', min: 1, max: 3, default: AGENT_DEFAULTS.rounds },
+      {
+        name: 'rounds',
+        arg: 'n',
+        description: `debate rounds (1–${MAD_MAX_ROUNDS})`,
+        type: 'int',
+        min: 1,
+        max: MAD_MAX_ROUNDS,
+        default: AGENT_DEFAULTS.rounds,
+      },
       { name: 'topology', arg: 't', description: 'full (every opponent) | sparse (the preceding opponent only)', type: 'string', default: 'sparse' },
       { name: 'cross-examiner', description: 'one targeted question to each debater before judgment', type: 'boolean' },
       { name: 'judge-each-round', description: 'also judge after each earlier round (accuracy per round from one debate)', type: 'boolean' },

@@ -4,15 +4,17 @@
  * reads `roundIntervals` too): from the per-item `correctAfterRound<r>` flags (runs with
  * judgeEachRound), an item without a round's flag (it failed before that judgment) counted as wrong;
  * a run without flags gets one point, the final verdict (`correct`, a failed item wrong) at its last
- * round. The interval is Wilson's (eval/stats: a proportion; honest at the small n of a debate run).
+ * round. The interval is Wilson's (eval/stats: a proportion; honest at the small n of a debate run),
+ * each round's from eval/stats outcomeInterval: MAD declares its round flags outcomes of every item
+ * (metric kind `outcome`), so report.md's per-item table gives them the same figure from the same code.
  */
-import { proportionInterval, type Interval } from '../stats/index.js';
+import { outcomeInterval, proportionInterval, type Interval } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { RoundAccuracy } from './specs.js';
 
 type Scored = Pick<ResultRecord, 'correct' | 'metrics'>;
 
-/** A per-item flag of the verdict after round <r> (agents/mad/debate.ts). */
+/** A per-item flag of the verdict after round <r> (agents/mad/debate.ts; declared `outcome` in agents/mad/plugin.ts). */
 export const ROUND_FLAG = /^correctAfterRound(\d+)$/;
 
 /** Rounds judged in the run (from any item's flags), ascending. */
@@ -34,7 +36,7 @@ export function roundIntervals(results: readonly Scored[], finalRound?: number):
     return finalRound === undefined ? [] : [{ round: finalRound, accuracy: proportionInterval(results.filter((r) => r.correct).length, results.length) }];
   return rounds.map((round) => ({
     round,
-    accuracy: proportionInterval(results.filter((r) => r.metrics?.[`correctAfterRound${round}`] === true).length, results.length),
+    accuracy: outcomeInterval(`correctAfterRound${round}`, results),
   }));
 }
 

@@ -9,6 +9,7 @@ export * from './settings.js';
 export * from './methods.js';
 export * from './interval.js';
 export * from './metric-kinds.js';
+export * from './outcome-interval.js';
 export * from './mcnemar.js';
 export * from './sign-flip.js';
 export * from './paired.js';

@@ -8,6 +8,11 @@
  *   systems' count names were known (a fixed list): a user's system writing `toolCalls` 0 or 1 on
  *   every item got a Wilson interval whose upper end (≤ 1) says the mean count cannot exceed one.
  * - `graded`: a mean of graded values (bootstrap), as a count.
+ * - `outcome`: a 0/1 outcome every item of the run has, as accuracy is (MAD's verdict after each
+ *   round, `correctAfterRound<r>`): its figure is over every item, one that did not record it (it
+ *   failed before that step) counted as 0 — the share of all items at 1, Wilson (outcomeInterval).
+ *   Any other metric is over the items that recorded it (null = not applicable). Before, the per-item
+ *   table knew this rule only for MAD's round flags, by their name.
  * - `proportion` (a 0/1 outcome per item) and `share` (a per-item share in [0, 1]:
  *   citationsSupportive, claimStrength), and an undeclared metric: the values' rule (perItemInterval:
  *   0 or 1 on every item is the share of items at 1, Wilson; else a graded mean, bootstrap). A
@@ -17,13 +22,16 @@
  */
 import { type BootstrapSettings, type Interval, meanInterval, perItemInterval } from './interval.js';
 
-export const METRIC_KINDS = ['count', 'proportion', 'share', 'graded'] as const;
+export const METRIC_KINDS = ['count', 'proportion', 'share', 'graded', 'outcome'] as const;
 export type MetricKind = (typeof METRIC_KINDS)[number];
 /** Per-item metric name → its kind. */
 export type MetricKinds = Readonly<Record<string, MetricKind>>;
 
 /** Whether per-item metric `key` is a mean of its values whatever they are (a count or a graded value). */
 export const isMeanMetric = (key: string, kinds: MetricKinds = {}): boolean => kinds[key] === 'count' || kinds[key] === 'graded';
+
+/** Whether per-item metric `key` is declared an outcome of every item (`outcome`): its figure is over every item, a missing value 0. */
+export const isOutcomeMetric = (key: string, kinds: MetricKinds = {}): boolean => kinds[key] === 'outcome';
 
 /** Per-item metric `key`'s interval over its values: a count's or graded value's is the graded mean's, any other's the values' rule (perItemInterval). */
 export function metricInterval(key: string, values: readonly number[], o: BootstrapSettings = {}, kinds: MetricKinds = {}): Interval {
@@ -37,7 +45,7 @@ export function metricInterval(key: string, values: readonly number[], o: Bootst
  * count", "mean share" or "mean". Before, every number read "mean" beside "95% Wilson".
  */
 export function metricMeasure(kind: MetricKind | undefined, iv: Pick<Interval, 'kind'>, boolean = false): string {
-  if (boolean || (kind === 'proportion' && iv.kind === 'proportion')) return 'share of items';
+  if (boolean || ((kind === 'proportion' || kind === 'outcome') && iv.kind === 'proportion')) return 'share of items';
   if (iv.kind === 'proportion') return 'share of items at 1 (each item 0 or 1)';
   return kind === 'count' ? 'mean count' : kind === 'share' ? 'mean share' : 'mean';
 }
@@ -45,6 +53,7 @@ export function metricMeasure(kind: MetricKind | undefined, iv: Pick<Interval, '
 /** The values a declared kind allows on one item, where its label says so: a proportion's 0 or 1, a share's [0, 1] (a count and a graded value are a mean of any values). */
 const ALLOWED: Readonly<Partial<Record<MetricKind, { fits: (v: number) => boolean; text: string }>>> = {
   proportion: { fits: (v) => v === 0 || v === 1, text: '0 or 1' },
+  outcome: { fits: (v) => v === 0 || v === 1, text: '0 or 1' },
   share: { fits: (v) => v >= 0 && v <= 1, text: 'in [0, 1]' },
 };
 
@@ -64,7 +73,7 @@ export function kindConflict(key: string, kind: MetricKind | undefined, items: r
     .map((x) => `${x.id} = ${x.value}`)
     .join(', ');
   return (
-    `${key} is declared a ${kind} (${allowed.text} on each item) but ${bad.length} of ${items.length} item${items.length === 1 ? '' : 's'} record${bad.length === 1 ? 's' : ''} another value (${shown}${bad.length > 3 ? ', …' : ''}): ` +
+    `${key} is declared ${/^[aeiou]/.test(kind!) ? 'an' : 'a'} ${kind} (${allowed.text} on each item) but ${bad.length} of ${items.length} item${items.length === 1 ? '' : 's'} record${bad.length === 1 ? 's' : ''} another value (${shown}${bad.length > 3 ? ', …' : ''}): ` +
     'its figure is read by its values, not by the declaration'
   );
 }

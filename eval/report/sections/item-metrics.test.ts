@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import '../../../agents/systems.js'; // the bundled systems' declarations of their metrics' kinds (a run dir from before config.json recorded them)
-import { meanInterval, perItemInterval } from '../../stats/index.js';
+import { meanInterval, outcomeInterval, perItemInterval } from '../../stats/index.js';
+import { roundIntervals } from '../../plots/round-accuracy.js';
 import { recordedMetricKinds } from '../../systems.js';
 import { cellValue } from '../../reproduce/stats.js';
 import type { Metric } from '../../reproduce/recipe.js';
@@ -159,6 +160,65 @@ describe("Per-item metrics: MAD's verdict after each round by the rule of the ac
     expect(s!.markdown).toMatch(/\| correctAfterRound1 +\| .* \| 12 \|/);
     // the other metrics stay over the items that recorded them
     expect(json.citationsSupportive.n).toBe(10);
-    expect(s!.markdown).toContain('The correctAfterRound rows count every item, a failed one as wrong, as the accuracy by round does.');
+    expect(s!.markdown).toContain(
+      'The correctAfterRound1 and correctAfterRound2 rows count every item (n = 12), the 2 that did not record them as 0: their system declares them outcomes of every item (metric kind `outcome`), as accuracy counts a failed item wrong.',
+    );
+  });
+});
+
+describe("Per-item metrics: a metric its system declares an outcome of every item gets the rule of MAD's rounds", () => {
+  // 12 items: 9 recorded `solved` (true on 0, 2, 4, 6, 8; false on 1, 3, 5, 7), 3 failed before the step and recorded none
+  const results = Array.from({ length: 12 }, (_, i) =>
+    i < 9 ? rec(i, { solved: i % 2 === 0, tries: 1 }) : { ...rec(i, undefined), prediction: null, correct: false, error: 'LLM_REQUEST_FAILED: HTTP 500' },
+  );
+  const own = (metricKinds?: Record<string, string>) => ({
+    ...run(results),
+    config: {
+      seed: 13,
+      config: { system: 'my-solver' },
+      provenance: { lexcaseSystem: null },
+      ...(metricKinds ? { metricKinds } : {}),
+    } as unknown as RunConfigFile,
+  });
+
+  it("a system of the user's own declaring `solved` an outcome (config.json metricKinds) gets it over all 12 items, the 3 without it wrong: MAD's round code's figure", async () => {
+    const s = (await itemMetricsSection(own({ solved: 'outcome' }), { iterations: 2000, seed: 13 }))!;
+    const json = s.json as Record<string, { n: number; value: number; declared?: string; ci: { lo: number; hi: number; method: string } }>;
+    const all = outcomeInterval('solved', results);
+    expect(all).toMatchObject({ estimate: 5 / 12, n: 12 });
+    // the same figure MAD's accuracy by round gives a flag of these values (roundIntervals, the same code)
+    const asRound = roundIntervals(results.map((r) => ({ ...r, metrics: r.metrics && { correctAfterRound1: r.metrics.solved } })));
+    expect(asRound[0].accuracy).toEqual(all);
+    // before: n 9, 5/9 (the `outcome` kind did not exist and the record was dropped)
+    expect(json.solved).toMatchObject({ n: 12, value: 5 / 12, declared: 'outcome', ci: { lo: all.lo, hi: all.hi, method: 'wilson' } });
+    expect(s.markdown).toMatch(/\| solved +\| +share of items \| 12 \| +41\.7% \[/);
+    expect(s.markdown).toContain(
+      'The solved row counts every item (n = 12), the 3 that did not record it as 0: its system declares it an outcome of every item (metric kind `outcome`), as accuracy counts a failed item wrong.',
+    );
+    // a metric it does not declare so stays over the items that recorded it
+    expect(json.tries.n).toBe(9);
+  });
+
+  it('undeclared, the same values stay over the 9 items that recorded them', async () => {
+    const json = (await itemMetricsSection(own(), { iterations: 2000, seed: 13 }))!.json as Record<string, { n: number; value: number }>;
+    expect(json.solved).toMatchObject({ n: 9, value: 5 / 9 });
+  });
+
+  it('a MAD run dir whose config.json recorded its metric kinds before the round flags were declared (2026-12-01) still reads them over every item', async () => {
+    const flags = results.map((r) => ({ ...r, metrics: r.metrics && { correctAfterRound1: r.metrics.solved, forfeits: 0 } }));
+    const mad = {
+      ...run(flags),
+      config: { seed: 13, config: { system: 'mad/mad' }, provenance: { lexcaseSystem: 'mad' }, metricKinds: { forfeits: 'count' } } as unknown as RunConfigFile,
+    };
+    const json = (await itemMetricsSection(mad, { iterations: 2000, seed: 13 }))!.json as Record<string, { n: number; value: number }>;
+    expect(json.correctAfterRound1).toMatchObject({ n: 12, value: 5 / 12 });
+    expect(recordedMetricKinds(mad.config)).toMatchObject({ forfeits: 'count', correctAfterRound1: 'outcome', correctAfterRound3: 'outcome' });
+  });
+
+  it('a declared outcome its values contradict (0.5 on an item) is read by its values and said', async () => {
+    const half = results.map((r, i) => (i === 0 ? { ...r, metrics: { solved: 0.5, tries: 1 } } : r));
+    const s = (await itemMetricsSection({ ...own({ solved: 'outcome' }), results: half }, { iterations: 2000, seed: 13 }))!;
+    expect((s.json as Record<string, { n: number }>).solved.n).toBe(9);
+    expect(s.markdown).toContain('**Warning:** solved is declared an outcome (0 or 1 on each item) but 1 of 9 items records another value (q0 = 0.5)');
   });
 });

@@ -5,20 +5,30 @@
  * below n = 10; a metric its system declares a count — forfeits, unresolvedCitations, a user's
  * `toolCalls` — always a graded mean: eval/stats/metric-kinds.ts, the kinds config.json records),
  * so a figure has the interval a reproduction table gives it — over the items that
- * have the metric (null = not applicable, skipped). CASE's
+ * have the metric (null = not applicable, skipped), or, for a metric its system declares an
+ * outcome of every item (`outcome`: MAD's correctAfterRound<r>), over every item, one without it 0
+ * (eval/stats outcomeInterval, as MAD's accuracy by round). CASE's
  * advocate evidence-recall flags land here. Not for retrieval runs: their per-query hits and ranks
  * are the Figures section's Recall@k and MRR. A gold flag (`gold…`) over items none of which has its
  * gold passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) is not given, never 0%; when
  * some items have none, a line under the table says how many count as misses.
  */
-import { figureText, kindConflict, metricInterval, metricMeasure, methodLabel, proportionInterval } from '../../stats/index.js';
+import {
+  figureText,
+  isOutcomeMetric,
+  kindConflict,
+  metricInterval,
+  metricMeasure,
+  methodLabel,
+  outcomeInterval,
+  proportionInterval,
+} from '../../stats/index.js';
 import { recordedMetricKinds, recordedSystemSpec } from '../../systems.js';
 import { table } from '../format.js';
 import { isFailed } from '../../metrics/failures.js';
 import type { ResultRecord } from '../../types.js';
 import type { SectionBuilder } from '../types.js';
 import { GOLD_IN_INDEX, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from '../../gold-in-index.js';
-import { ROUND_FLAG } from '../../plots/round-accuracy.js';
 
 export const itemMetricsSection: SectionBuilder = (run, o) => {
   // a retrieval run as its config.json records its writer (recordedSystemSpec): a system of the user's own named "retrieval" is judged by accuracy
@@ -36,13 +46,6 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
       keys.set(k, e);
     }
   if (keys.size === 0) return null;
-  // a judge's verdict after each round (MAD's correctAfterRound<r>): over every item, one without that
-  // verdict (failed before it) wrong — the rule of the accuracy-by-round table and plot
-  // (eval/plots/round-accuracy.ts); before, this table gave the same flag over the items that recorded
-  // it, a second figure with its own n and interval for one quantity
-  const roundFlags = [...keys.keys()].filter((k) => ROUND_FLAG.test(k));
-  for (const k of roundFlags)
-    keys.set(k, { kind: 'rate', values: run.results.map((r) => (r.metrics?.[k] === true ? 1 : 0)), ids: run.results.map((r) => r.id) });
   const declared = recordedMetricKinds(run.config);
   // a declaration its values contradict (a proportion at 0.5 on an item) is read as undeclared, by the values, and said
   const conflicts = new Map<string, string>();
@@ -61,6 +64,13 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
       delete kinds[k];
     }
   }
+  // a metric its system declares an outcome of every item (eval/stats/metric-kinds.ts `outcome`: MAD's verdict after
+  // each round, correctAfterRound<r>) is over every item, one that did not record it 0 — outcomeInterval, the code of
+  // MAD's accuracy by round (eval/plots/round-accuracy.ts); any other over the items that recorded it. Before, this
+  // table knew the rule only for MAD's round flags, by their name.
+  const outcomes = [...keys.keys()].filter((k) => isOutcomeMetric(k, kinds));
+  // the outcome rows where some item did not record the metric, and how many such items (said under the table)
+  const unrecorded = new Map(outcomes.map((k) => [k, run.results.length - keys.get(k)!.values.length] as const).filter(([, n]) => n > 0));
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
   for (const [k, { kind, values }] of [...keys].sort(([a], [b]) => a.localeCompare(b, 'en'))) {
@@ -69,13 +79,15 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
       rows.push([k, metricMeasure(kinds[k], { kind: 'proportion' }, true), values.length, NO_GOLD_IN_INDEX, '–']);
       continue;
     }
-    const ci =
-      kind === 'rate'
+    const ci = isOutcomeMetric(k, kinds)
+      ? outcomeInterval(k, run.results)
+      : kind === 'rate'
         ? proportionInterval(
             values.reduce((a, b) => a + b, 0),
             values.length,
           )
         : metricInterval(k, values, o, kinds);
+    const n = isOutcomeMetric(k, kinds) ? run.results.length : values.length;
     // what the figure is: a share of items (Wilson) or a mean (bootstrap), said beside its interval's method
     const measure = metricMeasure(kinds[k], ci, kind === 'rate');
     json[k] = {
@@ -83,11 +95,11 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
       measure,
       ...(declared[k] ? { declared: declared[k] } : {}),
       ...(conflicts.has(k) ? { warning: conflicts.get(k) } : {}),
-      n: values.length,
+      n,
       value: ci.estimate,
       ci: { lo: ci.lo, hi: ci.hi, method: ci.method },
     };
-    rows.push([k, measure, values.length, figureText(ci, kind === 'rate' ? 'percent' : 'decimal'), methodLabel(ci)]);
+    rows.push([k, measure, n, figureText(ci, kind === 'rate' ? 'percent' : 'decimal'), methodLabel(ci)]);
   }
   const gold = goldCoverageNote(goldCoverage(run.results));
   const warnings = [...[...conflicts].sort(([a], [b]) => a.localeCompare(b, 'en')).map(([, w]) => w), ...(gold ? [gold] : [])];
@@ -96,7 +108,7 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
     title: 'Per-item metrics',
     markdown:
       table(['metric', 'figure', 'n', 'value [95% interval]', 'interval'], rows) +
-      failedNote(run.results, roundFlags.length > 0) +
+      notes(failedNote(run.results), outcomeNote(unrecorded, run.results.length)) +
       warnings.map((w) => `\n\n**Warning:** ${w}.`).join(''),
     json,
   };
@@ -107,9 +119,26 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
  * "n counts the items that recorded the metric: the 2 failed items recorded none and are in no row
  * (the Accuracy section counts them as wrong)." Before, a row's n of 10 beside 12 items said nothing of why.
  */
-function failedNote(results: readonly ResultRecord[], roundFlags: boolean): string {
+function failedNote(results: readonly ResultRecord[]): string {
   const none = results.filter((r) => isFailed(r) && Object.keys(r.metrics ?? {}).length === 0).length;
   if (!none) return '';
-  const rounds = roundFlags ? ` The correctAfterRound rows count every item, a failed one as wrong, as the accuracy by round does.` : '';
-  return `\n\nn counts the items that recorded the metric: the ${none} failed item${none === 1 ? '' : 's'} recorded none and ${none === 1 ? 'is' : 'are'} in no row (the Accuracy section counts ${none === 1 ? 'it' : 'them'} as wrong).${rounds}`;
+  return `n counts the items that recorded the metric: the ${none} failed item${none === 1 ? '' : 's'} recorded none and ${none === 1 ? 'is' : 'are'} in no row (the Accuracy section counts ${none === 1 ? 'it' : 'them'} as wrong).`;
+}
+
+/** The lines under the table, one paragraph (or nothing). */
+const notes = (...lines: string[]): string => (lines.some(Boolean) ? `\n\n${lines.filter(Boolean).join(' ')}` : '');
+
+/**
+ * The outcome rows (declared `outcome`) where some item did not record the metric: "The
+ * correctAfterRound1 and correctAfterRound2 rows count every item (n = 12), the 2 that did not record
+ * them as 0: their system declares them outcomes of every item, as accuracy counts a failed item wrong."
+ */
+function outcomeNote(unrecorded: ReadonlyMap<string, number>, items: number): string {
+  if (!unrecorded.size) return '';
+  const names = [...unrecorded.keys()].sort((a, b) => a.localeCompare(b, 'en'));
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  const counts = [...new Set(unrecorded.values())];
+  const missing = counts.length === 1 ? `the ${counts[0]} that did not record ${names.length === 1 ? 'it' : 'them'}` : 'the items that did not record one';
+  const one = names.length === 1;
+  return `The ${list} row${one ? '' : 's'} count${one ? 's' : ''} every item (n = ${items}), ${missing} as 0: ${one ? 'its' : 'their'} system declares ${one ? 'it an outcome' : 'them outcomes'} of every item (metric kind \`outcome\`), as accuracy counts a failed item wrong.`;
 }
