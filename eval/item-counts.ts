@@ -15,20 +15,47 @@ export const ITEM_COUNTS =
   "denseSearches: an item's dense searches and those cut to the model's tokens; tokens.textOtherAnswer: forced-call replies whose text named another answer";
 
 /**
- * The items of a run that a lexcase without `itemCounts` ran: the items skipped (already done) by the
- * first resume (of each shard, in a merged run) that found `itemCounts` unrecorded; undefined when none.
- * `at`: the earliest such resume.
+ * The items of a run whose results.jsonl lines a lexcase without `itemCounts` wrote, and so counted
+ * neither: those the first resume (of each shard, in a merged run) that found `itemCounts` unrecorded
+ * skipped (already done) — its answered items, which no resume runs again, and the failed ones it kept
+ * as failed (`--no-retry-failed`: `keptFailed`) while every later resume of that shard (or of the merged
+ * dir) kept them too. A failed item's line counts what the item did before it failed (the runner
+ * records `denseSearches` and `tokens` for every item, failed ones included), so an older lexcase's
+ * failed line lacks those counts as an answered one does; a later resume that ran the failed items
+ * again (the default) replaced their lines with counted ones. Before, the first resume's `skipped`
+ * was taken whole: 8 items "not counted" after a later resume had run 2 of them again and counted
+ * them. `failed`: how many of `items` are such failed lines. `at`: the earliest such resume. Undefined when none.
  */
-export function itemsUncounted(file: Partial<Pick<RunConfigFile, 'resumes' | 'mergedFrom'>> | undefined): { items: number; at: string } | undefined {
+export function itemsUncounted(
+  file: Partial<Pick<RunConfigFile, 'resumes' | 'mergedFrom'>> | undefined,
+): { items: number; failed: number; at: string } | undefined {
   if (!file) return undefined;
-  const first = new Map<number | undefined, { skipped: number; at: string }>();
-  for (const r of runResumes(file)) if (r.unchecked?.includes('itemCounts') && !first.has(r.shard)) first.set(r.shard, { skipped: r.skipped, at: r.at });
-  const found = [...first.values()].filter((r) => r.skipped > 0);
+  const resumes = runResumes(file);
+  const found: { items: number; failed: number; at: string }[] = [];
+  const seen = new Set<number | undefined>();
+  resumes.forEach((r, i) => {
+    if (!r.unchecked?.includes('itemCounts') || seen.has(r.shard)) return;
+    seen.add(r.shard);
+    const kept = r.keptFailed ?? 0;
+    // the resumes after it that read the same items: its shard's, and the merged dir's own (no shard)
+    const later = resumes.slice(i + 1).filter((x) => x.shard === r.shard || x.shard === undefined);
+    // a resume that did not keep failed items ran every failed line again (eval/runner.ts retryFailed): the old ones are gone
+    const stillKept = kept > 0 && later.every((x) => (x.keptFailed ?? 0) > 0) ? kept : 0;
+    const items = r.skipped - kept + stillKept;
+    if (items > 0) found.push({ items, failed: stillKept, at: r.at });
+  });
   if (!found.length) return undefined;
-  return { items: found.reduce((a, r) => a + r.skipped, 0), at: found.map((r) => r.at).sort()[0] };
+  return { items: found.reduce((a, r) => a + r.items, 0), failed: found.reduce((a, r) => a + r.failed, 0), at: found.map((r) => r.at).sort()[0] };
 }
 
-/** "the 28 items run before the resume of 2026-12-02 (by an older lexcase) were not counted". */
-export function uncountedText(u: { items: number; at: string }): string {
-  return `the ${u.items.toLocaleString('en-US')} item${u.items === 1 ? '' : 's'} run before the resume of ${u.at.slice(0, 10)} (by an older lexcase) ${u.items === 1 ? 'was' : 'were'} not counted`;
+/**
+ * "the 28 items run before the resume of 2026-12-02 (by an older lexcase) were not counted", and where some
+ * of them failed and were kept as failed: "the 8 items run before the resume of 2026-12-02 (by an older
+ * lexcase; 2 of them failed and were kept as failed) were not counted".
+ */
+export function uncountedText(u: { items: number; failed?: number; at: string }): string {
+  const failed = u.failed
+    ? `; ${u.failed === u.items ? (u.items === 1 ? 'it' : 'all of them') : `${u.failed.toLocaleString('en-US')} of them`} failed and ${u.failed === 1 ? 'was' : 'were'} kept as failed`
+    : '';
+  return `the ${u.items.toLocaleString('en-US')} item${u.items === 1 ? '' : 's'} run before the resume of ${u.at.slice(0, 10)} (by an older lexcase${failed}) ${u.items === 1 ? 'was' : 'were'} not counted`;
 }

@@ -19,6 +19,12 @@ export const denseSearchesSection: SectionBuilder = (run) => {
     id: 'denseSearches',
     title: 'Dense searches cut',
     markdown: `${note}.`,
-    json: { searches: c!.searches, cut: c!.cut, items: c!.items, ...(old ? { uncountedItems: old.items } : {}), note },
+    json: {
+      searches: c!.searches,
+      cut: c!.cut,
+      items: c!.items,
+      ...(old ? { uncountedItems: old.items, ...(old.failed ? { uncountedFailedItems: old.failed } : {}) } : {}),
+      note,
+    },
   };
 };

@@ -217,7 +217,9 @@ export const tokensSection: SectionBuilder = (run) => {
     markdown: `${table(['', 'total', 'per item'], rows)}\n\n${wall.text}${notes.map((x) => `\n\n${x}`).join('')}`,
     json: {
       ...counted,
-      ...(uncounted ? { textOtherAnswerUncountedItems: uncounted.items } : {}),
+      ...(uncounted
+        ? { textOtherAnswerUncountedItems: uncounted.items, ...(uncounted.failed ? { textOtherAnswerUncountedFailedItems: uncounted.failed } : {}) }
+        : {}),
       items: n,
       perItem: t.total / n,
       msPerItem: wall.msPerItem,

@@ -1,0 +1,51 @@
+/**
+ * The items whose counts (denseSearches, tokens.textOtherAnswer) a resumed older run dir lacks: its
+ * answered items from before the first resume that found `itemCounts` unrecorded, and the failed ones
+ * that resume kept as failed only while no later resume ran them again. Before, the first resume's
+ * `skipped` was taken whole, so a later resume that ran the kept failed items again (and counted them)
+ * left report.md saying they were not counted.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RunResume } from './run-resumes.js';
+import { itemsUncounted, uncountedText } from './item-counts.js';
+
+const AT1 = '2026-12-02T10:00:00.000Z';
+const AT2 = '2026-12-02T11:00:00.000Z';
+const first: RunResume = { at: AT1, gitSha: null, datasetChecksum: 'x', items: 12, skipped: 8, keptFailed: 2, unchecked: ['itemCounts'] } as RunResume;
+
+describe('itemsUncounted: the items an older lexcase wrote and no later resume ran again', () => {
+  it('8 skipped by the resume that found itemCounts unrecorded, 2 of them failed and kept: 8 not counted, 2 of them failed', () => {
+    const u = itemsUncounted({ resumes: [first] });
+    expect(u).toEqual({ items: 8, failed: 2, at: AT1 });
+    expect(uncountedText(u!)).toBe(
+      'the 8 items run before the resume of 2026-12-02 (by an older lexcase; 2 of them failed and were kept as failed) were not counted',
+    );
+  });
+
+  it('a later resume that ran the failed items again (the default) counted them: 6 not counted, not 8', () => {
+    const later = { at: AT2, gitSha: null, datasetChecksum: 'x', items: 12, skipped: 10, retried: 2 } as RunResume;
+    // before: { items: 8 }, the 2 items the later resume ran again (and counted) among them
+    expect(itemsUncounted({ resumes: [first, later] })).toEqual({ items: 6, failed: 0, at: AT1 });
+    expect(uncountedText(itemsUncounted({ resumes: [first, later] })!)).toBe(
+      'the 6 items run before the resume of 2026-12-02 (by an older lexcase) were not counted',
+    );
+  });
+
+  it('a later resume that kept them failed again (--no-retry-failed) leaves them uncounted', () => {
+    const later = { at: AT2, gitSha: null, datasetChecksum: 'x', items: 12, skipped: 12, keptFailed: 2 } as RunResume;
+    expect(itemsUncounted({ resumes: [first, later] })).toEqual({ items: 8, failed: 2, at: AT1 });
+  });
+
+  it('a resume that ran the failed items again itself: its skipped are the answered items, all uncounted', () => {
+    const retried = { ...first, skipped: 6, keptFailed: undefined, retried: 2 } as RunResume;
+    expect(itemsUncounted({ resumes: [retried] })).toEqual({ items: 6, failed: 0, at: AT1 });
+  });
+
+  it("a merged run: a shard whose kept failed items the merged dir's own resume ran again counts them", () => {
+    const shard = (index: number, resumes: RunResume[]) => ({ shard: { index, count: 2 }, resumes }) as never;
+    const mergedResume = { at: AT2, gitSha: null, datasetChecksum: 'x', items: 24, skipped: 22, retried: 2 } as RunResume;
+    const u = itemsUncounted({ mergedFrom: [shard(1, [first]), shard(2, [{ ...first, keptFailed: undefined }])], resumes: [mergedResume] });
+    // shard 1: 6 answered (its 2 kept failed run again by the merged dir's resume); shard 2: 8 answered
+    expect(u).toEqual({ items: 14, failed: 0, at: AT1 });
+  });
+});
