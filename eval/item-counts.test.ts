@@ -11,7 +11,7 @@ import { itemsUncounted, uncountedText } from './item-counts.js';
 
 const AT1 = '2026-12-02T10:00:00.000Z';
 const AT2 = '2026-12-02T11:00:00.000Z';
-const first: RunResume = { at: AT1, gitSha: null, datasetChecksum: 'x', items: 12, skipped: 8, keptFailed: 2, unchecked: ['itemCounts'] } as RunResume;
+const first: RunResume = { at: AT1, gitSha: 'e20a587e', datasetChecksum: 'x', items: 12, skipped: 8, keptFailed: 2, unchecked: ['itemCounts'] } as RunResume;
 
 describe('itemsUncounted: the items an older lexcase wrote and no later resume ran again', () => {
   it('8 skipped by the resume that found itemCounts unrecorded, 2 of them failed and kept: 8 not counted, 2 of them failed', () => {
@@ -23,7 +23,7 @@ describe('itemsUncounted: the items an older lexcase wrote and no later resume r
   });
 
   it('a later resume that ran the failed items again (the default) counted them: 6 not counted, not 8', () => {
-    const later = { at: AT2, gitSha: null, datasetChecksum: 'x', items: 12, skipped: 10, retried: 2 } as RunResume;
+    const later = { at: AT2, gitSha: 'e20a587e', datasetChecksum: 'x', items: 12, skipped: 10, retried: 2 } as RunResume;
     // before: { items: 8 }, the 2 items the later resume ran again (and counted) among them
     expect(itemsUncounted({ resumes: [first, later] })).toEqual({ items: 6, failed: 0, at: AT1 });
     expect(uncountedText(itemsUncounted({ resumes: [first, later] })!)).toBe(
@@ -32,7 +32,7 @@ describe('itemsUncounted: the items an older lexcase wrote and no later resume r
   });
 
   it('a later resume that kept them failed again (--no-retry-failed) leaves them uncounted', () => {
-    const later = { at: AT2, gitSha: null, datasetChecksum: 'x', items: 12, skipped: 12, keptFailed: 2 } as RunResume;
+    const later = { at: AT2, gitSha: 'e20a587e', datasetChecksum: 'x', items: 12, skipped: 12, keptFailed: 2 } as RunResume;
     expect(itemsUncounted({ resumes: [first, later] })).toEqual({ items: 8, failed: 2, at: AT1 });
   });
 
@@ -43,7 +43,7 @@ describe('itemsUncounted: the items an older lexcase wrote and no later resume r
 
   it("a merged run: a shard whose kept failed items the merged dir's own resume ran again counts them", () => {
     const shard = (index: number, resumes: RunResume[]) => ({ shard: { index, count: 2 }, resumes }) as never;
-    const mergedResume = { at: AT2, gitSha: null, datasetChecksum: 'x', items: 24, skipped: 22, retried: 2 } as RunResume;
+    const mergedResume = { at: AT2, gitSha: 'e20a587e', datasetChecksum: 'x', items: 24, skipped: 22, retried: 2 } as RunResume;
     const u = itemsUncounted({ mergedFrom: [shard(1, [first]), shard(2, [{ ...first, keptFailed: undefined }])], resumes: [mergedResume] });
     // shard 1: 6 answered (its 2 kept failed run again by the merged dir's resume); shard 2: 8 answered
     expect(u).toEqual({ items: 14, failed: 0, at: AT1 });
