@@ -77,10 +77,10 @@ describe("a system of the user's own declares its metrics' kinds", () => {
     expect(md).not.toMatch(/Warning/);
   });
 
-  it('a kind not among count, proportion, share, graded is refused before the run dir is made', async () => {
+  it('a kind not among count, proportion, share, graded, outcome is refused before the run dir is made', async () => {
     const dir = join(root, 'bad');
     await expect(toolRun(dir, { toolCalls: 'counts' as never })).rejects.toThrow(
-      /invalid metricKinds\.toolCalls: "counts" is not one of count, proportion, share, graded/,
+      /invalid metricKinds\.toolCalls: "counts" is not one of count, proportion, share, graded, outcome/,
     );
     expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
   });
