@@ -66,7 +66,13 @@ export const resultRecordSchema = z.object({
   repairs: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** The item's dense searches and how many the model read only in part (retrieval/dense-query-cut.ts). */
   denseSearches: z
-    .object({ searches: z.number().int().nonnegative(), cut: z.number().int().nonnegative(), provider: z.string(), maxTokens: z.number().int().positive() })
+    .object({
+      searches: z.number().int().nonnegative(),
+      cut: z.number().int().nonnegative(),
+      provider: z.string(),
+      maxTokens: z.number().int().positive(),
+      similarityQueries: z.object({ embedded: z.number().int().nonnegative(), cut: z.number().int().nonnegative() }).optional(),
+    })
     .optional(),
   /** Replies that named a model other than the one asked, by that name (eval/reply-models.ts). */
   replyModels: z.record(z.string(), z.number().int().nonnegative()).optional(),

@@ -71,7 +71,7 @@ export interface ResultRecord {
    * model's token limit is known, and how many it read only in part (retrieval/dense-query-cut.ts); absent when none,
    * and in records written before 2026-12-02.
    */
-  denseSearches?: { searches: number; cut: number; provider: string; maxTokens: number };
+  denseSearches?: { searches: number; cut: number; provider: string; maxTokens: number; similarityQueries?: { embedded: number; cut: number } };
   /** Replies that named a model other than the one asked, by that name (eval/reply-models.ts); absent when none. */
   replyModels?: Record<string, number>;
   /** Replies by the system_fingerprint they carried (eval/reply-fingerprints.ts); absent when none carried one. */

@@ -28,13 +28,22 @@ export function queryReadInPart(embedder: Embedder, query: string, rule: DenseQu
  * One agent item's dense searches (an agent run's results.jsonl `denseSearches`): how many reached a
  * dense model whose token limit is known, and how many of them it read only in part. Every search
  * counts (a query searched twice counts twice), so "7 of 40 searches" is of the item's own searches.
+ * Queries embedded for exact similarities to given passages (a dense retriever's `similarities()`:
+ * CASE's learned evidence selector's dense signals, six per question) are no searches: they are
+ * counted apart in `similarityQueries` (before 2026-12-02 they were counted as searches, tilting
+ * "X of Y dense searches were cut").
  */
 export interface DenseSearchCount {
   searches: number;
   cut: number;
   provider: string;
   maxTokens: number;
+  /** Queries embedded for exact similarities (not searches), and those read only in part; absent when none. */
+  similarityQueries?: { embedded: number; cut: number };
 }
+
+/** What a query was embedded for: a search (its hits ranked), or exact similarities to given passages (`similarities()`). */
+export type DenseQueryUse = 'search' | 'similarity';
 
 /** A tally of the dense searches made under withDenseSearchTally (the runner: one per item). */
 export class DenseSearchTally {
@@ -43,16 +52,22 @@ export class DenseSearchTally {
   /** `parent`: the tally this one runs inside (withDenseSearchTally nested), which counts every search too. */
   constructor(private readonly parent?: DenseSearchTally) {}
 
-  add(provider: string, maxTokens: number, cut: boolean): void {
+  add(provider: string, maxTokens: number, cut: boolean, use: DenseQueryUse = 'search'): void {
     const c = (this.count ??= { searches: 0, cut: 0, provider, maxTokens });
-    c.searches++;
-    if (cut) c.cut++;
-    this.parent?.add(provider, maxTokens, cut);
+    if (use === 'search') {
+      c.searches++;
+      if (cut) c.cut++;
+    } else {
+      const q = (c.similarityQueries ??= { embedded: 0, cut: 0 });
+      q.embedded++;
+      if (cut) q.cut++;
+    }
+    this.parent?.add(provider, maxTokens, cut, use);
   }
 
   /** The count, or undefined when no search reached a dense model with a known limit. */
   toRecord(): DenseSearchCount | undefined {
-    return this.count ? { ...this.count } : undefined;
+    return this.count ? { ...this.count, ...(this.count.similarityQueries ? { similarityQueries: { ...this.count.similarityQueries } } : {}) } : undefined;
   }
 }
 
@@ -79,17 +94,36 @@ export async function countingDenseSearches<T>(fn: () => Promise<T>): Promise<{ 
  * first 512 (the rest not read)"; undefined when none was, or no search reached a model with a known limit.
  */
 export function searchesCutNote(count: DenseSearchCount | undefined): string | undefined {
-  if (!count?.cut) return undefined;
+  if (!count) return undefined;
   const n = (x: number) => x.toLocaleString('en-US');
-  return `${n(count.cut)} of ${n(count.searches)} dense ${count.searches === 1 ? 'search was' : 'searches were'} longer than the ${count.provider} model's ${count.maxTokens} tokens: embedded from their first ${count.maxTokens} (the rest not read; the ranking read the query's start only)`;
+  const limit = `the ${count.provider} model's ${count.maxTokens} tokens`;
+  const q = count.similarityQueries;
+  const notes = [
+    ...(count.cut
+      ? [
+          `${n(count.cut)} of ${n(count.searches)} dense ${count.searches === 1 ? 'search was' : 'searches were'} longer than ${limit}: embedded from their first ${count.maxTokens} (the rest not read; the ranking read the query's start only)`,
+        ]
+      : []),
+    ...(q?.cut ? [`${similarityQueriesText(q)} longer than ${limit}: embedded from their first ${count.maxTokens}`] : []),
+  ];
+  return notes.length ? notes.join('; ') : undefined;
 }
 
-/** Count one dense search of `query` in the current tally (none outside one; nothing where the model's limit is unknown). */
-export function countDenseSearch(embedder: Embedder, query: string, rule: DenseQueryRule, maxWords?: number): void {
+/** "2 of 6 similarity queries (the learned evidence selector's dense signals, not searches) were": how many of a count's similarity queries were cut. */
+function similarityQueriesText(q: { embedded: number; cut: number }): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `${n(q.cut)} of ${n(q.embedded)} similarity ${q.embedded === 1 ? 'query' : 'queries'} (the learned evidence selector's dense signals, not searches) ${q.cut === 1 ? 'was' : 'were'}`;
+}
+
+/**
+ * Count one dense query embedding of `query` in the current tally (none outside one; nothing where the
+ * model's limit is unknown): a search, or (`use` 'similarity') a query of exact similarities, counted apart.
+ */
+export function countDenseSearch(embedder: Embedder, query: string, rule: DenseQueryRule, maxWords?: number, use: DenseQueryUse = 'search'): void {
   const t = tallyScope.getStore();
   if (!t || !query.trim()) return;
   const r = queryReadInPart(embedder, query, rule, maxWords);
-  if (r) t.add(embedder.provider, r.maxTokens, r.cut);
+  if (r) t.add(embedder.provider, r.maxTokens, r.cut, use);
 }
 
 /**
@@ -99,7 +133,7 @@ export function countDenseSearch(embedder: Embedder, query: string, rule: DenseQ
  */
 export function denseSearchesCutLine(
   counts: readonly (DenseSearchCount | undefined)[],
-): { line: string; searches: number; cut: number; items: number } | undefined {
+): { line: string; searches: number; cut: number; items: number; similarityQueries?: { embedded: number; cut: number } } | undefined {
   const given = counts.filter((c): c is DenseSearchCount => !!c);
   if (!given.length) return undefined;
   const searches = given.reduce((a, c) => a + c.searches, 0);
@@ -107,10 +141,18 @@ export function denseSearchesCutLine(
   const items = given.filter((c) => c.cut > 0).length;
   const limits = [...new Set(given.map((c) => `the ${c.provider} model's ${c.maxTokens} tokens`))].join(' or ');
   const n = (x: number) => x.toLocaleString('en-US');
+  // the learned selector's similarity queries: embedded, not searched, so counted apart
+  const sim = given.reduce((a, c) => ({ embedded: a.embedded + (c.similarityQueries?.embedded ?? 0), cut: a.cut + (c.similarityQueries?.cut ?? 0) }), {
+    embedded: 0,
+    cut: 0,
+  });
   const line =
     `${n(cut)} of ${n(searches)} dense ${searches === 1 ? 'search was' : 'searches were'} cut to ${limits} (their rest not read)` +
-    (cut ? ` in ${n(items)} of ${n(counts.length)} items: their rankings, and every figure made from them, read the query's start only` : '');
-  return { line, searches, cut, items };
+    (cut ? ` in ${n(items)} of ${n(counts.length)} items: their rankings, and every figure made from them, read the query's start only` : '') +
+    (sim.embedded
+      ? `; apart from them, ${n(sim.cut)} of ${n(sim.embedded)} similarity ${sim.embedded === 1 ? 'query' : 'queries'} (the learned evidence selector's dense signals, not searches) ${sim.cut === 1 ? 'was' : 'were'} cut${sim.cut ? ': the selector read their start only' : ''}`
+      : '');
+  return { line, searches, cut, items, ...(sim.embedded ? { similarityQueries: sim } : {}) };
 }
 
 /** The first 40 characters of a query, on one line, quoted. */

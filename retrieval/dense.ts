@@ -23,7 +23,7 @@ import { overRecorded } from '../indexer/embed/base-url.js';
 import { denseQueryConfig, denseQueryRule, embedDenseQuery, type DenseQueryRule } from './dense-query.js';
 import { embedderSpecKey, memoQueryVector } from './dense-query-memo.js';
 import { differingQuerySource } from './dense-query-source.js';
-import { countDenseSearch, createQueryCutCounter, queryReadInPart } from './dense-query-cut.js';
+import { countDenseSearch, createQueryCutCounter, queryReadInPart, type DenseQueryUse } from './dense-query-cut.js';
 import { FLAT_MEMORY_MAX_ROWS, flatRanks, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
 import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Explanation, Hit, Retriever, SearchOptions } from './types.js';
@@ -195,10 +195,10 @@ export function createDenseRetriever(
   // One vector per (embedder spec, rule, query) per process (dense-query-memo.ts): dense and hybrid's dense component share it.
   // queries the model reads only in part: warned once, counted (dense-query-cut.ts)
   const cuts = createQueryCutCounter(embedder, section.maxWords);
-  const embedUnder = (query: string, r: DenseQueryRule) => {
+  const embedUnder = (query: string, r: DenseQueryRule, use: DenseQueryUse = 'search') => {
     cuts.see(query, r);
-    // an agent item's own count (results.jsonl denseSearches)
-    countDenseSearch(embedder, query, r, section.maxWords);
+    // an agent item's own count (results.jsonl denseSearches): a similarity query (the learned selector's signals) apart from the searches
+    countDenseSearch(embedder, query, r, section.maxWords, use);
     return memoKey === undefined
       ? embedDenseQuery(embedder, query, r, section.maxWords)
       : memoQueryVector(`${memoKey}\u0000${JSON.stringify(r)}\u0000${section.maxWords ?? 0}\u0000${query}`, () =>
@@ -237,7 +237,7 @@ export function createDenseRetriever(
   };
 
   const similarities = async (query: string, ids: readonly string[], sopts?: { queryWords?: number }): Promise<{ score: number; rank: number }[]> => {
-    const vector = () => (sopts?.queryWords === undefined ? embedQuery(query) : embedUnder(query, denseQueryRule(sopts.queryWords)));
+    const vector = () => embedUnder(query, sopts?.queryWords === undefined ? rule : denseQueryRule(sopts.queryWords), 'similarity');
     if (!inMemory) {
       // larger tables: LanceDB's exact search over every row
       const all = new Map((await searchVector(await vector(), { k: section.rows })).map((h) => [h.id, h]));

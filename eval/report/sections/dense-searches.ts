@@ -13,7 +13,7 @@ export const denseSearchesSection: SectionBuilder = (run) => {
   const c = denseSearchesCutLine(run.results.map((r) => r.denseSearches));
   // resumed from a run dir an older lexcase wrote: its earlier items' searches were never counted, cut or not
   const old = c ? itemsUncounted(run.config) : undefined;
-  if (!c?.cut && !old) return null;
+  if (!c?.cut && !c?.similarityQueries?.cut && !old) return null;
   const note = old ? `${c!.line}; ${uncountedText(old)}` : c!.line;
   return {
     id: 'denseSearches',
@@ -23,6 +23,7 @@ export const denseSearchesSection: SectionBuilder = (run) => {
       searches: c!.searches,
       cut: c!.cut,
       items: c!.items,
+      ...(c!.similarityQueries ? { similarityQueries: c!.similarityQueries } : {}),
       ...(old ? { uncountedItems: old.items, ...(old.failed ? { uncountedFailedItems: old.failed } : {}) } : {}),
       note,
     },
