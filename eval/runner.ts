@@ -64,6 +64,7 @@ import { ITEM_COUNTS } from './item-counts.js';
 import { REPLY_READING } from '../core/llm/reply-reading.js';
 import { USAGE_READING } from '../core/llm/usage-reading.js';
 import { replyFingerprints } from './reply-fingerprints.js';
+import { cacheSources, cacheSourcesText } from './cache-sources.js';
 import { replayTokenDiffText, tokenDiff } from './replay-token-diff.js';
 import { replyModels } from './reply-models.js';
 import { modelSettingsPath, readExchanges, readModelSettings, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
@@ -502,6 +503,9 @@ async function runLocked<Item extends { id: string }>(
   // replies this attempt's items got that named a model other than the one asked (eval/reply-models.ts)
   const replyModelTotal = new Map<string, number>();
   const fingerprintTotal = new Map<string, number>();
+  // replies this attempt's items got from the response cache, by who wrote them (eval/cache-sources.ts), and its LLM calls
+  const cacheSourceTotal = new Map<string, number>();
+  let callsTotal = 0;
   // a replay: the items whose token counts differ from the recording's (eval/replay-token-diff.ts), and how many were replayed
   const replayTokenDiffs = new Map<string, string>();
   let replayedItems = 0;
@@ -734,6 +738,9 @@ async function runLocked<Item extends { id: string }>(
     if (answeredBy) for (const [m, n] of Object.entries(answeredBy)) replyModelTotal.set(m, (replyModelTotal.get(m) ?? 0) + n);
     const fingerprints = replyFingerprints(cut.exchanges);
     if (fingerprints) for (const [f, n] of Object.entries(fingerprints)) fingerprintTotal.set(f, (fingerprintTotal.get(f) ?? 0) + n);
+    const fromCache = cacheSources(cut.exchanges);
+    if (fromCache) for (const [c, n] of Object.entries(fromCache)) cacheSourceTotal.set(c, (cacheSourceTotal.get(c) ?? 0) + n);
+    callsTotal += tokens?.calls ?? 0;
     const record: ResultRecord = {
       id: item.id,
       prediction,
@@ -751,6 +758,7 @@ async function runLocked<Item extends { id: string }>(
       ...(denseSearches ? { denseSearches } : {}),
       ...(answeredBy ? { replyModels: answeredBy } : {}),
       ...(fingerprints ? { replyFingerprints: fingerprints } : {}),
+      ...(fromCache ? { cacheSources: fromCache } : {}),
       ...(replacedAttempts ? { replacedAttempts } : {}),
     };
     // What the system returned, as results.jsonl's schema reads it back: a number where a string goes
@@ -840,6 +848,14 @@ async function runLocked<Item extends { id: string }>(
         .join(
           ', ',
         )} — a proxy or router answered with another model (or the provider named its snapshot); counted in results.jsonl ("replyModels") and report.md`,
+    );
+  // every run that got replies from the cache says how many and who wrote them (a model swapped behind one name is not that model)
+  if (cacheSourceTotal.size)
+    log.warn(
+      cacheSourcesText(
+        [...cacheSourceTotal].sort(([a], [b]) => a.localeCompare(b, 'en')),
+        callsTotal,
+      ),
     );
   if (fingerprintTotal.size > 1)
     log.warn(

@@ -76,6 +76,8 @@ export interface ResultRecord {
   replyModels?: Record<string, number>;
   /** Replies by the system_fingerprint they carried (eval/reply-fingerprints.ts); absent when none carried one. */
   replyFingerprints?: Record<string, number>;
+  /** Replies answered from the response cache, by who wrote them (eval/cache-sources.ts); absent when none was. */
+  cacheSources?: Record<string, number>;
   /**
    * Failed attempts of this item that a retry replaced (their lines are gone from results.jsonl):
    * how many, and the tokens they spent — not in `tokens`, which is this attempt's.

@@ -37,6 +37,7 @@ import { currentExchangeLog, exchangeKey, isItemEnded, restoreError, storeError,
 import { restoreReply, storeReply } from './stored-reply.js';
 import { distinctReplyIds } from './reply-ids.js';
 import { withRetries } from './retry.js';
+import type { ServerIdentity } from './server-identity.js';
 import type { StructuredOutputSetting } from './structured.js';
 import { CACHED_MARK } from './spent-tokens.js';
 import { currentUsageScope, recordUsage, type UsageMeter } from './usage.js';
@@ -63,6 +64,11 @@ export interface LexcaseModelShared extends StructuredOutputSetting {
   replayFrom?: string;
   /** Which server answers (endpoint.ts `endpointIdentity`): part of the response cache's key, not of a recording's. */
   endpoint?: string;
+  /**
+   * What the server says about the model it serves under this name (server-identity.ts): written with
+   * each cache entry; an entry another identity wrote is not served (a model swapped behind the same name).
+   */
+  serverIdentity?: () => Promise<ServerIdentity | undefined>;
   /** Clock in ms for the recorded `ms` / `queuedMs` (tests; default performance.now). */
   now?: () => number;
 }
@@ -266,9 +272,13 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
   private async answer(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun, sent?: Sent): Promise<ChatResult> {
     const s = this.lexcase;
     const key = s.cache ? this.responseCacheKey(messages, options) : undefined;
+    const server = s.cache && s.serverIdentity ? await s.serverIdentity() : undefined;
     if (s.cache && key) {
       const entry = await s.cache.lookupEntry(key.prompt, key.llmKey);
-      const hit = entry?.generations;
+      // written when the server described the model otherwise: another model behind the same name, asked again
+      const other = entry?.server && server && entry.server.digest !== server.digest ? entry.server : undefined;
+      if (other) warnOtherServer(this.model, other, server!);
+      const hit = other ? undefined : entry?.generations;
       if (hit?.length) {
         s.stats.cacheHits++;
         const paid = paidByEarlierAttempt(entry!.createdAt, { generations: hit as ChatGeneration[] }, s.usage, () => {
@@ -287,7 +297,9 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
           s.usage,
         );
         for (const g of hit as ChatGeneration[]) rememberCacheEntry(g.message, s.cache.path(key.prompt, key.llmKey));
-        return { generations: hit as ChatGeneration[], llmOutput: { cached: true } };
+        // who wrote it, for the run's record (eval/cache-sources.ts): what the server said then, and whether it says so now
+        const cacheEntry = { ...(entry!.server ? { server: entry!.server.said } : {}), checked: !!(entry!.server && server) };
+        return { generations: hit as ChatGeneration[], llmOutput: { cached: true, cacheEntry } };
       }
     }
     const result = await withRetries(
@@ -331,7 +343,7 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     recordUsage(usageDelta(result), s.usage);
     if (s.cache && key) {
       try {
-        await s.cache.update(key.prompt, key.llmKey, result.generations);
+        await s.cache.update(key.prompt, key.llmKey, result.generations, server);
         for (const g of result.generations) rememberCacheEntry(g.message, s.cache.path(key.prompt, key.llmKey));
       } catch (e) {
         log.warn(`LLM cache write failed (${s.cache.dir}): ${(e as Error).message}`);
@@ -339,6 +351,17 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
     }
     return result;
   }
+}
+
+let warnedOtherServer = false;
+
+/** Said once per process: cached replies for `model` that a server describing it otherwise wrote are not served. */
+function warnOtherServer(model: string, then: ServerIdentity, now: ServerIdentity): void {
+  if (warnedOtherServer) return;
+  warnedOtherServer = true;
+  log.warn(
+    `the response cache holds replies for "${model}" at this endpoint written when the server described the model otherwise (then ${then.said}, now ${now.said}): another model behind the same name? They are not used: the server is asked again and the entries replaced (said once)`,
+  );
 }
 
 /** Rejects with the signal's reason once it aborts (at once when it has; without a signal, at once). */

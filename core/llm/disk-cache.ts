@@ -29,10 +29,20 @@ export interface StoredGeneration {
   };
 }
 
+/** What a server says about the model it serves under a name (server-identity.ts), as an entry records it. */
+export interface ServerIdentity {
+  /** sha256 (first 12 hex) of the model's GET /models entry, keys sorted, a request-time `created` left out. */
+  digest: string;
+  /** How a person reads it: `"local-model" (GET /models entry 3f9a1c2b4d5e)`. */
+  said: string;
+}
+
 interface Entry {
   v: 1;
   createdAt: string;
   generations: StoredGeneration[];
+  /** What the server said about the model when it wrote the entry (server-identity.ts); absent when it said nothing, or an older lexcase wrote it. */
+  server?: ServerIdentity;
 }
 
 export function cacheKeyHash(prompt: string, llmKey: string): string {
@@ -85,21 +95,27 @@ export class DiskCache extends BaseCache<Generation[]> {
     return (await this.lookupEntry(prompt, llmKey))?.generations ?? null;
   }
 
-  /** The entry's generations and when it was written (undefined: a miss). */
-  async lookupEntry(prompt: string, llmKey: string): Promise<{ generations: Generation[]; createdAt?: string } | undefined> {
+  /** The entry's generations, when it was written and by which server (undefined: a miss). */
+  async lookupEntry(prompt: string, llmKey: string): Promise<{ generations: Generation[]; createdAt?: string; server?: ServerIdentity } | undefined> {
     try {
       const entry = JSON.parse(await readFile(this.path(prompt, llmKey), 'utf8')) as Entry;
       if (entry.v !== 1 || !Array.isArray(entry.generations)) return undefined;
-      return { generations: entry.generations.map(restoreGeneration), ...(typeof entry.createdAt === 'string' ? { createdAt: entry.createdAt } : {}) };
+      const server = entry.server && typeof entry.server.digest === 'string' && typeof entry.server.said === 'string' ? entry.server : undefined;
+      return {
+        generations: entry.generations.map(restoreGeneration),
+        ...(typeof entry.createdAt === 'string' ? { createdAt: entry.createdAt } : {}),
+        ...(server ? { server: { digest: server.digest, said: server.said } } : {}),
+      };
     } catch {
       return undefined;
     }
   }
 
-  async update(prompt: string, llmKey: string, value: Generation[]): Promise<void> {
+  /** Write the entry; `server`: what the server that gave it says about its model (server-identity.ts), when it says. */
+  async update(prompt: string, llmKey: string, value: Generation[], server?: ServerIdentity): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const file = this.path(prompt, llmKey);
-    const entry: Entry = { v: 1, createdAt: new Date().toISOString(), generations: value.map(storeGeneration) };
+    const entry: Entry = { v: 1, createdAt: new Date().toISOString(), generations: value.map(storeGeneration), ...(server ? { server } : {}) };
     const tmp = `${file}.tmp-${process.pid}-${Math.floor(performance.now() * 1000)}`;
     try {
       await writeFile(tmp, JSON.stringify(entry));

@@ -19,6 +19,7 @@ import { DiskCache } from './disk-cache.js';
 import { clientEndpoint, endpointIdentity } from './endpoint.js';
 import { providerOf, strictFor } from './providers.js';
 import { endpointLimit } from './request-limit.js';
+import { serverIdentity } from './server-identity.js';
 import { LocalCompletions } from './local/completions.js';
 import { localRuntimeIdentity, localSettings, withLocalModel } from './local/settings.js';
 import type { UsageMeter } from './usage.js';
@@ -98,6 +99,8 @@ function createModel(cfg: LlmConfig, opts: CreateChatModelOptions): BaseChatMode
       usage: opts.usage,
       cache: cfg.cacheDir && !opts.replayFrom ? new DiskCache(cfg.cacheDir) : undefined,
       endpoint,
+      // what the server says about the model (GET /models, once per process): a swapped model behind the same name misses the cache
+      ...(cfg.cacheDir && !opts.replayFrom && !local ? { serverIdentity: () => serverIdentity(cfg) } : {}),
       // one limit per endpoint in this process, shared by every model made for it (request-limit.ts)
       limit: endpointLimit(endpoint, cfg.concurrency),
       retry: { maxRetries: cfg.maxRetries, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },

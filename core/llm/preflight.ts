@@ -21,6 +21,7 @@ import { errors } from '../errors.js';
 import { maskSentKeys, registerSentKey } from '../secrets.js';
 import { redactUrl } from '../url-credentials.js';
 import { endpointUrl } from './endpoint.js';
+import { rememberListing } from './server-identity.js';
 import { DEFAULT_MAX_REPLY_BYTES, LLM_REPLY_SETTING, readBoundedText, ReplyTooLargeError } from './bounded-reply.js';
 
 export interface PreflightResult {
@@ -123,6 +124,8 @@ export async function preflightLlm(cfg: LlmConfig, o: PreflightOptions = {}): Pr
   let models: string[] | undefined;
   const list = await send('GET', '/models', undefined, o.timeoutMs ?? Math.min(cfg.timeoutMs, 20_000));
   if (list.status === 401 || list.status === 403) throw refusedKey(list);
+  // what the server says about the model: the response cache's check of who wrote an entry (server-identity.ts), without a second request
+  rememberListing(cfg, list.status >= 200 && list.status < 300 ? list.text : undefined);
   if (list.status >= 200 && list.status < 300) {
     try {
       const data = JSON.parse(list.text)?.data;

@@ -3,7 +3,9 @@
  * child process (`lexcase run baseline --mode bm25-rag`, one request per item) against scripted
  * OpenAI-compatible servers on 127.0.0.1.
  *  - the response cache answers only for the server that gave the answer: a second server with
- *    the same model name gets the requests (it got none, and its run dir held the first's answers);
+ *    the same model name gets the requests (it got none, and its run dir held the first's answers),
+ *    also at the same URL when it lists another model under the name (a model swapped behind
+ *    llama.cpp's "local-model"), and a rerun from the cache says how many replies and who wrote them;
  *  - a short key (`none`) is sent, and masked only where it is named as a key: passages, prompts
  *    and run-dir paths are written as they are (they read "*** of the cases" and "/tmp/***" + "/run");
  *  - every query value of the endpoint URL (`?pwd=`, `?jwt=`) reaches the server after the path and
@@ -34,8 +36,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function server(script: Parameters<typeof startScriptedServer>[0] = scriptedAll()): Promise<ScriptedServer> {
-  const s = await startScriptedServer(script);
+async function server(
+  script: Parameters<typeof startScriptedServer>[0] = scriptedAll(),
+  opts?: Parameters<typeof startScriptedServer>[1],
+): Promise<ScriptedServer> {
+  const s = await startScriptedServer(script, opts);
   servers.push(s);
   return s;
 }
@@ -92,6 +97,52 @@ describe('the LLM response cache is keyed by the endpoint (item 8)', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(chats(a)).toHaveLength(2); // the same server (a trailing slash is the same URL): all from the cache
     expect(jsonl(join(dir, 'cache-a2', 'results.jsonl')).map((r) => r.tokens.cached)).toEqual([1, 1]);
+  }, 240_000);
+});
+
+describe('the response cache and a model swapped behind the same name at the same URL', () => {
+  it('a server that lists another model under the name gets its requests; a rerun answered from the cache says how many replies and who wrote them', async () => {
+    const KEY = 'sk-test-cache-secret-4f1e9a';
+    // llama.cpp as it lists its one model (any name is served): meta tells an 8B from a 7B; created is the request's time
+    const listing = (meta: Record<string, number>) => ({ created: Math.floor(Date.now() / 1000), owned_by: 'llamacpp', meta });
+    const as = (model: string, fp: string) => {
+      const answer = scriptedAll();
+      return (req: RecordedRequest) => ({ ...answer(req), replyModel: model, systemFingerprint: fp });
+    };
+    const a = await startScriptedServer(as('llama-3-8b-q4.gguf', 'b4000-aaaa'), { modelFields: listing({ n_params: 8030261248, n_ctx_train: 8192 }) });
+    const port = Number(new URL(a.url).port);
+    const env = { LEXCASE_CACHE_DIR: join(dir, 'cache-swap'), LEXCASE_LLM_API_KEY: KEY };
+    const first = await runBaseline(join(dir, 'swap-a'), a.url, env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(chats(a)).toHaveLength(2);
+    await a.close();
+
+    // the same URL, the same model name: another model
+    const b = await server(as('qwen2-7b-q4.gguf', 'b4100-bbbb'), { port, modelFields: listing({ n_params: 7615616512, n_ctx_train: 32768 }) });
+    expect(b.url).toBe(a.url);
+    const second = await runBaseline(join(dir, 'swap-b'), b.url, env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(chats(b)).toHaveLength(2); // was 0: the 8B's cached answers were written into the 7B's run dir
+    expect(jsonl(join(dir, 'swap-b', 'results.jsonl')).map((r) => r.tokens.cached)).toEqual([0, 0]);
+    expect(second.stderr).toMatch(/the response cache holds replies for "scripted" at this endpoint written when the server described the model otherwise/);
+
+    // the 7B again: answered from the cache, and the run says so, naming who wrote the replies
+    const third = await runBaseline(join(dir, 'swap-b2'), b.url, env);
+    expect(third.code, third.stderr).toBe(0);
+    expect(chats(b)).toHaveLength(2);
+    const results = jsonl(join(dir, 'swap-b2', 'results.jsonl'));
+    expect(results.map((r) => r.tokens.cached)).toEqual([1, 1]);
+    const source = Object.keys(results[0].cacheSources)[0];
+    expect(source).toMatch(
+      /^GET \/models listed "scripted" \(GET \/models entry [0-9a-f]{12}\) when it was written, as now; its reply named model "qwen2-7b-q4.gguf" \(system_fingerprint b4100-bbbb\)$/,
+    );
+    expect(third.stderr).toContain(`2 of 2 LLM calls were answered from the response cache, not by the server at the endpoint: ${source} ×2 — --no-cache`);
+    expect(readFileSync(join(dir, 'swap-b2', 'report.md'), 'utf8')).toContain(`answered from the response cache`);
+    // the key is sent, and kept out of the cache entries and of what the runs print
+    expect(chats(b).every((q) => q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+    const cacheFiles = readdirSync(join(dir, 'cache-swap'), { recursive: true, encoding: 'utf8' }).map((f) => join(dir, 'cache-swap', f));
+    expect(cacheFiles.filter((f) => statSync(f).isFile() && readFileSync(f, 'utf8').includes(KEY))).toEqual([]);
+    for (const r of [first, second, third]) expect(`${r.stdout}${r.stderr}`).not.toContain(KEY);
   }, 240_000);
 });
 

@@ -300,6 +300,10 @@ export interface ServerOptions {
   strictModels?: boolean;
   /** Require `Authorization: Bearer <apiKey>` on every request (else 401 invalid_api_key, as OpenAI does). */
   apiKey?: string;
+  /** Extra fields of each GET /models entry, as a server describes its model (llama.cpp's `meta`, vLLM's `root`, Ollama's `created`). */
+  modelFields?: Record<string, unknown>;
+  /** Listen on this port of 127.0.0.1 (default: any free one): a second server on a closed one's port is the same URL. */
+  port?: number;
 }
 
 export async function startScriptedServer(script: Script, opts: ServerOptions = {}): Promise<ScriptedServer> {
@@ -326,7 +330,7 @@ export async function startScriptedServer(script: Script, opts: ServerOptions = 
     if (req.method === 'GET' && /\/models$/.test(path) && listed) {
       modelListings++;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: listed.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) }));
+      res.end(JSON.stringify({ object: 'list', data: listed.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted', ...opts.modelFields })) }));
       return;
     }
     const rec: RecordedRequest = { index: requests.length, method: req.method ?? 'GET', path: req.url ?? '/', body, headers: req.headers, text };
@@ -384,7 +388,7 @@ export async function startScriptedServer(script: Script, opts: ServerOptions = 
     }
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,

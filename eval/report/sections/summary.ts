@@ -3,6 +3,7 @@ import { llmFields } from '../llm-fields.js';
 import type { RunData, SectionBuilder } from '../types.js';
 import { replyFingerprintsOf, replyFingerprintsText } from '../../reply-fingerprints.js';
 import { replyModelsText } from '../../reply-models.js';
+import { cacheSourcesOf, cacheSourcesText } from '../../cache-sources.js';
 import { runResumes, type RunResume } from '../../run-resumes.js';
 
 /** The shards a merged run came from: each one's items, code and resumes. */
@@ -90,6 +91,10 @@ export const summarySection: SectionBuilder = (run) => {
             `${replyFingerprintsText(run.results)} — the endpoint's backend configuration changed during the run`,
           ] as [string, unknown],
         ]
+      : []),
+    // replies from the response cache: how many, and who wrote them (a model swapped behind one name is not that model)
+    ...(cacheSourcesOf(run.results).sources.length
+      ? [['answered from the response cache', cacheSourcesText(cacheSourcesOf(run.results).sources, cacheSourcesOf(run.results).calls)] as [string, unknown]]
       : []),
     ['seed', run.config.seed],
     ['items in results', run.results.length],

@@ -1,0 +1,109 @@
+/**
+ * What the server at an endpoint says about the model it serves under the configured name, as the
+ * response cache's check of who wrote an entry (chat-openai.ts). The cache is keyed by the endpoint
+ * and the request (endpoint.ts), and a local server (llama.cpp, vLLM, Ollama, LM Studio) often serves
+ * one name ("local-model", "default") for whichever model it was started with: a rerun after the
+ * model was swapped was answered from the cache with the old model's replies, without a word.
+ *
+ * The identity is the server's GET {baseUrl}/models entry for the model — the one whose `id` is the
+ * model (Ollama's "name:latest" counts for "name"), else the only entry when the list holds one
+ * (llama.cpp lists the one model it runs, under its alias or file path, and answers any name) — as a
+ * sha256 digest of its JSON (keys sorted), never the API key: llama.cpp's entry carries the model's
+ * `meta` (n_params, size, n_ctx_train, n_vocab), vLLM's its `root` (the weights' path) and
+ * `max_model_len`, Ollama's its `created` (the model's modification time); a swapped model gives
+ * another entry. `created` is left out when it is the time of the request (vLLM and llama.cpp send
+ * the current time: within 10 minutes of the probe), which would change on every request.
+ * A list that does not name the model among several, or no list (404, an unreachable server, a
+ * timeout), gives no identity: the cache then serves as before, and says the entry was not checked.
+ *
+ * One probe per endpoint and model per process: the preflight's own GET /models (preflight.ts)
+ * answers it, else the first cached request makes it (a library model, LEXCASE_LLM_PREFLIGHT=0).
+ */
+import { createHash } from 'node:crypto';
+import type { ServerIdentity } from './disk-cache.js';
+import { DEFAULT_MAX_REPLY_BYTES, LLM_REPLY_SETTING, readBoundedText } from './bounded-reply.js';
+import { endpointIdentity, endpointUrl } from './endpoint.js';
+import type { LlmProvider } from './providers.js';
+
+export type { ServerIdentity } from './disk-cache.js';
+
+/** Seconds around the probe within which a listing's `created` is read as the time of the request (vLLM, llama.cpp), not the model's. */
+const REQUEST_TIME_S = 600;
+
+const sorted = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(sorted)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+        )
+      : v;
+
+/** The identity a GET /models reply gives `model` (see the module doc), or undefined when it names none. */
+export function identityFromListing(model: string, text: string, nowS = Date.now() / 1000): ServerIdentity | undefined {
+  let data: unknown;
+  try {
+    data = (JSON.parse(text) as { data?: unknown })?.data;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(data)) return undefined;
+  const entries = data.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object' && !Array.isArray(e));
+  const named = entries.filter((e) => e.id === model || (!model.includes(':') && e.id === `${model}:latest`));
+  const entry = named.length === 1 ? named[0] : named.length === 0 && entries.length === 1 ? entries[0] : undefined;
+  if (!entry) return undefined;
+  const { created, ...rest } = entry;
+  const kept = typeof created === 'number' && Math.abs(created - nowS) <= REQUEST_TIME_S ? rest : entry;
+  const digest = createHash('sha256')
+    .update(JSON.stringify(sorted(kept)))
+    .digest('hex')
+    .slice(0, 12);
+  return { digest, said: `${JSON.stringify(String(entry.id ?? model))} (GET /models entry ${digest})` };
+}
+
+/** The per-process identities: endpoint identity (no credentials) + model → the probe's answer. */
+const known = new Map<string, Promise<ServerIdentity | undefined>>();
+
+const keyOf = (cfg: { baseUrl?: string; provider?: LlmProvider; model?: string }) => `${endpointIdentity(cfg)}\n${cfg.model ?? ''}`;
+
+/** The preflight's GET /models reply (undefined: it answered no list): the identity for this process, without a second request. */
+export function rememberListing(cfg: { baseUrl?: string; provider?: LlmProvider; model?: string }, text: string | undefined): void {
+  known.set(keyOf(cfg), Promise.resolve(text === undefined ? undefined : identityFromListing(cfg.model ?? '', text)));
+}
+
+/**
+ * The identity of the server at cfg.baseUrl for cfg.model: what the preflight heard, else one GET
+ * /models (the key sent as the client sends it; min(timeoutMs, 20 s)); undefined when it names none.
+ */
+export function serverIdentity(cfg: {
+  baseUrl?: string;
+  provider?: LlmProvider;
+  model?: string;
+  apiKey?: string;
+  timeoutMs?: number;
+  maxReplyBytes?: number;
+}): Promise<ServerIdentity | undefined> {
+  const key = keyOf(cfg);
+  let p = known.get(key);
+  if (!p) {
+    p = probe(cfg);
+    known.set(key, p);
+  }
+  return p;
+}
+
+async function probe(cfg: Parameters<typeof serverIdentity>[0]): Promise<ServerIdentity | undefined> {
+  if (!cfg.baseUrl || !cfg.model) return undefined;
+  try {
+    const res = await fetch(endpointUrl(cfg.baseUrl, '/models'), {
+      headers: { authorization: `Bearer ${cfg.apiKey ?? 'no-key'}` },
+      signal: AbortSignal.timeout(Math.min(cfg.timeoutMs ?? 20_000, 20_000)),
+    });
+    const text = await readBoundedText(res, cfg.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, LLM_REPLY_SETTING);
+    return res.ok ? identityFromListing(cfg.model, text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
