@@ -4,6 +4,9 @@
  * server would not — headers then silence, a body that drips a byte at a time, an SSE stream that
  * never ends, an empty or HTML `200`. `handler(req, res, i)` gets the i-th request (0-based, body
  * read) and answers however it likes; `requests` counts them. `close()` also ends open replies.
+ * GET …/models (the listing lexcase's preflight and response cache ask once per process:
+ * core/llm/server-identity.ts) is answered 404, as by a server without one, and is neither counted
+ * nor handed to `handler`: the misbehaviours under test are the chat requests'.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +38,11 @@ export async function startFaultyServer(handler: FaultyHandler): Promise<FaultyS
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (req.method === 'GET' && /\/models(\?|$)/.test(req.url ?? '')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'faulty server: no model list', type: 'invalid_request_error' } }));
+        return;
+      }
       const i = requests++;
       void handler(Object.assign(req, { text: Buffer.concat(chunks).toString('utf8') }), res, i);
     });
