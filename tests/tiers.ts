@@ -24,6 +24,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'corpora/legal-corpus-roleplay.test.ts',
   'corpora/unsafe-ids.test.ts',
   'eval/provenance.test.ts',
+  'eval/report/compare-config-fields-process.test.ts',
   'eval/reference/stats-agreement.test.ts',
   'eval/replay-fifo-process.test.ts',
   'eval/replay-refused.test.ts',

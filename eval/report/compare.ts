@@ -47,6 +47,7 @@ import type { RunData } from './types.js';
 import { plannedItems, type RunWriter } from '../run-planned.js';
 import { runWriter } from '../run-dir-guard.js';
 import { runResumes } from '../run-resumes.js';
+import { deepDifferences, stableJson } from '../resume-config.js';
 
 export interface RunSide {
   dir: string;
@@ -108,14 +109,24 @@ export interface Comparison {
 
 const show = (v: unknown) => (v === undefined ? '–' : typeof v === 'string' ? v : JSON.stringify(v));
 
-/** Top-level config fields that differ (run dirs and paths aside, which always do). */
+/**
+ * Top-level config fields that differ (run dirs and paths aside, which always do). Values are compared
+ * with their keys sorted: the same settings written in another key order are no difference.
+ */
 export function configDiff(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, [unknown, unknown]> {
   const out: Record<string, [unknown, unknown]> = {};
   for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
     if (/^(runDir|run-dir|out)$/i.test(k)) continue;
-    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out[k] = [a[k], b[k]];
+    if (stableJson(a[k]) !== stableJson(b[k])) out[k] = [a[k], b[k]];
   }
   return out;
+}
+
+/** The config differences in words, each at the deepest setting that differs: `indexContent.analyzer.stemmer: porter vs none`. */
+function configDiffText(diff: Comparison['configDiff']): string {
+  return Object.entries(diff)
+    .flatMap(([k, [x, y]]) => deepDifferences(x, y, k).map((d) => `${d.path}: ${show(d.before)} vs ${show(d.after)}`))
+    .join('; ');
 }
 
 /** The lexcase commits a run's items ran under: its provenance's (a merged run's every shard's) and each resume's (a merged run's every shard's: run-resumes.ts). */
@@ -362,13 +373,7 @@ export function formatComparison(c: Comparison): string {
     '',
     `- ${name(c.a, 'A')}`,
     `- ${name(c.b, 'B')}`,
-    ...(Object.keys(c.configDiff).length
-      ? [
-          `- config differences: ${Object.entries(c.configDiff)
-            .map(([k, [x, y]]) => `${k}: ${show(x)} vs ${show(y)}`)
-            .join('; ')}`,
-        ]
-      : []),
+    ...(Object.keys(c.configDiff).length ? [`- config differences: ${configDiffText(c.configDiff)}`] : []),
     `- ${c.failedLine}`,
     ...c.pairingLines.map((l) => `- ${l}`),
     ...(c.onlyLine ? [`- ${c.onlyLine}`] : []),
