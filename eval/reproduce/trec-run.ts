@@ -6,10 +6,11 @@
  * without any hit is skipped, as trec_eval skips it without -c; table.ts names such topics beside the
  * cell's n and in the table's notes).
  *
- *   <repro dir>/collections/<collection>-<analyzer>/   the index (reused while the data's checksums, the
- *                                                      analyzer, the index format and the lexcase version
+ *   <repro dir>/collections/<collection>-<analyzer>/   the index (reused while the documents file's checksum,
+ *                                                      the analyzer, the index format and the lexcase version
  *                                                      that built it match, recorded beside it in
- *                                                      <collection>-<analyzer>.data.json; else rebuilt, saying why)
+ *                                                      <collection>-<analyzer>.data.json (collection-stamp.ts);
+ *                                                      else rebuilt, saying what differs)
  *   <run dir>/run.txt                                  the TREC run, for trec_eval
  *
  * Collections: `cacm` (corpora/cacm.ts). Run args: collection, method (bm25 | qld), analyzer
@@ -17,9 +18,8 @@
  * (true; fb-docs, fb-terms, original-query-weight), hits (default 1000), ties (none | anserini),
  * metrics (default map, p@30).
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { cacmChecksums, cacmDifferences, locateCacm, readCacmDocuments, readCacmTopics } from '../../corpora/cacm.js';
 import { loadQrels } from '../../corpora/qrels.js';
 import type { Topic } from '../../corpora/topics.js';
@@ -37,6 +37,7 @@ import { measureValue, parseMeasures } from '../trec/measures.js';
 import { trecOrder } from '../trec/order.js';
 import { searchTopK } from '../../retrieval/top-k.js';
 import { RETRIEVAL_RANKING } from './retrieval-run.js';
+import { staleCollectionIndex, type CollectionStamp } from './collection-stamp.js';
 import { runDocsOfHits } from '../trec/run.js';
 import { TrecRunWriter } from '../retrieval-eval-run-file.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
@@ -62,6 +63,8 @@ export interface TrecRunOptions {
 /** A collection a `trec` run can prepare from the user's files. */
 interface TrecCollection {
   locate(data: string | undefined): { files: object; checksums: Record<string, string> };
+  /** The file the documents are read from (what the collection's index is built from) and its key in `checksums`. */
+  documentsFile(files: object): { file: string; key: string };
   documents(files: object): { id: string; text: string; source: string }[];
   topics(files: object): Topic[];
   qrelsFile(files: object): string;
@@ -84,13 +87,14 @@ const COLLECTIONS: Record<string, TrecCollection> = {
       }
       return { files, checksums };
     },
+    documentsFile: (f) => ({ file: basename((f as ReturnType<typeof locateCacm>).collection), key: 'collection' }),
     documents: (f) => readCacmDocuments((f as ReturnType<typeof locateCacm>).collection),
     topics: (f) => readCacmTopics((f as ReturnType<typeof locateCacm>).topics),
     qrelsFile: (f) => (f as ReturnType<typeof locateCacm>).qrels,
   },
 };
 
-/** The collection's index for an analyzer, built once per data checksum. */
+/** The collection's index for an analyzer, built once per documents checksum (collection-stamp.ts). */
 async function collectionIndex(
   o: TrecRunOptions,
   c: TrecCollection,
@@ -101,10 +105,14 @@ async function collectionIndex(
   const name = `${o.collection}-${analyzer.preset ?? 'lexcase'}`;
   const dir = join(o.reproDir, 'collections', name);
   const stamp = `${dir}.data.json`;
-  // the data, the analyzer, and the index format and lexcase that build it: an index an older lexcase built is rebuilt, not reused
-  const index = { format: MANIFEST_FORMAT, version: MANIFEST_VERSION, lexcaseVersion: VERSION };
-  const want = JSON.stringify({ checksums, analyzer, index });
-  const stale = await staleIndex(dir, stamp, want, index);
+  // the documents, the analyzer, and the index format and lexcase that build it (collection-stamp.ts): an index an older lexcase built is rebuilt, not reused
+  const { file, key } = c.documentsFile(files);
+  const want: CollectionStamp = {
+    documents: { file, sha256: checksums[key] },
+    analyzer,
+    index: { format: MANIFEST_FORMAT, version: MANIFEST_VERSION, lexcaseVersion: VERSION },
+  };
+  const stale = await staleCollectionIndex(dir, stamp, want);
   if (!stale) return dir;
   if (stale !== 'absent') log.info(`${o.collection}: rebuilding ${dir}: ${stale}`);
   const docs = c.documents(files);
@@ -116,44 +124,8 @@ async function collectionIndex(
     yield* docs;
   }
   await buildIndex(passages(), { out: dir, corpusName: o.collection, workers: 0, analyzer, methods: ['bm25', 'qld'] });
-  await writeFile(stamp, want);
+  await writeFile(stamp, JSON.stringify(want));
   return dir;
-}
-
-/**
- * Why the collection's index in `dir` cannot be reused: 'absent' (none yet), what differs (its stamp
- * records other data or another analyzer; it was built by another lexcase or index format: its stamp
- * or its manifest.json says so — before, a stamp of the data and analyzer alone let an index an older
- * lexcase built be reused), or undefined when it can.
- */
-async function staleIndex(
-  dir: string,
-  stamp: string,
-  want: string,
-  index: { format: string; version: number; lexcaseVersion: string },
-): Promise<string | undefined> {
-  if (!existsSync(join(dir, 'manifest.json')) || !existsSync(stamp)) return 'absent';
-  let m: { format?: unknown; version?: unknown; lexcaseVersion?: unknown } = {};
-  try {
-    m = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-  } catch {
-    return 'its manifest.json is not JSON';
-  }
-  const built = `built by lexcase ${String(m.lexcaseVersion ?? '?')} (${String(m.format ?? '?')} v${String(m.version ?? '?')})`;
-  const now = `this is lexcase ${index.lexcaseVersion} (${index.format} v${index.version})`;
-  if (m.format !== index.format || m.version !== index.version || m.lexcaseVersion !== index.lexcaseVersion) return `it was ${built}; ${now}`;
-  const had = await readFile(stamp, 'utf8');
-  if (had === want) return undefined;
-  const recorded = (() => {
-    try {
-      return JSON.parse(had) as { index?: unknown };
-    } catch {
-      return {};
-    }
-  })();
-  return recorded.index === undefined
-    ? `its stamp records the data and analyzer but not the lexcase and index format that built it (an older lexcase stamped it); ${now}`
-    : 'its stamp records other data, another analyzer or another lexcase';
 }
 
 export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentResult> {

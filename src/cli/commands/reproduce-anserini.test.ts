@@ -10,12 +10,13 @@
  * real CACM as a child process and must print Anserini's published MAP and P30 to the 4th decimal.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { runCli } from '../../../tests/support/run-cli.js';
+import { runBuiltCli } from '../../../tests/support/run-built-cli.js';
 import { BAREXAM_PASSAGES, BAREXAM_QA, bundledLines } from '../../../tests/support/bundled-data.js';
 import { tarGz } from '../../../corpora/test-support/tar-writer.js';
 import { BUILT_CLI, childEnv } from '../../../src/mcp/test-support/children.js';
@@ -117,6 +118,33 @@ describe('lexcase reproduce anserini-cacm', () => {
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).toMatch(/cacm: rebuilding .*cacm-lucene: it was built by lexcase 0\.0\.9 \(lexcase-index v\d+\); this is lexcase /);
     expect(JSON.parse(readFileSync(manifestFile, 'utf8')).lexcaseVersion).not.toBe('0.0.9');
+  }, 120_000);
+
+  it('a topics or qrels edit keeps the collection\'s index (before: rebuilt, saying only "its stamp records other data, another analyzer or another lexcase"); a collection edit rebuilds it naming the file', async () => {
+    const own = join(dir, 'cacm-edited');
+    cpSync(data, own, { recursive: true });
+    const out = join(dir, 'repro-edited');
+    const run = () => runBuiltCli(['reproduce', 'anserini-cacm', '--data', own, '--run-dir', out, '--only', 'bm25'], { cwd: dir });
+    const first = await run();
+    expect(first.code, first.stderr).toBe(0);
+    const manifestFile = join(out, 'collections', 'cacm-lucene', 'manifest.json');
+    const built = JSON.parse(readFileSync(manifestFile, 'utf8')).createdAt;
+    // one topic's text edited, same size: the documents, and so the index, are the same
+    const topicsFile = join(own, 'topics.cacm.txt');
+    const topics = readFileSync(topicsFile, 'utf8');
+    const at = topics.search(/[a-z]/);
+    writeFileSync(topicsFile, topics.slice(0, at) + topics[at].toUpperCase() + topics.slice(at + 1));
+    const edited = await run();
+    expect(edited.stderr).not.toContain('rebuilding');
+    expect(JSON.parse(readFileSync(manifestFile, 'utf8')).createdAt).toBe(built);
+    // the run itself is refused, naming the file's checksum (its results were scored on the old topics)
+    expect(edited.stderr).toContain('field "dataChecksums" differs: dataChecksums.topics');
+    // another collection: rebuilt, naming the file
+    writeFileSync(join(own, 'cacm.tar.gz'), tarGz([{ name: 'CACM-0001.html', data: '<html>\n<pre>\n\n\nhearsay rule\n</pre>\n</html>\n' }]));
+    const other = await run();
+    expect(other.stderr).toMatch(
+      /cacm: rebuilding \S*cacm-lucene: its collection cacm\.tar\.gz is another file \(sha256 [0-9a-f]{12}… when built, [0-9a-f]{12}… now\)\n/,
+    );
   }, 120_000);
 
   it("each run's config.json records the index format and lexcase that built the collection's index (before: none); a run dir without it resumes with a warning", async () => {
