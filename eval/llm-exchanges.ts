@@ -171,6 +171,23 @@ const stable = (v: unknown): string =>
 export async function replayInfo(dir: string, config: Record<string, unknown>, seed: number, o: { lexcaseSystem?: string | null } = {}): Promise<ReplayInfo> {
   await readModelSettings(dir);
   await verifyExchanges(dir);
+  await assertReplaysRecording(dir, config, seed, o);
+  const { records } = await readResults(dir);
+  const recorded = new Map(records.map((r) => [r.id, r]));
+  return { dir, recorded, order: records.map((r) => r.id) };
+}
+
+/**
+ * Throws RUN_INVALID when the run being made differs from the one recorded in `dir` in seed, seed
+ * derivation or config, by replayInfo's rules: the check of every replay, a run with a model (above)
+ * or without one (a retrieval or trec cell of `lexcase reproduce --replay`, eval/runner.ts `replayOf`).
+ */
+export async function assertReplaysRecording(
+  dir: string,
+  config: Record<string, unknown>,
+  seed: number,
+  o: { lexcaseSystem?: string | null } = {},
+): Promise<void> {
   const rec = (await readConfig(dir)) as
     | { seed?: number; config?: Record<string, unknown>; provenance?: { gitSha?: string; lexcaseVersion?: string; lexcaseSystem?: string | null } }
     | undefined;
@@ -199,9 +216,6 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
       `was recorded with ${k} = ${stable(a[k]) ?? '(unset)'}, this replay has ${stable(b[k]) ?? '(unset)'}; replay it with the recorded run's flags`,
     );
   }
-  const { records } = await readResults(dir);
-  const recorded = new Map(records.map((r) => [r.id, r]));
-  return { dir, recorded, order: records.map((r) => r.id) };
 }
 
 /**

@@ -67,7 +67,16 @@ import { replyFingerprints } from './reply-fingerprints.js';
 import { cacheSources, cacheSourcesText } from './cache-sources.js';
 import { replayTokenDiffText, tokenDiff } from './replay-token-diff.js';
 import { replyModels } from './reply-models.js';
-import { modelSettingsPath, readExchanges, readModelSettings, replayInfo, writeExchanges, writeModelSettings, type ReplayInfo } from './llm-exchanges.js';
+import {
+  assertReplaysRecording,
+  modelSettingsPath,
+  readExchanges,
+  readModelSettings,
+  replayInfo,
+  writeExchanges,
+  writeModelSettings,
+  type ReplayInfo,
+} from './llm-exchanges.js';
 import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
 import { checkSeed, deriveSeed, SEED_DERIVATION } from '../core/rng.js';
@@ -92,6 +101,7 @@ import {
   configPath,
   ensureRunDir,
   readConfig,
+  readResults,
   removeStaleTemps,
   repairResults,
   describeCutTail,
@@ -156,6 +166,14 @@ export interface RunExperimentOptions<Item extends { id: string }> {
   label?: string;
   /** On resume, run again the items whose earlier attempt failed (default true). */
   retryFailed?: boolean;
+  /**
+   * The recorded run this run, which has no model, replays (a retrieval or trec cell of `lexcase
+   * reproduce --replay`): its seed and config are checked against the recording's before anything is
+   * written, as a replay with a model is (llm-exchanges.ts), and recorded in config.json (`replayOf`).
+   * Before, such a cell ran as a fresh run over whatever index or data it was given, a "replay" whose
+   * figures need not be the recording's.
+   */
+  replayOf?: string;
   /**
    * What the caller writes into the run dir once the items have run (report.md / report.json, a
    * system's own report), done before the run dir's lock is released: a resume waiting for the lock
@@ -344,6 +362,14 @@ async function runLocked<Item extends { id: string }>(
     lexcaseSystem: opts.lexcaseSystem ?? scopedLexcaseSystem() ?? null,
   };
 
+  // a run with no model replaying a recording: checked now, and its items' lines take the recording's times and order, as a replay with a model's do
+  let offlineReplay: ReplayInfo | undefined;
+  if (opts.replayOf !== undefined) {
+    if (resolve(opts.replayOf) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
+    await assertReplaysRecording(opts.replayOf, config, seed, { lexcaseSystem: prov.lexcaseSystem ?? null });
+    const { records } = await readResults(opts.replayOf);
+    offlineReplay = { dir: opts.replayOf, recorded: new Map(records.map((r) => [r.id, r])), order: records.map((r) => r.id) };
+  }
   const existing = (await readConfig(runDir)) as RunConfigFile | undefined;
   // cache hits on replies written since the run started and before this attempt: an earlier (killed) attempt paid for them
   const attemptWindow = { runStart: existing?.provenance?.createdAt ?? prov.createdAt, attemptStart: prov.createdAt };
@@ -474,7 +500,7 @@ async function runLocked<Item extends { id: string }>(
     if (resumeSaysAnything({ skipped, retried }, underWay)) log.info(resumingText(runDir, { items: items.length, skipped, keptFailed, retried }, underWay));
   } else {
     const file: RunConfigFile = { seed, config, provenance: prov, ...(metricKinds ? { metricKinds } : {}) };
-    await writeJsonAtomic(configPath(runDir), file);
+    await writeJsonAtomic(configPath(runDir), opts.replayOf !== undefined ? { ...file, replayOf: opts.replayOf } : file);
   }
   // Only once the resume is accepted (same seed and config): collapse superseded lines (a file from an
   // older version). The failed lines of items about to be retried stay until each one's new line
@@ -609,7 +635,7 @@ async function runLocked<Item extends { id: string }>(
     let replay: ReplayInfo | undefined;
     let xlog: ExchangeLog;
     try {
-      replay = ctx.llm ? await initLlm(ctx.llm) : undefined;
+      replay = ctx.llm ? await initLlm(ctx.llm) : offlineReplay;
       xlog = new ExchangeLog(item.id, replay ? { dir: replay.dir, exchanges: await readExchanges(replay.dir, item.id) } : undefined);
     } catch (e) {
       fail(e);
@@ -877,7 +903,7 @@ async function runLocked<Item extends { id: string }>(
         )}) — the model wrote numbers outside the schema's bounds (the server does not enforce minimum/maximum); each was clamped to its bound and is counted in results.jsonl ("repairs") and report.md`,
     );
   }
-  const replayed = llmInit ? await llmInit : undefined;
+  const replayed = llmInit ? await llmInit : offlineReplay;
   if (replayed && replayTokenDiffs.size) log.warn(replayTokenDiffText(replayTokenDiffs, replayedItems, replayed.dir));
   if (replayed) {
     // the recorded order (items run concurrently finish in any order)

@@ -25,6 +25,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'corpora/unsafe-ids.test.ts',
   'eval/provenance.test.ts',
   'eval/report/compare-config-fields-process.test.ts',
+  'eval/reproduce/replay-offline-cells-process.test.ts',
   'eval/reference/stats-agreement.test.ts',
   'eval/replay-fifo-process.test.ts',
   'eval/replay-refused.test.ts',

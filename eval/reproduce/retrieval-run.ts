@@ -43,6 +43,8 @@ export interface RetrievalRunOptions {
   ks?: number[];
   limit?: number;
   seed?: number;
+  /** The recorded run this one replays (`reproduce --replay`: <dir>/runs/<id>): refused unless its config is the recording's (eval/runner.ts replayOf). */
+  replayOf?: string;
 }
 
 /**
@@ -147,6 +149,7 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
       },
       seed: o.seed ?? 13,
       label: `retrieval ${o.method}`,
+      replayOf: o.replayOf,
     });
   } finally {
     await idx.docs.close?.();

@@ -146,6 +146,8 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
         ks: Array.isArray(a.ks) ? a.ks.map(Number) : typeof a.ks === 'string' ? a.ks.split(',').map(Number) : undefined,
         limit: o.limit,
         seed: typeof a.seed === 'number' ? a.seed : undefined,
+        // a replay's cell searches again: refused unless it is the recorded cell's run (the same index content, data, settings)
+        replayOf: o.replay ? runDirOf(o.replay, run.id) : undefined,
       });
       return { id: run.id, system: run.system, status: 'done', argv: reproduceArgv(run, o, typeof a.index === 'string' ? [] : flagOf('--index', o.index)) };
     } catch (e) {
@@ -247,6 +249,7 @@ function trecRunOptions(run: RecipeRun, runDir: string, o: RunGridOptions): Trec
     metrics: Array.isArray(a.metrics) ? a.metrics : typeof a.metrics === 'string' ? a.metrics.split(',') : undefined,
     limit: o.limit,
     seed: typeof a.seed === 'number' ? a.seed : undefined,
+    replayOf: o.replay ? runDirOf(o.replay, run.id) : undefined,
   };
 }
 

@@ -58,6 +58,8 @@ export interface TrecRunOptions {
   metrics?: string[];
   limit?: number;
   seed?: number;
+  /** The recorded run this one replays (`reproduce --replay`: <dir>/runs/<id>): refused unless its config is the recording's (eval/runner.ts replayOf). */
+  replayOf?: string;
 }
 
 /** A collection a `trec` run can prepare from the user's files. */
@@ -187,6 +189,7 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
     },
     seed: o.seed ?? 13,
     label: `${o.collection} ${o.method}`,
+    replayOf: o.replayOf,
   });
   // The whole run as a TREC run file (searched again: deterministic, and complete after a resume).
   // the tag rule of `search --topics` (batch-search.ts): the retriever's method, bm25+rm3 for RM3
