@@ -29,7 +29,7 @@ import { exchangeHashes, type Exchange } from '../core/llm/record-replay.js';
 import { redactValue } from '../core/redact-value.js';
 import { itemFileToRead, legacyTraceFileName, readConfig, readResults, readRunFile, traceFileName, writeAtomic, writeJsonAtomic } from './run-dir.js';
 import type { ResultRecord } from './types.js';
-import { dataFilesComparable } from './resume-config.js';
+import { dataFilesComparable, deepDifferences } from './resume-config.js';
 import { withUnrecorded } from './resume-unrecorded.js';
 import { withCanonicalSystem } from './systems.js';
 
@@ -211,11 +211,20 @@ export async function assertReplaysRecording(
     // the data files read compare by their bytes' sha256, not where they were found (resume-config.ts dataFilesComparable)
     if (lexcaseFields && k === 'dataFiles' && stable(dataFilesComparable(a[k])) === stable(dataFilesComparable(b[k]))) continue;
     if (lexcaseFields && k === 'prompts') throw olderPrompts(dir, a, b, rec.provenance);
-    throw errors.runInvalid(
-      dir,
-      `was recorded with ${k} = ${stable(a[k]) ?? '(unset)'}, this replay has ${stable(b[k]) ?? '(unset)'}; replay it with the recorded run's flags`,
-    );
+    throw errors.runInvalid(dir, `was recorded with ${replayDifference(k, a[k], b[k])}; replay it with the recorded run's flags`);
   }
+}
+
+/**
+ * What differs in config field `k` between the recording (`was`) and the replay (`now`), each at its
+ * deepest setting, at most 3 (then how many more): `indexContent.analyzer.stemmer = "porter", this
+ * replay has "none"`. Before, a field holding an object was printed whole on both sides (an index's
+ * content: its corpus, checksum, passage count and every analyzer setting, twice).
+ */
+function replayDifference(k: string, was: unknown, now: unknown): string {
+  const diffs = deepDifferences(was, now, k);
+  const shown = diffs.slice(0, 3).map((d) => `${d.path} = ${stable(d.before) ?? '(unset)'}, this replay has ${stable(d.after) ?? '(unset)'}`);
+  return `${shown.join('; ')}${diffs.length > 3 ? `; and ${diffs.length - 3} more` : ''}`;
 }
 
 /**

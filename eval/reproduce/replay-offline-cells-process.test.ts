@@ -5,7 +5,7 @@
  * - replayed over the index it was recorded on, the cell's results.jsonl is the recording's, byte for
  *   byte (before: each line's `ms` was the replay's own time);
  * - replayed over another index (here: built with stemmer=none where the recording's used Porter),
- *   the cell is refused naming the field, and no results are written (before: the cell searched the
+ *   the cell is refused naming the setting (indexContent.analyzer.stemmer), and no results are written (before: the cell searched the
  *   other index, wrote other figures — Recall@1000 0.4 became 0.2 on the bundled index — and the
  *   command exited 0 as a replay).
  */
@@ -51,7 +51,7 @@ describe('reproduce --replay: a retrieval cell', () => {
     const r = await reproduce('--index', none, '--replay', recorded, '--run-dir', out);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /run bm25 failed: run \S*recorded\/runs\/bm25: was recorded with indexContent = \{.*"stemmer":"porter".*\}, this replay has \{.*"stemmer":"none".*\}/,
+      /run bm25 failed: run \S*recorded\/runs\/bm25: was recorded with indexContent\.analyzer\.stemmer = "porter", this replay has "none"; replay it with the recorded run's flags\n/,
     );
     expect(existsSync(join(cell(out), 'results.jsonl'))).toBe(false);
   }, 60_000);
