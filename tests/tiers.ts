@@ -56,6 +56,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'src/cli/commands/index-build-process.test.ts',
   'src/cli/commands/index-dense-openai-process.test.ts',
   'src/cli/commands/index-dense-two-process.test.ts',
+  'src/cli/commands/index-rebuild-methods-process.test.ts',
   'src/cli/commands/index-rebuild-process.test.ts',
   'src/cli/commands/reproduce-anserini.test.ts',
   'src/cli/commands/reproduce-offline.test.ts',

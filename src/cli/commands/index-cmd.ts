@@ -244,7 +244,10 @@ export function register(program: Command): void {
           'index directory to write: new, empty, or a lexcase index to replace (built in <dir>.tmp-<pid>, then renamed into place)',
         )
         .addOption(
-          new Option('--methods <list>', 'comma list of methods to build (bm25, qld, dense, lancedb-fts; a rebuild of an existing index: the methods it has)')
+          new Option(
+            '--methods <list>',
+            'comma list of methods to build (bm25, qld, dense, lancedb-fts; a rebuild of an existing index: these and the methods it has, a method added to it named on stderr)',
+          )
             .argParser(parseUniqueListOpt('method'))
             .default(['bm25', 'qld'], 'bm25,qld'),
         )

@@ -7,6 +7,8 @@
  * dense table outside IX, is refused before anything is written, naming dense and the two commands
  * that say what to do (re-embed with the embedder flags, or drop it with --methods). With
  * `--methods` the user's list stands; a method IX had and the list leaves out is named on stderr.
+ * Without it the rebuild has the default methods too: one IX lacked (qld, after `--methods bm25`) is
+ * named on stderr as added.
  * The analyzer likewise: without `--analyzer` the rebuild keeps IX's (noted on stderr when it is not
  * the default), and an `--analyzer` that replaces another one is named on stderr.
  */
@@ -103,9 +105,15 @@ function rebuildMethods(m: Manifest, out: string, given: string[] | undefined, d
   const methods = [...new Set([...defaults, ...had])];
   const d = m.dense as unknown as DenseSection | undefined;
   const extra = methods.filter((x) => !defaults.includes(x));
-  if (!extra.length) return { methods }; // nothing beyond the defaults: a plain rebuild, nothing to say
+  // a default method the index lacked is added: said (before, an index built with --methods bm25 came back with qld unannounced)
+  const added = defaults.filter((x) => !had.includes(x));
+  const addedNote = `${out} had ${had.join(', ')}; the rebuild adds the default ${added.join(', ')} (--methods ${had.join(',')} rebuilds only what it had)`;
+  if (!extra.length) return { methods, ...(added.length ? { note: addedNote } : {}) }; // the defaults, nothing beyond them
   if (!methods.includes('dense') || denseFlags || !d)
-    return { methods, note: `rebuilding ${out} with the methods it has: ${methods.join(', ')} (--methods ${defaults.join(',')} drops ${extra.join(', ')})` };
+    return {
+      methods,
+      note: `rebuilding ${out} with the methods it has: ${methods.join(', ')} (--methods ${defaults.join(',')} drops ${extra.join(', ')})${added.length ? `; ${addedNote}` : ''}`,
+    };
   const sparse = methods.filter((x) => x !== 'dense').join(',');
   const spec = { ...d.spec, provider: d.spec?.provider ?? d.embedder } as EmbedderSpec;
   if (isRemoteUri(d.uri) || isAbsolute(d.uri)) {
