@@ -61,13 +61,13 @@ export interface MacroScores {
   microF1: Interval;
 }
 
-/** Macro precision, recall and F1 and micro-F1 with their intervals (seeded percentile bootstrap over items, none below n = 10). */
-export function macroScores(records: readonly MacroRecord[], o: BootstrapSettings & { labels?: readonly string[] } = {}): MacroScores {
-  const rs = canonicalById(records);
-  const labels = macroLabels(rs, o.labels);
-  const preds = rs.map(scoredPrediction);
-  const golds = rs.map((r) => r.gold);
-  const stat = (key: 'macroPrecision' | 'macroRecall' | 'macroF1' | 'microF1') => (idx: Int32Array) => {
+type MacroKey = 'macroPrecision' | 'macroRecall' | 'macroF1' | 'microF1';
+
+/** A macro (or micro) score of the records at resampled positions `idx` (records in canonical order), over the fixed `labels`: the statistic every macro interval resamples. */
+export function macroStatistic(records: readonly MacroRecord[], labels: readonly string[], key: MacroKey): (idx: Int32Array) => number {
+  const preds = records.map(scoredPrediction);
+  const golds = records.map((r) => r.gold);
+  return (idx) => {
     const p: (string | null)[] = [];
     const g: string[] = [];
     for (const i of idx) {
@@ -76,6 +76,13 @@ export function macroScores(records: readonly MacroRecord[], o: BootstrapSetting
     }
     return classificationReport(p, g, labels)[key];
   };
+}
+
+/** Macro precision, recall and F1 and micro-F1 with their intervals (seeded percentile bootstrap over items, none below n = 10). */
+export function macroScores(records: readonly MacroRecord[], o: BootstrapSettings & { labels?: readonly string[] } = {}): MacroScores {
+  const rs = canonicalById(records);
+  const labels = macroLabels(rs, o.labels);
+  const stat = (key: MacroKey) => macroStatistic(rs, labels, key);
   const bo = { seed: o.seed, iterations: o.iterations };
   return {
     labels,
@@ -83,5 +90,49 @@ export function macroScores(records: readonly MacroRecord[], o: BootstrapSetting
     recall: statisticInterval(rs.length, stat('macroRecall'), bo),
     f1: statisticInterval(rs.length, stat('macroF1'), bo),
     microF1: statisticInterval(rs.length, stat('microF1'), bo),
+  };
+}
+
+export interface PairedMacroF1 {
+  labels: string[];
+  /** Macro-F1 of A and of B over the paired items. */
+  a: number;
+  b: number;
+  /** B − A, with its interval: the report's macro-F1 bootstrap (seed, resamples, items resampled in id order), each resample drawing the same items for both runs. */
+  diff: Interval;
+}
+
+/**
+ * Two runs' macro-F1 on the same items (`pairs[i]`: item i's record in A and in B) and the difference
+ * B − A, under the rule above: the labels fixed before resampling (the task's, else those of both runs'
+ * golds and scored predictions), a failed item scored as no prediction, the pairs in a canonical order
+ * (by id) and resampled by `statisticInterval` with the report's seed and resamples — the items drawn
+ * jointly, so the interval is the paired one of the report's macro-F1 interval.
+ */
+export function pairedMacroF1(
+  pairs: readonly (readonly [MacroRecord, MacroRecord])[],
+  o: BootstrapSettings & { labels?: readonly string[] } = {},
+): PairedMacroF1 {
+  const ps = [...pairs].sort(([x], [y]) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  const labels = macroLabels(
+    ps.flatMap((p) => [...p]),
+    o.labels,
+  );
+  const fa = macroStatistic(
+    ps.map((p) => p[0]),
+    labels,
+    'macroF1',
+  );
+  const fb = macroStatistic(
+    ps.map((p) => p[1]),
+    labels,
+    'macroF1',
+  );
+  const all = Int32Array.from({ length: ps.length }, (_, i) => i);
+  return {
+    labels,
+    a: fa(all),
+    b: fb(all),
+    diff: statisticInterval(ps.length, (idx) => fb(idx) - fa(idx), { seed: o.seed, iterations: o.iterations }),
   };
 }

@@ -38,7 +38,8 @@ import {
   type Unit,
 } from '../stats/index.js';
 import { measureLabel } from '../headline-metrics.js';
-import { recordedSystemSpec } from '../systems.js';
+import { pairedMacroF1 } from '../metrics/macro.js';
+import { recordedSystemSpec, taskLabels, type SystemSpec } from '../systems.js';
 import type { ResultRecord } from '../types.js';
 import { codeSpan, table } from './format.js';
 import { pairRecords, type Pair } from './compare-pairs.js';
@@ -192,24 +193,54 @@ function measuresOf(pairs: readonly Pair[], retrieval: boolean): { id: string; l
   ];
 }
 
-function paired(id: string, label: string, unit: Unit, a: number[], b: number[], o: { iterations?: number; seed?: number }): PairedMeasure {
-  const d = pairedDifference(a, b, o);
+function measureText(d: PairedDifference, unit: Unit): PairedMeasure['text'] {
   return {
-    id,
-    label,
-    unit,
-    ...d,
-    text: {
-      a: valueText(d.a, unit),
-      b: valueText(d.b, unit),
-      diff: diffText(d.estimate, unit),
-      interval: diffIntervalText(d, unit),
-      p: pText(d.p),
-      test: TEST_LABEL[d.test],
-      pLine: testText(d),
-    },
+    a: valueText(d.a, unit),
+    b: valueText(d.b, unit),
+    diff: diffText(d.estimate, unit),
+    interval: diffIntervalText(d, unit),
+    p: pText(d.p),
+    test: TEST_LABEL[d.test],
+    pLine: testText(d),
   };
 }
+
+function paired(id: string, label: string, unit: Unit, a: number[], b: number[], o: { iterations?: number; seed?: number }): PairedMeasure {
+  const d = pairedDifference(a, b, o);
+  return { id, label, unit, ...d, text: measureText(d, unit) };
+}
+
+/**
+ * Macro-F1 B − A where both runs' systems declare it their headline figure (EMAR, ACAL: LegalBench-style
+ * label tasks): the report's macro-F1 (eval/metrics/macro.ts, over the task's labels, a failed item
+ * scored as no prediction) on the shared items, with the paired bootstrap of that same code (its seed
+ * and resamples, items resampled jointly in id order). No exact test: macro-F1 is no per-item mean.
+ */
+function macroMeasure(pairs: readonly Pair[], labels: readonly string[] | undefined, o: { iterations?: number; seed?: number }): PairedMeasure {
+  const m = pairedMacroF1(pairs, { labels, seed: o.seed, iterations: o.iterations });
+  const right = pairs.map(([x, y]) => [correctFlags([x])[0], correctFlags([y])[0]] as const);
+  const d: PairedDifference = {
+    outcome: 'graded',
+    n: pairs.length,
+    a: m.a,
+    b: m.b,
+    estimate: m.b - m.a,
+    lo: m.diff.lo,
+    hi: m.diff.hi,
+    level: m.diff.level,
+    iterations: m.diff.iterations ?? RESAMPLES,
+    seed: m.diff.seed ?? SEED,
+    ...(m.diff.missing ? { missing: m.diff.missing } : {}),
+    p: null,
+    test: 'none',
+    aOnly: right.filter(([x, y]) => x > y).length,
+    bOnly: right.filter(([x, y]) => x < y).length,
+  };
+  return { id: 'macro-f1', label: 'macro-F1', unit: 'percent', ...d, text: measureText(d, 'percent') };
+}
+
+/** Whether a system's headline figure (its first) is macro-F1. */
+const headsWithMacroF1 = (s: SystemSpec) => s.headline[0]?.id === 'macro-f1';
 
 /** What a comparison does with a failed item, by what it judges. */
 const FAILED_COUNTS: Record<Comparison['judgedBy'], string> = {
@@ -223,6 +254,16 @@ const SIGN_NOTE: Record<Comparison['judgedBy'], string> = {
     'Δ = B − A on the items both runs hold, failed ones included: an item a run failed (an error or no prediction) counts as wrong in its accuracy; every other measure is over the items both runs scored (its n).',
   'retrieval measures': 'Δ = B − A on the items both runs scored (a failed item has no measure).',
 };
+
+/** What the macro-F1 row is, where it leads the comparison. */
+const MACRO_NOTE =
+  "macro-F1 (both runs' headline figure): over every shared item and the task's labels as in report.md (a failed item is no prediction), its interval that report's bootstrap over items with each resample drawing the same items for A and B; no test (macro-F1 is no per-item mean).";
+
+/** The label set of a paired macro-F1: the task's, as both runs' systems give it (their union where they differ), else the labels of the items (macroLabels). */
+function macroLabelsOf(a: readonly string[] | undefined, b: readonly string[] | undefined): readonly string[] | undefined {
+  if (!a?.length || !b?.length) return a?.length ? a : b;
+  return [...new Set([...a, ...b])];
+}
 
 /** The comparison note (sign, failed items, methods) for comparisons judged by `judgedBy`. */
 export const comparisonNote = (judgedBy: Comparison['judgedBy']): string => `${SIGN_NOTE[judgedBy]} ${PAIRED_METHODS_NOTE}`;
@@ -259,6 +300,9 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     );
   const retrieval = !!specA.retrieval;
   const measures: PairedMeasure[] = [];
+  // the headline each system declares: macro-F1 first where both runs' is macro-F1 (EMAR, ACAL), over the task's labels
+  const macro = !retrieval && headsWithMacroF1(specA) && headsWithMacroF1(specB);
+  if (macro) measures.push(macroMeasure(pairs, macroLabelsOf(taskLabels(specA, A.config.config), taskLabels(specB, B.config.config)), opts));
   for (const m of measuresOf(pairs, retrieval)) {
     const both = pairs.map(([x, y]) => [m.value(x), m.value(y)] as const).filter((v): v is readonly [number, number] => v[0] !== null && v[1] !== null);
     if (both.length)
@@ -275,8 +319,10 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
   }
   if (measures.length === 0) throw errors.runInvalid(`${A.dir} vs ${B.dir}`, 'the two runs share no measure on their shared items; nothing to compare');
   const primary = measures[0];
+  // the 2×2 table counts the first per-item 0/1 measure's items (accuracy where macro-F1 leads)
+  const first = measures[macro ? 1 : 0];
   let agreement: Comparison['agreement'] = null;
-  if (primary.outcome === 'binary') {
+  if (first?.outcome === 'binary') {
     const m = measuresOf(pairs, retrieval)[0];
     agreement = { both: 0, onlyA: 0, onlyB: 0, neither: 0 };
     for (const [x, y] of pairs) {
@@ -328,9 +374,10 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
       ...(A.config.seed !== B.config.seed ? { seed: [A.config.seed, B.config.seed] as [unknown, unknown] } : {}),
       ...codeDiff(A.config, B.config),
     },
-    failedLine: `failed among the shared items: A ${failedA}, B ${failedB} (${FAILED_COUNTS[judgedBy]})`,
+    failedLine: `failed among the shared items: A ${failedA}, B ${failedB} (${FAILED_COUNTS[judgedBy]}${macro ? '; as no prediction in macro-F1' : ''})`,
     note:
       comparisonNote(judgedBy) +
+      (macro ? ` ${MACRO_NOTE}` : '') +
       (primary.iterations !== RESAMPLES || primary.seed !== SEED
         ? ` This comparison: ${primary.iterations.toLocaleString('en-US')} resamples, seed ${primary.seed}.`
         : ''),

@@ -16,7 +16,8 @@ import { LEVEL, MIN_N, PERMUTATIONS, RESAMPLES, SEED, EXACT_FLIP_MAX } from './s
 
 export type MeasureKind = 'proportion' | 'mean' | 'statistic';
 export type IntervalMethod = 'wilson' | 'bootstrap';
-export type PairedTest = 'mcnemar-exact' | 'sign-flip-exact' | 'sign-flip-monte-carlo';
+/** `none`: a statistic of the whole sample (macro-F1), no per-item mean: no exact paired test, its interval is the figure to read. */
+export type PairedTest = 'mcnemar-exact' | 'sign-flip-exact' | 'sign-flip-monte-carlo' | 'none';
 
 /** The interval method of each measure kind. */
 export const INTERVAL_METHOD: Readonly<Record<MeasureKind, IntervalMethod>> = { proportion: 'wilson', mean: 'bootstrap', statistic: 'bootstrap' };
@@ -36,6 +37,7 @@ export const TEST_LABEL: Readonly<Record<PairedTest, string>> = {
   'mcnemar-exact': 'exact McNemar',
   'sign-flip-exact': 'exact sign-flip',
   'sign-flip-monte-carlo': `sign-flip, ${PERMUTATIONS.toLocaleString('en-US')} seeded flips`,
+  none: 'none (no per-item mean: read the interval)',
 };
 
 /** One sentence naming every method, for a footnote. */

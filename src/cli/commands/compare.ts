@@ -2,7 +2,8 @@
  * `lexcase compare <runA> <runB> [--json] [--iterations N] [--seed N]` — the two runs on the item
  * ids both share, every difference B − A (runB minus runA) with its 95% paired-bootstrap interval
  * (none below 10 items) and the p of an exact paired test (McNemar for 0/1 outcomes, sign-flip for
- * graded values): accuracy and boolean per-item metrics, or a retrieval run's Recall@k and MRR
+ * graded values; macro-F1, no per-item mean, none): the systems' headline macro-F1 where both declare it,
+ * accuracy and boolean per-item metrics, or a retrieval run's Recall@k and MRR
  * (eval/report/compare.ts over eval/stats/).
  */
 import type { Command } from 'commander';
@@ -19,7 +20,7 @@ export function register(program: Command): void {
   program
     .command('compare')
     .description(
-      'paired comparison of two runs on their shared items: B − A (runB minus runA) per measure — accuracy, or Recall@k and MRR for retrieval runs — with a 95% paired-bootstrap interval and an exact test (McNemar / sign-flip)',
+      'paired comparison of two runs on their shared items: B − A (runB minus runA) per measure — the headline figure of both systems (macro-F1 for EMAR and ACAL runs) and accuracy, or Recall@k and MRR for retrieval runs — with a 95% paired-bootstrap interval and an exact test (McNemar / sign-flip)',
     )
     .argument('<runA>', 'first run directory')
     .argument('<runB>', 'second run directory')

@@ -1,0 +1,99 @@
+/**
+ * Two ACAL runs compared on their headline figure: before, `lexcase compare`, its --json and the
+ * explorer's compare views judged them by accuracy alone, so two runs whose report.md headline is
+ * macro-F1 (45.2% vs 41.3%) showed no macro-F1 difference and no interval for it. Now macro-F1 leads,
+ * computed as report.md computes it (eval/metrics/macro.ts), with the paired bootstrap of that code.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import '../../agents/systems.js';
+import { compareRunsView } from '../../web/server/compare-api.js';
+import { compareManyRuns } from '../../web/server/compare-runs-api.js';
+import type { RunEntry } from '../../web/server/runs.js';
+import { macroScores, pairedMacroF1 } from '../metrics/macro.js';
+import { runExperiment } from '../runner.js';
+import type { AgentSystem, SystemContext } from '../types.js';
+import { compareRuns, formatComparison } from './compare.js';
+import { readRun } from './read-run.js';
+
+interface Item {
+  id: string;
+  answer: string;
+}
+// 20 hearsay items, 5 "Yes"
+const ITEMS: Item[] = Array.from({ length: 20 }, (_, i) => ({ id: `hearsay-test-${String(i).padStart(2, '0')}`, answer: i % 4 === 0 ? 'Yes' : 'No' }));
+const ctx = (): SystemContext => ({ seed: 0, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} });
+const system =
+  (answer: (i: number, gold: string) => string): AgentSystem<Item> =>
+  async (item) => ({ prediction: answer(Number(item.id.split('-').pop()), item.answer), trace: {} });
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'lexcase-compare-macro-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+async function makeRun(name: string, answer: (i: number, gold: string) => string, lexcaseSystem?: string): Promise<RunEntry> {
+  const dir = join(root, name);
+  await runExperiment({
+    runDir: dir,
+    system: system(answer),
+    items: ITEMS,
+    gold: (q) => q.answer,
+    makeContext: ctx,
+    config: { system: 'acal/sp', task: 'hearsay' },
+    seed: 13,
+    ...(lexcaseSystem ? { lexcaseSystem } : {}),
+  });
+  return { id: name, dir, root, kind: 'run', system: 'acal/sp', items: ITEMS.length, correct: 0, graphs: 0 };
+}
+
+// A: always "No" (75% accuracy, macro-F1 over Yes/No 42.9%); B: right on 13 of 20, both labels
+const allNo = () => 'No';
+const mixed = (i: number, gold: string) => (i % 3 === 0 ? (gold === 'Yes' ? 'No' : 'Yes') : gold);
+
+describe('compare: runs whose headline is macro-F1 are compared on macro-F1', () => {
+  it('leads with macro-F1 as report.md computes it, its paired interval from the same bootstrap, over every shared item (n)', async () => {
+    const a = await makeRun('A', allNo, 'acal');
+    const b = await makeRun('B', mixed, 'acal');
+    const c = await compareRuns(a.dir, b.dir);
+    expect(c.measures.map((m) => m.id)).toEqual(['macro-f1', 'accuracy']);
+    const m = c.primary;
+    expect(m.n).toBe(20);
+    // the same macro-F1 as each run's report (macroScores over its records, the task's labels)
+    const [A, B] = await Promise.all([readRun(a.dir, { traces: false }), readRun(b.dir, { traces: false })]);
+    expect(m.a).toBe(macroScores(A.results, { labels: ['Yes', 'No'] }).f1.estimate);
+    expect(m.b).toBe(macroScores(B.results, { labels: ['Yes', 'No'] }).f1.estimate);
+    expect(m.text.a).toBe('42.9%');
+    // the interval of the paired resamples of that statistic, seed 13, 2,000 resamples
+    const pairs = A.results.map((r) => [r, B.results.find((x) => x.id === r.id)!] as const);
+    const d = pairedMacroF1(pairs, { labels: ['Yes', 'No'] }).diff;
+    expect([m.lo, m.hi]).toEqual([d.lo, d.hi]);
+    expect(m.lo).not.toBeNull();
+    expect(m.estimate).toBeCloseTo(m.b - m.a, 12);
+    expect(m.text.test).toContain('none');
+    const text = formatComparison(c);
+    expect(text).toMatch(/\| macro-F1 \| 20 \| +42\.9% \|/);
+    expect(text).toContain('as no prediction in macro-F1');
+    // the 2×2 table still counts accuracy's items
+    expect(c.agreement).toEqual({ both: 10, onlyA: 5, onlyB: 3, neither: 2 });
+  });
+
+  it('the explorer: /api/compare lists macro-F1 first and /api/compare/runs judges the pair by it', async () => {
+    const a = await makeRun('A', allNo, 'acal');
+    const b = await makeRun('B', mixed, 'acal');
+    const pair = await compareRunsView(a, b);
+    expect(pair.measures[0]).toMatchObject({ id: 'macro-f1', n: 20 });
+    const many = await compareManyRuns([a, b]);
+    expect(many.pairs[0]).toMatchObject({ measure: 'macro-F1', text: pair.measures[0].text });
+  });
+
+  it("a system of the user's own (headline accuracy) is still judged by accuracy", async () => {
+    const a = await makeRun('A', allNo);
+    const b = await makeRun('B', mixed);
+    const c = await compareRuns(a.dir, b.dir);
+    expect(c.measures.map((m) => m.id)).toEqual(['accuracy']);
+  });
+});
