@@ -86,6 +86,12 @@ export interface FigureContext {
 export interface HeadlineMetric {
   id: string;
   label: string;
+  /**
+   * The per-item metric (results' `metrics` key) whose per-item ratio this figure pools (3-ply's
+   * `factorUtilizationRecall`): the per-item metrics table says its row is the mean of those ratios,
+   * not this figure.
+   */
+  perItem?: string;
   /** The figures this metric gives for a run: none when its records cannot give it (no item carries the metric), several for one per k. */
   compute(records: readonly ResultRecord[], ctx: FigureContext): HeadlineFigure[];
 }
@@ -301,6 +307,7 @@ function abstainedNote(ms: readonly Record<string, unknown>[]): string {
  * figure pools and how many triples each adds: paper 000 gives every figure per scenario (Tables 2–4),
  * so a figure over several is said to be pooled over them — "pooled over the 30 answered triples of
  * 3 scenarios (arguable 10, mismatched 10, non-arguable 10; micro average)" — never read as one of its tables' cells.
+ * `perItem`: the per-item metric holding each item's own ratio (HeadlineMetric `perItem`).
  */
 export function pooled(
   id: string,
@@ -309,10 +316,12 @@ export function pooled(
   den: (m: Record<string, unknown>) => number,
   transform: (ratio: number) => number,
   scenarioOf?: (id: string) => string | undefined,
+  perItem?: string,
 ): HeadlineMetric {
   return {
     id,
     label,
+    ...(perItem ? { perItem } : {}),
     compute: (records, ctx) => {
       const failed = records.filter(isFailed).length;
       // resampled in a canonical order (by id): the interval does not depend on the order of results.jsonl

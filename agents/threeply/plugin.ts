@@ -28,6 +28,7 @@ export const threeplyPlugin: SystemPlugin = {
       (m) => n0(m.nGt),
       (r) => 1 - r,
       modeOfId,
+      'hallucinationAccuracy',
     ),
     pooled(
       'factor-utilization-recall',
@@ -36,6 +37,7 @@ export const threeplyPlugin: SystemPlugin = {
       (m) => n0(m.nGt),
       (r) => r,
       modeOfId,
+      'factorUtilizationRecall',
     ),
     threeplyAbstention(modeOfId),
   ],

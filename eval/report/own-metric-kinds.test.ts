@@ -53,7 +53,7 @@ describe("a system of the user's own declares its metrics' kinds", () => {
   it('undeclared, the same values are the share of items at 1 (Wilson), and the row says so', async () => {
     const { md, json } = await toolRun(join(root, 'undeclared'));
     expect(json.toolCalls).toMatchObject({ measure: 'share of items at 1 (each item 0 or 1)', ci: { method: 'wilson' } });
-    expect(md).toMatch(/\| toolCalls \| share of items at 1 \(each item 0 or 1\) \| 12 \| 0\.750 \[0\.468, 0\.911\] \| 95% Wilson \|/);
+    expect(md).toMatch(/\| toolCalls \| share of items at 1 \(each item 0 or 1\) \| 12 \| +75\.0% \[46\.8, 91\.1\] \| 95% Wilson \|/);
   });
 
   it('declared a proportion but 0.5 on three items: the row reads "mean" (the bootstrap mean of the values), never "share of items", and a warning names the metric and the items', async () => {

@@ -35,7 +35,7 @@ describe('Per-item metrics: one interval rule with the reproduction tables', () 
     expect(json.citationsExist.ci.method).toBe('wilson');
     expect(json.citationsSeen.ci.method).toBe('bootstrap');
     // the row says what the figure is: the share of items at 1, not a mean
-    expect(s!.markdown).toMatch(/\| citationsSupportive \| +share of items at 1 \(each item 0 or 1\) \| 10 \| +0\.000 \[0\.000, 0\.278\] \| +95% Wilson \|/);
+    expect(s!.markdown).toMatch(/\| citationsSupportive \| +share of items at 1 \(each item 0 or 1\) \| 10 \| +0\.0% \[0\.0, 27\.8\] \| +95% Wilson \|/);
     expect(json.citationsSeen).toMatchObject({ measure: 'mean share' });
   });
 });
@@ -220,5 +220,52 @@ describe("Per-item metrics: a metric its system declares an outcome of every ite
     const s = (await itemMetricsSection({ ...own({ solved: 'outcome' }), results: half }, { iterations: 2000, seed: 13 }))!;
     expect((s.json as Record<string, { n: number }>).solved.n).toBe(9);
     expect(s.markdown).toContain('**Warning:** solved is declared an outcome (0 or 1 on each item) but 1 of 9 items records another value (q0 = 0.5)');
+  });
+});
+
+describe("Per-item metrics: 3-ply's per-item ratios beside its pooled figures, one unit per kind of figure", () => {
+  // 12 triples of 2 scenarios: nGt 10 or 20, nUtil 1 or 4, no hallucination, every third abstained
+  const results: ResultRecord[] = Array.from({ length: 12 }, (_, i) => {
+    const nGt = i % 2 ? 20 : 10;
+    const nUtil = i % 3 ? 1 : 4;
+    return {
+      id: `${i < 6 ? 'arguable' : 'mismatched'}-${String(i).padStart(3, '0')}`,
+      prediction: 'argue',
+      gold: 'argue',
+      correct: true,
+      ms: 1,
+      metrics: { abstained: i % 3 === 2, nH: 0, nGt, nUtil, hallucinationAccuracy: 1, factorUtilizationRecall: nUtil / nGt },
+    };
+  });
+  const threeply = {
+    ...run(results),
+    config: { seed: 13, config: { system: 'threeply/reflective' }, provenance: { lexcaseSystem: 'threeply' } } as unknown as RunConfigFile,
+  };
+
+  it('the hallucinationAccuracy and factorUtilizationRecall rows say they are means of per-item ratios, not the pooled figures, in percent', async () => {
+    const s = (await itemMetricsSection(threeply, { iterations: 2000, seed: 13 }))!;
+    const json = s.json as Record<string, { measure: string; unit: string; pooledFigure?: string }>;
+    expect(json.factorUtilizationRecall).toMatchObject({ measure: 'mean of per-item ratios', unit: 'percent', pooledFigure: 'factor utilization recall' });
+    expect(json.hallucinationAccuracy).toMatchObject({ measure: 'mean of per-item ratios', unit: 'percent', pooledFigure: 'hallucination accuracy' });
+    // before: "| factorUtilizationRecall | mean | 12 | 0.150 [...]" and "| hallucinationAccuracy | share of items at 1 (each item 0 or 1) | 12 | 1.000 [0.758, 1.000]"
+    expect(s.markdown).toMatch(/\| factorUtilizationRecall \| +mean of per-item ratios \| 12 \| +15\.0% \[/);
+    expect(s.markdown).toMatch(/\| hallucinationAccuracy +\| +mean of per-item ratios \| 12 \| +100\.0% \[75\.8, 100\.0\] \|/);
+    expect(s.markdown).toContain(
+      "The factorUtilizationRecall and hallucinationAccuracy rows are the mean of the items' own ratios (each item weighs the same; Wilson where every item is 0 or 1, else a bootstrap over items): not the figures factor utilization recall and hallucination accuracy, which pool every item's counts into one ratio (the Figures section, with its own interval).",
+    );
+  });
+
+  it('shares print as percentages, counts as decimals, and a line says which is which', async () => {
+    const s = (await itemMetricsSection(threeply, { iterations: 2000, seed: 13 }))!;
+    expect(s.markdown).toMatch(/\| abstained +\| +share of items \| 12 \| +33\.3% \[/);
+    expect(s.markdown).toMatch(/\| nGt +\| +mean count \| 12 \| +15\.000 \[/);
+    expect(s.markdown).toContain('Shares and ratios are percentages; means of counts and other values (which can exceed 1) are decimals.');
+  });
+
+  it("a system of the user's own writing the same metric names pools nothing: no such note", async () => {
+    const own = { ...threeply, config: { seed: 13, config: { system: 'my-3ply' }, provenance: { lexcaseSystem: null } } as unknown as RunConfigFile };
+    const s = (await itemMetricsSection(own, { iterations: 2000, seed: 13 }))!;
+    expect(s.markdown).not.toContain("the mean of the items' own ratios");
+    expect((s.json as Record<string, { measure: string }>).factorUtilizationRecall.measure).toBe('mean');
   });
 });

@@ -11,10 +11,14 @@
  * advocate evidence-recall flags land here. Not for retrieval runs: their per-query hits and ranks
  * are the Figures section's Recall@k and MRR. A gold flag (`gold…`) over items none of which has its
  * gold passage in the index (`goldInIndex: false`, eval/gold-in-index.ts) is not given, never 0%; when
- * some items have none, a line under the table says how many count as misses.
+ * some items have none, a line under the table says how many count as misses. Shares and ratios
+ * print as percentages, means of counts and other values as decimals (a line says so where a table
+ * holds both); a per-item ratio the system pools into a headline figure (HeadlineMetric `perItem`:
+ * 3-ply's factorUtilizationRecall) reads "mean of per-item ratios", and a line says it is not that figure.
  */
 import {
   figureText,
+  type Interval,
   isOutcomeMetric,
   kindConflict,
   metricInterval,
@@ -22,6 +26,8 @@ import {
   methodLabel,
   outcomeInterval,
   proportionInterval,
+  type MetricKind,
+  type Unit,
 } from '../../stats/index.js';
 import { recordedMetricKinds, recordedSystemSpec } from '../../systems.js';
 import { table } from '../format.js';
@@ -71,8 +77,16 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
   const outcomes = [...keys.keys()].filter((k) => isOutcomeMetric(k, kinds));
   // the outcome rows where some item did not record the metric, and how many such items (said under the table)
   const unrecorded = new Map(outcomes.map((k) => [k, run.results.length - keys.get(k)!.values.length] as const).filter(([, n]) => n > 0));
+  // a per-item ratio the system also pools into a headline figure (3-ply's factorUtilizationRecall): its row is the
+  // mean of the items' own ratios, which the Figures section's pooled figure is not — said beside it and under the table
+  const pooledBy = new Map(
+    recordedSystemSpec(run.config)
+      .headline.filter((m) => m.perItem)
+      .map((m) => [m.perItem!, m.label] as const),
+  );
   const json: Record<string, unknown> = {};
   const rows: (string | number)[][] = [];
+  const units = new Set<Unit>();
   for (const [k, { kind, values }] of [...keys].sort(([a], [b]) => a.localeCompare(b, 'en'))) {
     if (kind === 'rate' && k.startsWith('gold') && k !== GOLD_IN_INDEX && goldAbsentFor(run.results, k)) {
       json[k] = { kind, measure: metricMeasure(kinds[k], { kind: 'proportion' }, true), n: values.length, value: null, note: NO_GOLD_IN_INDEX };
@@ -89,17 +103,23 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
         : metricInterval(k, values, o, kinds);
     const n = isOutcomeMetric(k, kinds) ? run.results.length : values.length;
     // what the figure is: a share of items (Wilson) or a mean (bootstrap), said beside its interval's method
-    const measure = metricMeasure(kinds[k], ci, kind === 'rate');
+    const pooledFigure = pooledBy.get(k);
+    const measure = pooledFigure ? MEAN_OF_RATIOS : metricMeasure(kinds[k], ci, kind === 'rate');
+    // one unit per kind of figure: a share of items, a share or a ratio in %, a mean count or graded mean a decimal
+    const unit = rowUnit(kind === 'rate', ci, kinds[k], !!pooledFigure);
+    units.add(unit);
     json[k] = {
       kind,
       measure,
+      unit,
+      ...(pooledFigure ? { pooledFigure } : {}),
       ...(declared[k] ? { declared: declared[k] } : {}),
       ...(conflicts.has(k) ? { warning: conflicts.get(k) } : {}),
       n,
       value: ci.estimate,
       ci: { lo: ci.lo, hi: ci.hi, method: ci.method },
     };
-    rows.push([k, measure, n, figureText(ci, kind === 'rate' ? 'percent' : 'decimal'), methodLabel(ci)]);
+    rows.push([k, measure, n, figureText(ci, unit), methodLabel(ci)]);
   }
   const gold = goldCoverageNote(goldCoverage(run.results));
   const warnings = [...[...conflicts].sort(([a], [b]) => a.localeCompare(b, 'en')).map(([, w]) => w), ...(gold ? [gold] : [])];
@@ -108,7 +128,7 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
     title: 'Per-item metrics',
     markdown:
       table(['metric', 'figure', 'n', 'value [95% interval]', 'interval'], rows) +
-      notes(failedNote(run.results), outcomeNote(unrecorded, run.results.length)) +
+      notes(unitNote(units), pooledNote([...pooledBy].filter(([k]) => keys.has(k))), failedNote(run.results), outcomeNote(unrecorded, run.results.length)) +
       warnings.map((w) => `\n\n**Warning:** ${w}.`).join(''),
     json,
   };
@@ -123,6 +143,41 @@ function failedNote(results: readonly ResultRecord[]): string {
   const none = results.filter((r) => isFailed(r) && Object.keys(r.metrics ?? {}).length === 0).length;
   if (!none) return '';
   return `n counts the items that recorded the metric: the ${none} failed item${none === 1 ? '' : 's'} recorded none and ${none === 1 ? 'is' : 'are'} in no row (the Accuracy section counts ${none === 1 ? 'it' : 'them'} as wrong).`;
+}
+
+/** The measure of a row whose metric is a per-item ratio its system pools into a headline figure. */
+const MEAN_OF_RATIOS = 'mean of per-item ratios';
+
+/**
+ * A row's unit: a share of items (a boolean, or 0/1 on every item: Wilson), a declared share or
+ * proportion, or a per-item ratio (`pooled`) in percent, as the Figures section prints shares; a mean
+ * count or graded mean (which can exceed 1) a decimal. Before, a 0/1 number's "share of items at 1"
+ * printed 0.000 [0.000, 0.490] beside a boolean's "share of items" 0.0% [0.0, 49.0].
+ */
+function rowUnit(boolean: boolean, ci: Pick<Interval, 'kind'>, kind: MetricKind | undefined, pooled: boolean): Unit {
+  return boolean || pooled || ci.kind === 'proportion' || kind === 'share' || kind === 'proportion' || kind === 'outcome' ? 'percent' : 'decimal';
+}
+
+/** Where the table holds both units, the line that says which rows are which. */
+const unitNote = (units: ReadonlySet<Unit>): string =>
+  units.size > 1 ? 'Shares and ratios are percentages; means of counts and other values (which can exceed 1) are decimals.' : '';
+
+/**
+ * The rows of per-item ratios the system also pools into a headline figure: "The
+ * factorUtilizationRecall row is the mean of the items' own ratios (each item weighs the same; Wilson
+ * where every item is 0 or 1, else a bootstrap over items): not the figure factor utilization recall,
+ * which pools every item's counts into one ratio (Figures, with its own interval)." Before, 3-ply's
+ * factorUtilizationRecall read 0.079 [0.017, 0.155] here and 7.9% [7.1, 8.9] in Figures with no word why.
+ */
+function pooledNote(rows: readonly (readonly [string, string])[]): string {
+  if (!rows.length) return '';
+  const sorted = [...rows].sort(([a], [b]) => a.localeCompare(b, 'en'));
+  const and = (xs: string[]) => (xs.length === 1 ? xs[0] : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+  const one = sorted.length === 1;
+  return (
+    `The ${and(sorted.map(([k]) => k))} row${one ? ' is' : 's are'} the mean of the items' own ratios (each item weighs the same; Wilson where every item is 0 or 1, else a bootstrap over items): ` +
+    `not the figure${one ? '' : 's'} ${and(sorted.map(([, l]) => l))}, which pool${one ? 's' : ''} every item's counts into one ratio (the Figures section, with its own interval).`
+  );
 }
 
 /** The lines under the table, one paragraph (or nothing). */
