@@ -90,6 +90,14 @@ describe('compare: runs whose headline is macro-F1 are compared on macro-F1', ()
     expect(many.pairs[0]).toMatchObject({ measure: 'macro-F1', text: pair.measures[0].text });
   });
 
+  it('a run beside a run that predicts the same on every item: macro-F1 Δ 0 with "no item differs", as accuracy says it', async () => {
+    const a = await makeRun('A', mixed, 'acal');
+    const b = await makeRun('B', mixed, 'acal');
+    const c = await compareRuns(a.dir, b.dir);
+    expect(c.primary).toMatchObject({ id: 'macro-f1', estimate: 0, lo: null, missing: 'no item differs' });
+    expect(c.measures[1].missing).toBe('no item differs');
+  });
+
   it("a system of the user's own (headline accuracy) is still judged by accuracy", async () => {
     const a = await makeRun('A', allNo);
     const b = await makeRun('B', mixed);

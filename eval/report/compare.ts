@@ -21,11 +21,13 @@
  * measure and is left out of each n.
  */
 import { errors } from '../../core/errors.js';
-import { correctFlags, isFailed } from '../metrics/failures.js';
+import { correctFlags, isFailed, scoredPrediction } from '../metrics/failures.js';
 import {
   diffIntervalText,
   diffText,
   disagreementNotes,
+  NO_ITEM_DIFFERS,
+  NO_SPREAD,
   PAIRED_METHODS_NOTE,
   pairedDifference,
   pText,
@@ -230,7 +232,10 @@ function macroMeasure(pairs: readonly Pair[], labels: readonly string[] | undefi
     level: m.diff.level,
     iterations: m.diff.iterations ?? RESAMPLES,
     seed: m.diff.seed ?? SEED,
-    ...(m.diff.missing ? { missing: m.diff.missing } : {}),
+    // runs that predict the same on every item: "no item differs", as a per-item measure says it, not "no spread"
+    ...(m.diff.missing
+      ? { missing: m.diff.missing === NO_SPREAD && pairs.every(([x, y]) => scoredPrediction(x) === scoredPrediction(y)) ? NO_ITEM_DIFFERS : m.diff.missing }
+      : {}),
     p: null,
     test: 'none',
     aOnly: right.filter(([x, y]) => x > y).length,
