@@ -17,6 +17,7 @@ import { SEED_DERIVATION } from '../core/rng.js';
 import { REQUEST_SEEDS } from '../agents/mad/llm-call.js';
 import { JURY_TIE_RULE } from '../agents/case/majority-vote.js';
 import { RELATIONS_READING } from '../agents/acal/llm/identify-relations.js';
+import { TERMINATE_READING } from '../agents/threeply/format.js';
 import { POLISHER_READING } from '../agents/threeply/argument-polisher.js';
 import { FACTOR_MENTION_READING } from '../agents/threeply/metrics.js';
 import { contextFrom, runExperiment } from './runner.js';
@@ -326,6 +327,18 @@ describe('resuming a run dir an older lexcase wrote', () => {
       /does not record polisherReading \(how the Argument Polisher's reply is read: an older lexcase read a reply that left out revision_needed as no revision/,
     );
     expect(configOf()).toMatchObject({ config: { polisherReading: POLISHER_READING }, resumes: [{ unchecked: ['polisherReading'] }] });
+  });
+
+  it('an old 3-ply run without terminateReading ("Terminate the contract …" an abstention then): resumes with a warning naming it', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
+    const cfg = (limit: number) => ({ system: 'threeply', variant: 'multi-no-reflection', limit, terminateReading: TERMINATE_READING, model: MODEL });
+    await resume(val.slice(0, 1), cfg(1));
+    forget('terminateReading');
+    const { stderr } = await resume(val.slice(0, 2), cfg(2));
+    expect(stderr).toMatch(
+      /does not record terminateReading \(how a 3-ply abstention is read: an older lexcase took a ply or reply whose first or last line began "terminate" in any case/,
+    );
+    expect(configOf()).toMatchObject({ config: { terminateReading: TERMINATE_READING }, resumes: [{ unchecked: ['terminateReading'] }] });
   });
 
   it('an old ACAL run without passageChars (700 then): resumes with a warning at 700, and is refused with another length', async () => {

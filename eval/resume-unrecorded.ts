@@ -128,6 +128,10 @@
  *                 how a reflective 3-ply run reads the Argument Polisher's reply (agents/threeply/argument-polisher.ts):
  *                 a reply without `revision_needed` is refused; an older lexcase read it as no revision, and kept
  *                 a draft whose polished text was empty uncounted (a resume warns)
+ *   terminateReading
+ *                 how a 3-ply run reads an abstention (agents/threeply/format.ts isTerminate): the paper's "TERMINATE"
+ *                 token in capitals, alone or before punctuation; an older lexcase took "terminate" in any case
+ *                 followed by anything, so a ply beginning "Terminate the contract …" was an abstention (a resume warns)
  *   model         a library call's model given as `llm` alone (core/llm/model-record.ts): an older lexcase
  *                 recorded null (CASE, MAD) or none (ACAL), so a resume cannot check it (a resume warns)
  *   replyReading  how an LLM run reads replies (core/llm/reply-reading.ts): a reasoning
@@ -257,6 +261,11 @@ const ADDED: {
   {
     path: ['indexContent', 'dense', 'embeddedTextChecksum'],
     what: "the checksum of the passages' titles and texts the index's dense vectors were embedded from",
+    lacks: absent,
+  },
+  {
+    path: ['terminateReading'],
+    what: 'how a 3-ply abstention is read: an older lexcase took a ply or reply whose first or last line began "terminate" in any case ("Terminate the contract …") for the paper\'s TERMINATE, so its earlier triples may count abstentions, and leave plies unscored, where this lexcase reads an argument',
     lacks: absent,
   },
   {

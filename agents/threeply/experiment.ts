@@ -13,6 +13,7 @@ import { buildScenarios, expectedBehaviour, type CaseTriple, type ScenarioMode, 
 import { summarizeRun } from './summary.js';
 import { FACTOR_MENTION_READING } from './metrics.js';
 import { POLISHER_READING } from './argument-polisher.js';
+import { TERMINATE_READING } from './format.js';
 import { requestFingerprint } from '../../eval/request-fingerprint.js';
 import { threeplyRequests } from './requests.js';
 import { createThreePlySystem } from './system.js';
@@ -79,6 +80,8 @@ export async function runThreeplyExperiment(o: ThreeplyExperimentOptions): Promi
       factorMentionReading: FACTOR_MENTION_READING,
       // how the reflective system's Polisher reply is read (argument-polisher.ts): a resume of a run dir without it warns
       ...(o.kind === 'reflective' ? { polisherReading: POLISHER_READING } : {}),
+      // how a ply or reply is read as an abstention (format.ts isTerminate): a resume of a run dir without it warns
+      terminateReading: TERMINATE_READING,
     },
     seed: o.seed,
     usage: o.usage,

@@ -55,15 +55,24 @@ export function arguedPlies(plies: Partial<Record<PlyKey, string>>): Partial<Rec
 /** A ply's output when the system abstained on it: the paper's "TERMINATE" with the reason. */
 export const terminateText = (reason: string | undefined) => (isTerminate(reason) ? reason!.trim() : `TERMINATE: ${reason ?? 'no grounded argument'}`);
 
-const TERMINATE_LINE = /^\s*["'*`]*TERMINATE\b/i;
+/**
+ * The paper's termination token, "TERMINATE" (its prompts: "your primary output must be 'TERMINATE'"; its output:
+ * "TERMINATE: Generation stopped. …"), in capitals, as a line's first word with nothing after it or a reason after
+ * punctuation ("TERMINATE", "**TERMINATE**", "TERMINATE.", "TERMINATE: <reason>", "TERMINATE — <reason>"). Before
+ * 2026-12-02 "terminate" in any case followed by anything was taken: a ply beginning "Terminate the contract …" was
+ * read as an abstention.
+ */
+const TERMINATE_LINE = /^\s*["'*_`]*TERMINATE["'*_`]*(?:\s*$|\s*[:.;,!\-–—(])/;
 
-/** True when a reply (or a ply) is an abstention: it starts with TERMINATE, or its last line does. */
+/** How a 3-ply run reads an abstention, recorded in its config.json (`terminateReading`): a run dir an older lexcase wrote resumes with a warning. */
+export const TERMINATE_READING = '"TERMINATE" in capitals as the first or last line\'s first word, alone or before punctuation and a reason';
+
+/** True when a reply (or a ply) is an abstention: its first line is the TERMINATE token (TERMINATE_LINE), or its last line is. */
 export function isTerminate(text: string | undefined): boolean {
   if (!text) return false;
-  if (TERMINATE_LINE.test(text)) return true;
   const lines = text
     .trim()
     .split(/\r?\n/)
     .filter((l) => l.trim());
-  return lines.length > 0 && TERMINATE_LINE.test(lines[lines.length - 1]);
+  return lines.length > 0 && (TERMINATE_LINE.test(lines[0]) || TERMINATE_LINE.test(lines[lines.length - 1]));
 }
