@@ -148,7 +148,7 @@ describe('agent runs count their dense searches cut to the model’s tokens', ()
     const json = JSON.parse(await readFile(join(runDir, 'report.json'), 'utf8'));
     expect(json.sections.denseSearches).toMatchObject({ searches: 20, cut, uncountedItems: 20 });
     expect(json.sections.tokens.textOtherAnswerUncountedItems).toBe(20);
-    expect(md).toContain('Forced-call replies whose text named another answer than their call were counted for the items resumed only');
+    expect(md).toContain('Replies whose text named another answer than the one read were counted for the items resumed only');
   }, 180_000);
 
   /** A hypothesis past the model's 512 tokens: ten fixture passages. */

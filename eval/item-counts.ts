@@ -25,16 +25,19 @@ export const ITEM_COUNTS =
  * again (the default) replaced their lines with counted ones. Before, the first resume's `skipped`
  * was taken whole: 8 items "not counted" after a later resume had run 2 of them again and counted
  * them. `failed`: how many of `items` are such failed lines. `at`: the earliest such resume. Undefined when none.
+ * `fields`: the recorded fields whose absence means the count was not made (`tokens.textOtherAnswer`: itemCounts or
+ * textOtherAnswerReading, core/llm/text-beside-call.ts).
  */
 export function itemsUncounted(
   file: Partial<Pick<RunConfigFile, 'resumes' | 'mergedFrom'>> | undefined,
+  fields: readonly string[] = ['itemCounts'],
 ): { items: number; failed: number; at: string } | undefined {
   if (!file) return undefined;
   const resumes = runResumes(file);
   const found: { items: number; failed: number; at: string }[] = [];
   const seen = new Set<number | undefined>();
   resumes.forEach((r, i) => {
-    if (!r.unchecked?.includes('itemCounts') || seen.has(r.shard)) return;
+    if (!fields.some((f) => r.unchecked?.includes(f)) || seen.has(r.shard)) return;
     seen.add(r.shard);
     const kept = r.keptFailed ?? 0;
     // the resumes after it that read the same items: its shard's, and the merged dir's own (no shard)

@@ -32,7 +32,7 @@ export const tokenUsageSchema = z.object({
   multiChoice: z.number().optional(),
   /** The choices those `multiChoice` replies carried in all; absent when 0. */
   choicesCarried: z.number().optional(),
-  /** Forced-call replies whose text named another option letter than the call (the call was read; core/llm/text-beside-call.ts); absent when 0. */
+  /** Replies whose text (a forced call's content, a reasoning field, prose around a JSON object) named another answer than the one read (core/llm/text-beside-call.ts); absent when 0. */
   textOtherAnswer: z.number().optional(),
   /** Requests cut off when their item ended (recorded `abandoned`; their usage is in no total); absent when 0. */
   abandoned: z.number().optional(),

@@ -83,6 +83,11 @@
  *   itemCounts    what each item's line counts beyond its answer (eval/item-counts.ts: denseSearches,
  *                 tokens.textOtherAnswer); an older lexcase counted neither, so report.md says how many
  *                 earlier items were not counted (a resume warns)
+ *   textOtherAnswerReading
+ *                 what tokens.textOtherAnswer counts (core/llm/text-beside-call.ts): an older lexcase counted a
+ *                 forced call's text naming another letter only, not a Yes/No answer's, a reasoning field's, or a
+ *                 json_schema / prompt mode reply's prose, so report.md says how many earlier items were not
+ *                 counted so (a resume warns)
  *   seedDerivation how each item's seeded draws (presentation orders, tie-breaks, jury panels) follow
  *                 from the run seed (core/rng.ts SEED_DERIVATION); an older lexcase drew them with
  *                 FNV-1a alone, so the items a resume runs are drawn otherwise than its earlier ones:
@@ -445,6 +450,12 @@ const ADDED: {
     runner: true,
     path: ['itemCounts'],
     what: "what each item's line counts (eval/item-counts.ts): an older lexcase counted neither an item's dense searches cut to the model's tokens (denseSearches) nor forced-call replies whose text named another answer (tokens.textOtherAnswer), so report.md counts them for the items this resume runs only, and says how many earlier items were not counted",
+    lacks: absent,
+  },
+  {
+    runner: true,
+    path: ['textOtherAnswerReading'],
+    what: 'what tokens.textOtherAnswer counts (core/llm/text-beside-call.ts): an older lexcase counted only a forced call\'s text naming another option letter, not a Yes/No answer\'s ("Answer: No" beside {"decision": "Yes"}) nor a reasoning field or a json_schema or prompt mode reply\'s prose naming another answer than its answer field, so report.md counts those for the items this resume runs only, and says how many earlier items were not counted so',
     lacks: absent,
   },
   {

@@ -257,7 +257,7 @@ export interface RunReplyFlags {
   multiChoice: number;
   /** The choices those replies carried in all (`tokens.choicesCarried`). */
   choicesCarried: number;
-  /** Forced-call replies whose text named another answer than the call (`tokens.textOtherAnswer`): the call was read. */
+  /** Replies whose text named another answer than the one read (`tokens.textOtherAnswer`): the call or answer field was read. */
   textOtherAnswer: number;
 }
 

@@ -61,6 +61,7 @@ import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
 import { DenseSearchTally, withDenseSearchTally } from '../retrieval/dense-query-cut.js';
 import { ITEM_COUNTS } from './item-counts.js';
+import { TEXT_OTHER_ANSWER_READING } from '../core/llm/text-beside-call.js';
 import { REPLY_READING } from '../core/llm/reply-reading.js';
 import { USAGE_READING } from '../core/llm/usage-reading.js';
 import { replyFingerprints } from './reply-fingerprints.js';
@@ -351,7 +352,7 @@ async function runLocked<Item extends { id: string }>(
   const shard = currentShard();
   // An LLM run (its system is given a model, or its config names one) records how its replies and their token usage are read
   // (core/llm/reply-reading.ts, core/llm/usage-reading.ts).
-  const replyReading = isLlmRun(opts) ? { replyReading: REPLY_READING, usageReading: USAGE_READING } : {};
+  const replyReading = isLlmRun(opts) ? { replyReading: REPLY_READING, usageReading: USAGE_READING, textOtherAnswerReading: TEXT_OTHER_ANSWER_READING } : {};
   const config = JSON.parse(
     JSON.stringify({ ...opts.config, seedDerivation: SEED_DERIVATION, itemCounts: ITEM_COUNTS, ...replyReading, ...(shard ? { shard } : {}) }),
   ) as Record<string, unknown>;

@@ -79,10 +79,10 @@ describe('a forced call whose reply text names another answer', () => {
       ['mbe_581', 'B', undefined],
       ['mbe_222', 'B', undefined],
     ]);
-    expect(replyFlagsText(runReplyFlags(records))).toBe('; 1 reply named another answer in its text than in its call; the call was read');
+    expect(replyFlagsText(runReplyFlags(records))).toBe("; 1 reply named another answer in its text than the one read (its call's or answer field's)");
     const t = (await tokensSection(await readRun(runDir), {} as never))!;
     expect(t.json).toMatchObject({ calls: 3, textOtherAnswer: 1 });
-    expect(t.markdown).toContain('**1 reply named another answer in its text than in its call; the call was read**');
+    expect(t.markdown).toContain("**1 reply named another answer in its text than the one read (its call's or answer field's)**");
   });
 
   it('a JSON object in the text with another answer, or "the answer is (d)", counts; so do two letters named when neither is the call\'s ("Answer: C … Answer: D" beside B)', async () => {

@@ -1,5 +1,5 @@
 /**
- * The option letters a model's free text names as its answer, vote or verdict — the one rule for
+ * The option letters (and, labelsNamed below, the Yes/No labels) a model's free text names as its answer, vote or verdict — the one rule for
  * reading a letter out of prose: text beside a forced call (core/llm/text-beside-call.ts, counted
  * as `tokens.textOtherAnswer`) and the text after a marked letter in an option-letter field
  * (agents/common/option-letter.ts, where another letter named so refuses the reply).
@@ -29,4 +29,21 @@ export function answersNamed(text: string): { word: 'answer' | 'vote' | 'verdict
     word: m[1].toLowerCase() as 'answer' | 'vote' | 'verdict',
     letter: (m[2] ?? m[3] ?? m[4] ?? m[5]).toUpperCase(),
   }));
+}
+
+/**
+ * The Yes/No labels a model's free text names as its answer, verdict or decision (text beside an ACAL or LegalBench
+ * Yes/No answer, core/llm/text-beside-call.ts), by the letters' rule above: after "answer", "verdict" or "decision"
+ * and "is" or ":", emphasis allowed, "yes" or "no" in any case in parentheses, or followed by the end of its line or
+ * punctuation ("Answer: No", "**Decision:** yes.", "the answer is (no)", "The answer is no, since …"), or by
+ * "because", "since", "as", "(" or a dash. Anything else names none: "the answer is no longer clear", "the answer is
+ * not yes", "Answer: yes or no", and a condition — "if the answer is yes, …", "whether the answer is no" — discusses
+ * a label, it does not name one.
+ */
+const LABEL_NAMED =
+  /(?<!\b(?:if|whether)\s+(?:the\s+)?)\b(?:answer|verdict|decision)[*_]*(?:\s+is\s*:?|\s*:)[*_\s]*(?:\((yes|no)\)|(yes|no)(?=[*_]*(?:[^\S\n]*(?:\n|$)|[.,;:!?)](?![\p{L}\p{N}])|[^\S\n]+(?:because|since|as)\b|[^\S\n]*[(\-–—])))/giu;
+
+/** Each Yes/No label `text` names as its answer, verdict or decision, in order ("Yes" or "No"). */
+export function labelsNamed(text: string): ('Yes' | 'No')[] {
+  return [...text.matchAll(LABEL_NAMED)].map((m) => ((m[1] ?? m[2]).toLowerCase() === 'yes' ? 'Yes' : 'No'));
 }

@@ -28,7 +28,7 @@ import { countRepairs, describeRepair, repairBounds, type BoundRepair } from './
 import { rejectReply } from './cache-validation.js';
 import { jsonSchemaFor } from './json-schema.js';
 import { withCall, type CallScope } from './record-replay.js';
-import { countTextOtherAnswer, otherAnswerInText } from './text-beside-call.js';
+import { countTextOtherAnswer, otherAnswerBeside, reasoningOf, type Beside } from './text-beside-call.js';
 
 /** Text content of a chat reply (string or content parts). */
 export function messageText(msg: BaseMessage): string {
@@ -126,8 +126,24 @@ function tryExtractJson(text: string): unknown {
   }
 }
 
-/** A balanced slice of a reply: its JSON value, or (`malformed`) its text where it looks like JSON (`"key":`) but does not parse. */
-type JsonSlice = { json: unknown; malformed?: undefined } | { json?: undefined; malformed: string };
+/** A balanced slice of a reply: its JSON value, or (`malformed`) its text where it looks like JSON (`"key":`) but does not parse; `at`: where it starts and ends. */
+type JsonSlice = ({ json: unknown; malformed?: undefined } | { json?: undefined; malformed: string }) & { at?: [number, number] };
+
+/**
+ * A text reply's prose: its text (reasoning dropped, withoutReasoning) with its fenced blocks and JSON values cut
+ * out ("The answer is C.\n```json {…}```" → "The answer is C."), read beside its answer (text-beside-call.ts).
+ */
+function proseOutsideJson(reply: string): string {
+  const text = withoutReasoning(reply).replace(/```(?:json)?[\s\S]*?```/gi, '\n');
+  let out = '';
+  let from = 0;
+  for (const s of jsonSlices(text))
+    if (s.json !== undefined && s.at) {
+      out += `${text.slice(from, s.at[0])}\n`;
+      from = s.at[1];
+    }
+  return out + text.slice(from);
+}
 
 /**
  * The outermost balanced `{…}` and `[…]` slices of `t`, in order: each one's JSON value, or the
@@ -156,9 +172,9 @@ function jsonSlices(t: string): JsonSlice[] {
     if (end < 0) break;
     const slice = t.slice(start, end + 1);
     try {
-      out.push({ json: JSON.parse(slice) });
+      out.push({ json: JSON.parse(slice), at: [start, end + 1] });
     } catch {
-      if (/"\s*:/.test(slice)) out.push({ malformed: slice });
+      if (/"\s*:/.test(slice)) out.push({ malformed: slice, at: [start, end + 1] });
     }
     const next = t.slice(end + 1).search(/[[{]/);
     start = next < 0 ? -1 : end + 1 + next;
@@ -347,12 +363,21 @@ function validate<S extends z.ZodType>(json: unknown, schema: S): z.infer<S> {
 function readValue<S extends z.ZodType>(got: ReadReply, schema: S, what: string): { value: z.infer<S>; repairs: BoundRepair[] } {
   if (got.invalid) throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
   if (got.several) throw new Error(`the reply holds ${got.several} calls with different arguments (a draft and a revision?): none is taken for the answer`);
-  const checked = validateRepairing(got.json !== undefined ? got.json : extractJson(got.text), schema);
+  const obj = got.json !== undefined ? got.json : extractJson(got.text);
+  const checked = validateRepairing(obj, schema);
   countRepairs(what, checked.repairs);
-  if (got.content?.trim()) {
-    const other = otherAnswerInText(got.content, tryExtractJson(got.content), got.json, checked.value, schema);
-    if (other) countTextOtherAnswer(what, other);
-  }
+  // the text beside the answer read: a forced call's `content` (a JSON object in it read for its field), else the
+  // prose around a text reply's object; and the object's reasoning fields, in every mode
+  const beside: Beside[] = [
+    ...(got.json !== undefined
+      ? got.content?.trim()
+        ? [{ text: got.content, json: tryExtractJson(got.content) }]
+        : []
+      : [{ text: proseOutsideJson(got.text) }]),
+    ...reasoningOf(obj),
+  ];
+  const other = otherAnswerBeside(beside, obj, checked.value, schema);
+  if (other) countTextOtherAnswer(what, other, got.json !== undefined ? 'call' : 'field');
   return checked;
 }
 

@@ -10,64 +10,109 @@
  * counted as A). Prose naming none is not counted; text naming two or more letters counts when none of
  * them is the call's ("Answer: C … on reflection, answer: D" beside B: before, two letters were never
  * counted), and not when one is (the text may have settled on the call's).
+ *
+ * From 2026-12-02 (later) the same count covers two more replies, both read as before:
+ * - a Yes/No answer (ACAL's judge `decision`, its baselines' and LegalBench's `answer`) whose text names the
+ *   other label: "Answer: No" beside {"decision": "Yes"} (labelsNamed: "if the answer is yes, …" names none);
+ * - a reply in json_schema or prompt mode (and a forced call's arguments) whose reasoning names another
+ *   answer than its answer field: {"reasoning": "… so the answer is C.", "answer": "B"}, or "The answer is
+ *   No." before a {"decision": "Yes"} object. Only the reasoning fields (`reasoning`, `rationale`,
+ *   `explanation`, `justification`) and the prose outside the JSON object are read, by the same rule: a
+ *   letter or label named as the answer, never a mention ("option C is tempting, but …" names none); a
+ *   debater's `argument` quoting its opponent's answer is not read.
  */
 import type { z } from 'zod';
 import { log } from '../log.js';
-import { answersNamed } from './named-answer.js';
+import { answersNamed, labelsNamed } from './named-answer.js';
 import { currentUsageScope } from './usage.js';
 
-/** The fields that carry an option letter in the systems that ask for one (baselines, MAD, EMAR: `answer`; CASE's jurors: `vote`; MAD's judge: `verdict`). */
-const LETTER_FIELDS = ['answer', 'vote', 'verdict'] as const;
+/**
+ * The fields that carry an answer in the systems that ask for one (baselines, MAD, EMAR: `answer`; CASE's jurors:
+ * `vote`; MAD's judge: `verdict`; ACAL's judge: `decision`): an option letter, or Yes/No.
+ */
+const ANSWER_FIELDS = ['answer', 'vote', 'verdict', 'decision'] as const;
+/** The fields of a reply's object that hold its reasoning, read beside its answer field. */
+const REASONING_FIELDS = ['reasoning', 'rationale', 'explanation', 'justification'] as const;
 const ONE_LETTER = /^[A-Z]$/;
-
-/** The letters `text` (or the JSON object `json` read from it) names for `field`, in order, each once. */
-function namedIn(text: string, json: unknown, field: string): string[] {
-  if (json && typeof json === 'object' && !Array.isArray(json)) {
-    const v = (json as Record<string, unknown>)[field];
-    return typeof v === 'string' ? [v] : [];
-  }
-  return [
-    ...new Set(
-      answersNamed(text)
-        .filter((n) => n.word === field)
-        .map((n) => n.letter),
-    ),
-  ];
-}
+const YES_NO = /^(?:Yes|No)$/;
 
 /**
- * The option letters the reply's text names for a field whose call named another ("C", or "C then D"), each read as
- * `schema` reads it; undefined when the text names none of the schema's letters, or names the call's among them.
+ * What `tokens.textOtherAnswer` counts, recorded in an LLM run's config.json (`textOtherAnswerReading`): a run dir an
+ * older lexcase wrote, which counted a forced call's text naming another letter only, resumes with a warning, and
+ * report.md says how many earlier items were not counted so (eval/item-counts.ts).
  */
-export function otherAnswerInText<S extends z.ZodType>(
-  text: string,
-  json: unknown,
-  args: unknown,
-  read: z.infer<S>,
-  schema: S,
-): { field: string; text: string; call: string } | undefined {
-  if (!text.trim() || !args || typeof args !== 'object' || !read || typeof read !== 'object') return undefined;
-  for (const field of LETTER_FIELDS) {
-    const called = (read as Record<string, unknown>)[field];
-    if (typeof called !== 'string' || !ONE_LETTER.test(called)) continue;
-    const named = namedIn(text, json, field).map((n) => {
-      const r = schema.safeParse({ ...(args as Record<string, unknown>), [field]: n });
-      const letter = r.success ? (r.data as Record<string, unknown>)[field] : undefined;
-      return typeof letter === 'string' && ONE_LETTER.test(letter) ? letter : undefined;
-    });
-    const letters = [...new Set(named.filter((l) => l !== undefined))];
-    if (letters.length && !letters.includes(called)) return { field, text: letters.join(' then '), call: called };
+export const TEXT_OTHER_ANSWER_READING =
+  "an option letter or Yes/No label named as the answer beside another read: in a forced call's text, a reasoning field, or the prose around a JSON object";
+
+/** Text a reply holds beside the answer read: its prose, with `json` where that prose is itself a JSON object (a forced call's `content`). */
+export type Beside = { text: string; json?: unknown };
+
+/** The reasoning fields of a reply's object (REASONING_FIELDS), each as text beside its answer. */
+export function reasoningOf(obj: unknown): Beside[] {
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return [];
+  return REASONING_FIELDS.map((f) => (obj as Record<string, unknown>)[f]).flatMap((v) => (typeof v === 'string' && v.trim() ? [{ text: v }] : []));
+}
+
+/** The answers (letters, or Yes/No labels) `b` names for `field`, in order. */
+function namedIn(b: Beside, field: string, kind: 'letter' | 'label'): string[] {
+  if (b.json && typeof b.json === 'object' && !Array.isArray(b.json)) {
+    const v = (b.json as Record<string, unknown>)[field];
+    return typeof v === 'string' ? [v] : [];
+  }
+  if (kind === 'label') return labelsNamed(b.text);
+  return answersNamed(b.text)
+    .filter((n) => n.word === field)
+    .map((n) => n.letter);
+}
+
+/** `named` read as `schema` reads `field` (on the reply's own object, else on the value read), where it reads as an answer of `kind`. */
+function readAs<S extends z.ZodType>(schema: S, bases: unknown[], field: string, named: string, kind: 'letter' | 'label'): string | undefined {
+  for (const base of bases) {
+    if (!base || typeof base !== 'object') continue;
+    const r = schema.safeParse({ ...(base as Record<string, unknown>), [field]: named });
+    if (!r.success) continue;
+    const v = (r.data as Record<string, unknown>)[field];
+    return typeof v === 'string' && (kind === 'letter' ? ONE_LETTER : YES_NO).test(v) ? v : undefined;
   }
   return undefined;
 }
 
-/** Count (on the item under way) and log a reply whose text named another answer than its call. */
-export function countTextOtherAnswer(what: string, d: { field: string; text: string; call: string }): void {
-  currentUsageScope()?.note('textOtherAnswer');
-  log.warn(`${what}: the reply's text names ${d.field} ${d.text}, its forced call ${d.call}; the call was read (counted: tokens.textOtherAnswer)`);
+/**
+ * The answers the text beside a reply's answer names for a field whose value read is another ("C", or "C then D";
+ * "No"), each read as `schema` reads it; undefined when the text names none, or names the one read among them.
+ * `args`: the reply's object (a forced call's arguments, or the JSON object of a text reply); `read`: its value.
+ */
+export function otherAnswerBeside<S extends z.ZodType>(
+  beside: Beside[],
+  args: unknown,
+  read: z.infer<S>,
+  schema: S,
+): { field: string; text: string; call: string } | undefined {
+  const texts = beside.filter((b) => b.text.trim());
+  if (!texts.length || !read || typeof read !== 'object') return undefined;
+  for (const field of ANSWER_FIELDS) {
+    const called = (read as Record<string, unknown>)[field];
+    if (typeof called !== 'string') continue;
+    const kind = ONE_LETTER.test(called) ? 'letter' : YES_NO.test(called) ? 'label' : undefined;
+    if (!kind) continue;
+    const named = texts.flatMap((b) => namedIn(b, field, kind)).map((n) => readAs(schema, [args, read], field, n, kind));
+    const answers = [...new Set(named.filter((l) => l !== undefined))];
+    if (answers.length && !answers.includes(called)) return { field, text: answers.join(' then '), call: called };
+  }
+  return undefined;
 }
 
-/** "1 reply named another answer in its text than in its call; the call was read": the one wording (end-of-run line, report.md). */
+/**
+ * Count (on the item under way) and log a reply whose text named another answer than the one read: its forced
+ * call's (`where` "call") or its JSON object's answer field ("field").
+ */
+export function countTextOtherAnswer(what: string, d: { field: string; text: string; call: string }, where: 'call' | 'field' = 'call'): void {
+  currentUsageScope()?.note('textOtherAnswer');
+  const read = where === 'call' ? `its forced call ${d.call}; the call` : `its ${d.field} field ${d.call}; the field`;
+  log.warn(`${what}: the reply's text names ${d.field} ${d.text}, ${read} was read (counted: tokens.textOtherAnswer)`);
+}
+
+/** "1 reply named another answer in its text than the one read": the one wording (end-of-run line, report.md). */
 export function textOtherAnswerText(n: number): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? 'reply named another answer in its text than in its call' : 'replies named another answer in their text than in their call'}; the call was read`;
+  return `${n.toLocaleString('en-US')} ${n === 1 ? 'reply named another answer in its text than the one read' : 'replies named another answer in their text than the one read'} (its call's or answer field's)`;
 }

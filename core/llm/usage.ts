@@ -49,8 +49,9 @@ export interface TokenUsage {
   /** The choices those replies carried in all (`multiChoice` replies, each with two or more). */
   choicesCarried?: number;
   /**
-   * Replies of a forced call (tool mode) whose text named another option letter than the call's
-   * arguments ("Answer: C" beside {"answer": "B"}): the call was read (text-beside-call.ts).
+   * Replies whose text named another answer (option letter or Yes/No) than the one read: a forced call's content
+   * ("Answer: C" beside {"answer": "B"}), a reasoning field or the prose around a JSON object ("so the answer is No"
+   * beside {"decision": "Yes"}); the call or field was read (text-beside-call.ts).
    */
   textOtherAnswer?: number;
   /**

@@ -100,8 +100,7 @@ export const tokensSection: SectionBuilder = (run) => {
   if (t.totalOnly) rows.push(['calls with only a total (no input/output split; in total)', num(t.totalOnly), num(t.totalOnly / n, 2)]);
   if (t.filtered) rows.push(['replies stopped by the content filter (finish_reason "content_filter")', num(t.filtered), num(t.filtered / n, 2)]);
   if (t.multiChoice) rows.push(['replies with more than one choice (the first used)', num(t.multiChoice), num(t.multiChoice / n, 2)]);
-  if (t.textOtherAnswer)
-    rows.push(['forced-call replies whose text named another answer (the call read)', num(t.textOtherAnswer), num(t.textOtherAnswer / n, 2)]);
+  if (t.textOtherAnswer) rows.push(['replies whose text named another answer than the one read', num(t.textOtherAnswer), num(t.textOtherAnswer / n, 2)]);
   if (t.abandoned) rows.push(['requests cut off when their item ended (usage in no total)', num(t.abandoned), num(t.abandoned / n, 2)]);
   if (t.refused) rows.push(['requests refused (an error after retries; not in LLM calls)', num(t.refused), num(t.refused / n, 2)]);
   if (t.retried) rows.push(['failed attempts sent again (429, 5xx, timeouts; not in LLM calls)', num(t.retried), num(t.retried / n, 2)]);
@@ -132,8 +131,9 @@ export const tokensSection: SectionBuilder = (run) => {
   // requests of those attempts cut off when their item ended or refused: what they spent is not in `total`, so it is a lower bound
   const atLeast = replaced.abandoned || replaced.refused ? 'at least ' : '';
   if (replaced.attempts) rows.push(['spent on attempts a retry replaced (not above)', num(replaced.total), '']);
-  // resumed from a run dir an older lexcase wrote, which did not count textOtherAnswer (eval/item-counts.ts)
-  const uncounted = itemsUncounted(run.config);
+  // resumed from a run dir an older lexcase wrote, which did not count textOtherAnswer, or counted a forced call's text
+  // only (eval/item-counts.ts; core/llm/text-beside-call.ts TEXT_OTHER_ANSWER_READING)
+  const uncounted = itemsUncounted(run.config, ['itemCounts', 'textOtherAnswerReading']);
   const notes = [
     ...(replaced.attempts
       ? [
@@ -197,11 +197,11 @@ export const tokensSection: SectionBuilder = (run) => {
       : []),
     ...(t.textOtherAnswer
       ? [
-          `**${textOtherAnswerText(t.textOtherAnswer)}**: in tool mode the reply's text (\`content\`) named as its answer another option letter than its forced call's arguments (or several, none of them the call's); the call's is the answer recorded (each is logged with the letters)${uncounted ? `; ${uncountedText(uncounted)}` : ''}.`,
+          `**${textOtherAnswerText(t.textOtherAnswer)}**: the reply's text named as its answer another option letter or Yes/No label (or several, none of them the one read) than the answer read — in tool mode its text (\`content\`) or reasoning beside its forced call's arguments, in json_schema or prompt mode its reasoning field or the prose around its JSON object beside its answer field; the call's or field's is the answer recorded (each is logged with both answers)${uncounted ? `; ${uncountedText(uncounted)}` : ''}.`,
         ]
       : uncounted
         ? [
-            `**Forced-call replies whose text named another answer than their call were counted for the items resumed only** (none was found there): ${uncountedText(uncounted)} (eval/item-counts.ts).`,
+            `**Replies whose text named another answer than the one read were counted for the items resumed only** (none was found there): ${uncountedText(uncounted)} (eval/item-counts.ts).`,
           ]
         : []),
     ...(t.filtered

@@ -1,0 +1,198 @@
+/**
+ * Replies whose text names another answer than the one read, beyond a forced call's letter
+ * (agents/common/text-other-answer.test.ts): a Yes/No answer ("Answer: No" beside {"decision": "Yes"},
+ * ACAL's judge; its baselines' and LegalBench's `answer`), and in json_schema or prompt mode a reasoning
+ * field or the prose around the JSON object ({"reasoning": "… so the answer is C.", "answer": "B"}). Before
+ * 2026-12-02 none was counted; now each is counted in `tokens.textOtherAnswer` as the forced call's letter
+ * is, and the answer read is unchanged (the call's or the answer field's). Discussion ("option C is
+ * tempting, but …", "if the answer is no, …") names no answer and is not counted. Driven through the
+ * factory's real client against a scripted server on 127.0.0.1 and the runner's results.jsonl.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HumanMessage } from '@langchain/core/messages';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { llmConfigSchema } from '../../core/config.js';
+import { createChatModel } from '../../core/llm/factory.js';
+import { invokeStructured } from '../../core/llm/structured.js';
+import { TEXT_OTHER_ANSWER_READING } from '../../core/llm/text-beside-call.js';
+import { setLogLevel } from '../../core/log.js';
+import { readRun } from '../../eval/report/read-run.js';
+import { tokensSection } from '../../eval/report/sections/tokens.js';
+import { readResults } from '../../eval/run-dir.js';
+import { contextFrom, runExperiment } from '../../eval/runner.js';
+import { ONE_LETTER_ITEMS, type OneLetterItem } from '../../eval/test-support/one-letter-system.js';
+import type { AgentSystem } from '../../eval/types.js';
+import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../tests/support/scripted-openai-server.js';
+import { optionLetterSchema } from './option-letter.js';
+import { yesNoSchema } from './yes-no.js';
+
+const letterSchema = z.object({ reasoning: z.string(), answer: optionLetterSchema(['A', 'B', 'C', 'D']) });
+const judgeSchema = z.object({ reasoning: z.string().default(''), decision: yesNoSchema() });
+
+const system =
+  (schema: z.ZodType, field: string): AgentSystem<OneLetterItem> =>
+  async (item, ctx) => {
+    const r = await invokeStructured(ctx.llm!, [new HumanMessage(`[${item.id}] Answer.`)], schema, { what: 'answer', signal: ctx.signal });
+    return { prediction: (r.value as Record<string, string>)[field], trace: {} };
+  };
+
+let dir: string;
+let srv: ScriptedServer | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-reasoning-other-'));
+  setLogLevel('error');
+});
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+  setLogLevel('info');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Each item's reply by its id in the request. */
+const byItem = (replies: Record<string, ScriptReply>) => (r: RecordedRequest) => {
+  const m = JSON.stringify(r.body.messages);
+  return replies[Object.keys(replies).find((id) => m.includes(`[${id}]`))!];
+};
+
+async function run(
+  mode: 'tool' | 'json_schema' | 'prompt',
+  schema: z.ZodType,
+  field: string,
+  replies: Record<string, ScriptReply>,
+  runDir = join(dir, 'run'),
+  limit = 3,
+) {
+  srv = await startScriptedServer(byItem(replies));
+  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, structuredOutput: mode }));
+  await runExperiment({
+    runDir,
+    system: system(schema, field),
+    items: ONE_LETTER_ITEMS.slice(0, limit),
+    gold: (q) => q.answer,
+    makeContext: contextFrom({ llm }),
+    config: { system: 'baseline' },
+    seed: 1,
+  });
+  await srv.close();
+  srv = undefined;
+  return (await readResults(runDir)).records.map((r) => [r.id, r.prediction, r.tokens?.textOtherAnswer]);
+}
+
+const call = (args: object, content?: string): ScriptReply => ({ content, toolCalls: [{ name: 'answer', args }] });
+const text = (content: string): ScriptReply => ({ content });
+
+describe('a Yes/No answer whose text names the other label', () => {
+  it('tool mode: "Answer: No" beside {"decision": "Yes"} counts; "If the answer is no, …" and "Answer: Yes" do not; the call is read', async () => {
+    const yes = { reasoning: 'the statement is offered for its truth', decision: 'Yes' };
+    expect(
+      await run('tool', judgeSchema, 'decision', {
+        mbe_137: call(yes, 'Answer: No'),
+        mbe_581: call(yes, 'If the answer is no, the claim fails; but the statement is hearsay.'),
+        mbe_222: call(yes, 'Answer: Yes'),
+      }),
+    ).toEqual([
+      ['mbe_137', 'Yes', 1],
+      ['mbe_581', 'Yes', undefined],
+      ['mbe_222', 'Yes', undefined],
+    ]);
+  });
+
+  it('json_schema mode: {"reasoning": "… so the answer is No.", "decision": "Yes"} counts; "the answer is no longer in doubt" does not', async () => {
+    expect(
+      await run('json_schema', judgeSchema, 'decision', {
+        mbe_137: text('{"reasoning": "The statement is not offered for its truth, so the answer is No.", "decision": "Yes"}'),
+        mbe_581: text('{"reasoning": "The answer is no longer in doubt: it is hearsay.", "decision": "Yes"}'),
+        mbe_222: text('{"reasoning": "**Decision:** yes.", "decision": "Yes"}'),
+      }),
+    ).toEqual([
+      ['mbe_137', 'Yes', 1],
+      ['mbe_581', 'Yes', undefined],
+      ['mbe_222', 'Yes', undefined],
+    ]);
+  });
+});
+
+describe('json_schema and prompt mode: reasoning or prose naming another answer than the answer field', () => {
+  it('json_schema: the reasoning\'s "so the answer is C" beside "answer": "B" counts, and is said in report.md; "option C is tempting, but …" does not', async () => {
+    const runDir = join(dir, 'json');
+    expect(
+      await run(
+        'json_schema',
+        letterSchema,
+        'answer',
+        {
+          mbe_137: text('{"reasoning": "The hearsay rule excludes it, so the answer is C.", "answer": "B"}'),
+          mbe_581: text('{"reasoning": "Option C is tempting, but the exception applies.", "answer": "B"}'),
+          mbe_222: text('{"reasoning": "Answer: C at first; on reflection, answer: B.", "answer": "B"}'),
+        },
+        runDir,
+      ),
+    ).toEqual([
+      ['mbe_137', 'B', 1],
+      ['mbe_581', 'B', undefined],
+      ['mbe_222', 'B', undefined],
+    ]);
+    const md = (await tokensSection(await readRun(runDir), {} as never))?.markdown ?? '';
+    expect(md).toContain("**1 reply named another answer in its text than the one read (its call's or answer field's)**");
+    expect(md).toContain('in json_schema or prompt mode its reasoning field or the prose around its JSON object');
+  });
+
+  it('prompt mode: "The answer is C." before a fenced {"answer": "B"} counts, as does a `rationale` naming D; a debater\'s `argument` quoting its opponent does not', async () => {
+    const schema = z.object({ argument: z.string().default(''), rationale: z.string().default(''), answer: optionLetterSchema(['A', 'B', 'C', 'D']) });
+    expect(
+      await run('prompt', schema, 'answer', {
+        mbe_137: text('The answer is C.\n```json\n{"answer": "B"}\n```'),
+        mbe_581: text('{"rationale": "It is not hearsay. Answer: D", "answer": "B"}'),
+        mbe_222: text('{"argument": "My opponent says the answer is C.", "answer": "B"}'),
+      }),
+    ).toEqual([
+      ['mbe_137', 'B', 1],
+      ['mbe_581', 'B', 1],
+      ['mbe_222', 'B', undefined],
+    ]);
+  });
+
+  it('tool mode: a forced call whose own `reasoning` names another letter counts', async () => {
+    expect(await run('tool', letterSchema, 'answer', { mbe_137: call({ reasoning: 'so the answer is (d).', answer: 'B' }) }, join(dir, 'tool'), 1)).toEqual([
+      ['mbe_137', 'B', 1],
+    ]);
+  });
+});
+
+describe('textOtherAnswerReading', () => {
+  it('is recorded; a run dir an older lexcase wrote (none recorded) resumes with a warning naming it, and report.md says its earlier items were not counted so', async () => {
+    const runDir = join(dir, 'old');
+    const reply = { mbe_137: text('{"reasoning": "r", "answer": "B"}'), mbe_581: text('{"reasoning": "so the answer is C.", "answer": "B"}') };
+    await run('json_schema', letterSchema, 'answer', reply, runDir, 1);
+    const file = join(runDir, 'config.json');
+    const old = JSON.parse(readFileSync(file, 'utf8'));
+    expect(old.config.textOtherAnswerReading).toBe(TEXT_OTHER_ANSWER_READING);
+    delete old.config.textOtherAnswerReading;
+    writeFileSync(file, JSON.stringify(old));
+    let stderr = '';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+      stderr += String(s);
+      return true;
+    });
+    setLogLevel('warn');
+    try {
+      expect(await run('json_schema', letterSchema, 'answer', reply, runDir, 2)).toEqual([
+        ['mbe_137', 'B', undefined],
+        ['mbe_581', 'B', 1],
+      ]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(stderr).toMatch(/does not record textOtherAnswerReading \(what tokens\.textOtherAnswer counts/);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      config: { textOtherAnswerReading: TEXT_OTHER_ANSWER_READING },
+      resumes: [{ unchecked: ['textOtherAnswerReading'] }],
+    });
+    const t = await tokensSection(await readRun(runDir), {} as never);
+    expect(t?.json).toMatchObject({ textOtherAnswer: 1, textOtherAnswerUncountedItems: 1 });
+  });
+});
