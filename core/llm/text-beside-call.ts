@@ -114,5 +114,5 @@ export function countTextOtherAnswer(what: string, d: { field: string; text: str
 
 /** "1 reply named another answer in its text than the one read": the one wording (end-of-run line, report.md). */
 export function textOtherAnswerText(n: number): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? 'reply named another answer in its text than the one read' : 'replies named another answer in their text than the one read'} (its call's or answer field's)`;
+  return `${n.toLocaleString('en-US')} ${n === 1 ? "reply named another answer in its text than the one read (its call's or answer field's)" : "replies named another answer in their text than the one read (their calls' or answer fields')"}`;
 }
