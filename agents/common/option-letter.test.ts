@@ -67,6 +67,23 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
   ])('reads %j as %s: "a", "i", "e.g." and a word after "answer is" are no letter', (raw, letter) => {
     expect(optionLetterSchema(letters).parse(raw)).toBe(letter);
   });
+  // before: each refused as two answers (the letter under a condition read as named), so a valid C failed the step after a retry
+  it.each([
+    ['C. If the answer is B, the seller would win, but it is not.', 'C'],
+    ['C. Assuming the answer is A, the deed fails; it is not A.', 'C'],
+    ['C. The question is whether the answer is D; it is not.', 'C'],
+    ['C. Suppose the answer is A: the deed fails. It does not.', 'C'],
+    ['C. The seller wins unless the answer is B.', 'C'],
+    ['C. The answer is B only if the deed was delivered, and it was not.', 'C'],
+  ])('reads %j as %s: a letter under a condition is discussed, not named', (raw, letter) => {
+    expect(optionLetterSchema(letters).parse(raw)).toBe(letter);
+  });
+  it.each(['C. If the deed was delivered, the answer is B.', 'C. If the answer is A, the buyer wins; but the answer is B.', 'C. I suppose the answer is B.'])(
+    'refuses %j: a letter named outside a condition names another option',
+    (raw) => {
+      expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
+    },
+  );
   it.each([
     ['B. Under Rule 12(b)(6) and U.S. law, the claim fails.', 'B'],
     ['(C) The buyer, not a lender or a bank, holds title.', 'C'],

@@ -59,7 +59,9 @@ export function optionLetterSchema(letters: string[], message?: string) {
  * (core/llm/named-answer.ts): it read "B. Final answer: **C**", "B. ANSWER: C", "B. The answer is
  * option C" and "B. My vote: C" as B, refused "B. Answer: A lawyer must …" (the article read as A),
  * and counted "Answer: A lawyer …" beside a forced call B as another answer (tokens.textOtherAnswer),
- * which this reading does not, while it counts "Answer: C … answer: D" beside B.
+ * which this reading does not, while it counts "Answer: C … answer: D" beside B. A letter under a condition
+ * ("C. If the answer is B, the seller would win, but it is not.", "C. The answer is B only if …") names none
+ * (core/llm/named-answer.ts, CONDITIONAL): those readings refused such a reply as two answers.
  */
 export const OPTION_LETTER_READING =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C"); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …")';
+  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C"); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition ("C. If the answer is B, …", "whether the answer is D", "the answer is B only if …")';

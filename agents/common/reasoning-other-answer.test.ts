@@ -116,6 +116,31 @@ describe('a Yes/No answer whose text names the other label', () => {
   });
 });
 
+describe('a letter or label under a condition names no answer', () => {
+  it('json_schema: a reasoning "If the answer is C, …" or "the answer is C only if …" beside "answer": "B" is not counted; "whether the answer is C …; the answer is D" counts D', async () => {
+    // before: all three counted, the first two C (a hypothetical the reasoning discussed and set aside), the third C then D
+    expect(
+      await run('json_schema', letterSchema, 'answer', {
+        mbe_137: text('{"reasoning": "If the answer is C, the seller would win, but the deed was never delivered.", "answer": "B"}'),
+        mbe_581: text('{"reasoning": "The answer is C only if the statement is offered for its truth; it is not.", "answer": "B"}'),
+        mbe_222: text('{"reasoning": "The parties argue whether the answer is C; the answer is D.", "answer": "B"}'),
+      }),
+    ).toEqual([
+      ['mbe_137', 'B', undefined],
+      ['mbe_581', 'B', undefined],
+      ['mbe_222', 'B', 1],
+    ]);
+  });
+
+  it('tool mode: "If the correct answer is no, …" beside {"decision": "Yes"} is not counted, as "If the answer is no, …" was not', async () => {
+    // before: counted (only "if the answer"/"whether the answer" exactly guarded a label)
+    const yes = { reasoning: 'the statement is offered for its truth', decision: 'Yes' };
+    expect(
+      await run('tool', judgeSchema, 'decision', { mbe_137: call(yes, 'If the correct answer is no, the claim fails; it does not.') }, join(dir, 'label'), 1),
+    ).toEqual([['mbe_137', 'Yes', undefined]]);
+  });
+});
+
 describe('json_schema and prompt mode: reasoning or prose naming another answer than the answer field', () => {
   it('json_schema: the reasoning\'s "so the answer is C" beside "answer": "B" counts, and is said in report.md; "option C is tempting, but …" does not', async () => {
     const runDir = join(dir, 'json');

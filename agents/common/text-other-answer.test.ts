@@ -131,6 +131,21 @@ describe('a forced call whose reply text names another answer', () => {
     expect(records.map((r) => r.tokens?.textOtherAnswer)).toEqual([1, 1, 1]);
   });
 
+  it('a letter under a condition ("If the answer is C, …", "the answer is C only if …") is not counted; one named after it ("…; but the answer is C") is', async () => {
+    // before: the first two counted C, a reply that only discussed a hypothetical; the third named B and C, uncounted
+    const { records } = await run((r) => {
+      const m = JSON.stringify(r.body.messages);
+      if (m.includes('[mbe_137]')) return 'If the answer is C, the seller would win; the deed was never delivered.';
+      if (m.includes('[mbe_581]')) return 'The answer is C only if the statement is offered for its truth.';
+      return 'If the answer is B, the seller wins; but the answer is C.';
+    });
+    expect(records.map((r) => [r.id, r.prediction, r.tokens?.textOtherAnswer])).toEqual([
+      ['mbe_137', 'B', undefined],
+      ['mbe_581', 'B', undefined],
+      ['mbe_222', 'B', 1],
+    ]);
+  });
+
   it(`Markdown emphasis as chat models write it ("**Answer:** C", "Answer: **C**") counts; "**Answer:** B", the call's own, does not`, async () => {
     // before: "**Answer:** C" beside {"answer": "B"} was not counted (the "**" between the colon and the letter)
     const { records } = await run((r) => {

@@ -5,7 +5,7 @@
  * neither read "**Answer:** Option C", "ANSWER: C" or (beside a call) "the answer is c".
  */
 import { describe, expect, it } from 'vitest';
-import { answersNamed } from './named-answer.js';
+import { answersNamed, labelsNamed } from './named-answer.js';
 
 const letters = (text: string) => answersNamed(text).map((n) => `${n.word} ${n.letter}`);
 
@@ -49,5 +49,50 @@ describe('answersNamed: the letters a reply names as its answer, vote or verdict
     'Answer: Because the deed was never delivered.',
   ])('%j names none', (text) => {
     expect(letters(text)).toEqual([]);
+  });
+});
+
+// before (2026-12-02, fourth change): each letter under a condition was read as named, and a label under any condition
+// but "if the"/"whether the" exactly ("if the correct answer is yes")
+describe('a letter or label under a condition is discussed, not named (one guard for both)', () => {
+  it.each([
+    ['If the answer is B, the buyer wins; but the answer is C.', ['answer C']],
+    ['Assuming the answer is A, the deed fails.', []],
+    ['Assuming that the answer is A, the deed fails.', []],
+    ['The question is whether the answer is D.', []],
+    ['Whether or not the answer is D, the buyer had notice.', []],
+    ['Suppose the answer is A. Then the deed fails.', []],
+    ["Let's suppose the answer is A; the deed fails. The answer is C.", ['answer C']],
+    ['The seller prevails unless the answer is B.', []],
+    ['Even if the correct answer is (c), the buyer wins.', []],
+    ['If your final answer is B, say so.', []],
+    ['Provided the vote is D, the jury is split.', []],
+    ['The answer is B only if the deed was delivered.', []],
+    ['The answer is B if the deed was delivered.', []],
+    ['The answer is (c) unless the deed was recorded.', []],
+    ['Answer: D assuming the deed was delivered', []],
+  ])('%j names %j', (text, named) => {
+    expect(letters(text)).toEqual(named);
+  });
+
+  it.each([
+    ['I suppose the answer is B.', ['answer B']],
+    ['If the deed was delivered, the answer is B.', ['answer B']],
+    ['The answer is B, even if the deed was delivered.', ['answer B']],
+    ['The answer is B only because the deed was delivered.', ['answer B']],
+    ['The answer is B whether or not the deed was delivered.', ['answer B']],
+    ['Sniff the answer is B', ['answer B']],
+  ])('%j still names %j: no condition governs the answer', (text, named) => {
+    expect(letters(text)).toEqual(named);
+  });
+
+  it.each([
+    ['If the correct answer is yes, the claim fails.', []],
+    ['Unless the answer is no, the statement is hearsay.', []],
+    ['The answer is (yes) unless the statement is offered for its truth.', []],
+    ['If the statement is offered for its truth, the answer is yes.', ['Yes']],
+    ['If the answer is yes, the claim fails; but the answer is no.', ['No']],
+  ])('labels: %j names %j', (text, named) => {
+    expect(labelsNamed(text)).toEqual(named);
   });
 });

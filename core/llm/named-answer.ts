@@ -17,11 +17,41 @@
  *   ("The answer is A because …", "Answer: A (the deed …)"). "Answer: A lawyer must …" and "the
  *   answer is I think B" name no letter: before 2026-12-02 the first was read as A.
  * Anything else names none: "The answer is not A", "I'd say (b)", "**B**" alone, "Option C" alone.
+ *
+ * A letter or label named under a condition is discussed, not named (one guard, CONDITIONAL, for both rules):
+ * - "answer"/"vote"/"verdict"/"decision" in the clause of "if", "whether", "unless", "assuming", "supposing",
+ *   "provided"/"providing" — after it, an optional "or not" and "that", and at most two words ("the", "the
+ *   correct", "your final"), no punctuation between: "If the answer is B, the buyer wins; but the answer is C."
+ *   names C only; "whether the answer is D", "Assuming that the answer is A, …", "unless the answer is B", "even if
+ *   the correct answer is (c)", "if the answer is yes, …" name none; so does "Suppose the answer is A" where
+ *   "suppose" opens a sentence or follows "let's"/"let us" ("I suppose the answer is B" names B). A condition
+ *   ended by punctuation before it leaves the answer named: "If the deed was delivered, the answer is B." names B;
+ * - a letter or label followed, with no punctuation between, by "if", "only if", "unless", "provided",
+ *   "providing", "assuming" or "supposing": "the answer is B only if the deed was delivered", "the answer is (c)
+ *   unless …" name none ("The answer is B, even if …", after a comma, names B).
+ * "If the answer were B" names none as before any guard: only "is" or ":" names.
+ * Before 2026-12-02 (its fourth change) a letter under a condition was read as named ("C. If the answer is B, the
+ * seller would win, but it is not." refused as two answers; a reasoning "if the answer is B, …" counted beside C),
+ * and a label only after "if the"/"whether the" exactly ("if the correct answer is yes" named Yes).
  */
 
+/** The words that open a condition after the letter (CONDITIONAL); before the answer word "whether" does too. */
+const CONDITION = 'if|unless|assuming|supposing|provided|providing';
+
+/**
+ * The one guard of both rules for a condition (header): a lookbehind for the answer word in a condition's clause, and a
+ * lookahead (placed after the letter or label) for a condition following it.
+ */
+const CONDITIONAL = {
+  before: String.raw`(?<!(?:\b(?:whether|${CONDITION})|(?:(?:^|[.!?;:(\n])[^\S\n]*|\blet(?:'s|’s|\s+us)\s+)suppose)(?:\s+or\s+not)?(?:\s+that)?(?:\s+[\p{L}'’]+){0,2}\s+)`,
+  after: String.raw`(?![*_]*[^\S\n]+(?:only\s+)?(?:${CONDITION})\b)`,
+};
+
 /** "answer"/"vote"/"verdict", "is" or ":", emphasis, an optional "option"; then the letter in one of the four forms above (groups 2–5). */
-const NAMED =
-  /\b(answer|vote|verdict)[*_]*(?:\s+is\s*:?|\s*:)[*_\s]*(?:(?:option|choice)\s+[*_]*)?(?:\(([a-z])\)|([a-z])(?=[*_]*(?:[^\S\n]*(?:\n|$)|[.,;:!?)](?![\p{L}\p{N}])))|([b-hj-z])(?=[^\S\n]+(?!(?:or|and)\b)\S)|([ai])(?=[^\S\n]+(?:(?:is|was|because|since|as)\b|[(\-–—])))/giu;
+const NAMED = new RegExp(
+  String.raw`${CONDITIONAL.before}\b(answer|vote|verdict)[*_]*(?:\s+is\s*:?|\s*:)[*_\s]*(?:(?:option|choice)\s+[*_]*)?(?:\(([a-z])\)|([a-z])(?=[*_]*(?:[^\S\n]*(?:\n|$)|[.,;:!?)](?![\p{L}\p{N}])))|([b-hj-z])(?=[^\S\n]+(?!(?:or|and)\b)\S)|([ai])(?=[^\S\n]+(?:(?:is|was|because|since|as)\b|[(\-–—])))${CONDITIONAL.after}`,
+  'giu',
+);
 
 /** Each letter `text` names as an answer, vote or verdict, in order, upper-cased, with the word that named it (lower-cased). */
 export function answersNamed(text: string): { word: 'answer' | 'vote' | 'verdict'; letter: string }[] {
@@ -37,11 +67,13 @@ export function answersNamed(text: string): { word: 'answer' | 'vote' | 'verdict
  * and "is" or ":", emphasis allowed, "yes" or "no" in any case in parentheses, or followed by the end of its line or
  * punctuation ("Answer: No", "**Decision:** yes.", "the answer is (no)", "The answer is no, since …"), or by
  * "because", "since", "as", "(" or a dash. Anything else names none: "the answer is no longer clear", "the answer is
- * not yes", "Answer: yes or no", and a condition — "if the answer is yes, …", "whether the answer is no" — discusses
- * a label, it does not name one.
+ * not yes", "Answer: yes or no", and a label under a condition (CONDITIONAL above: "if the answer is yes, …", "whether the
+ * answer is no", "the answer is (no) unless …") is discussed, not named.
  */
-const LABEL_NAMED =
-  /(?<!\b(?:if|whether)\s+(?:the\s+)?)\b(?:answer|verdict|decision)[*_]*(?:\s+is\s*:?|\s*:)[*_\s]*(?:\((yes|no)\)|(yes|no)(?=[*_]*(?:[^\S\n]*(?:\n|$)|[.,;:!?)](?![\p{L}\p{N}])|[^\S\n]+(?:because|since|as)\b|[^\S\n]*[(\-–—])))/giu;
+const LABEL_NAMED = new RegExp(
+  String.raw`${CONDITIONAL.before}\b(?:answer|verdict|decision)[*_]*(?:\s+is\s*:?|\s*:)[*_\s]*(?:\((yes|no)\)|(yes|no)(?=[*_]*(?:[^\S\n]*(?:\n|$)|[.,;:!?)](?![\p{L}\p{N}])|[^\S\n]+(?:because|since|as)\b|[^\S\n]*[(\-–—])))${CONDITIONAL.after}`,
+  'giu',
+);
 
 /** Each Yes/No label `text` names as its answer, verdict or decision, in order ("Yes" or "No"). */
 export function labelsNamed(text: string): ('Yes' | 'No')[] {

@@ -18,7 +18,8 @@
  *   answer than its answer field: {"reasoning": "… so the answer is C.", "answer": "B"}, or "The answer is
  *   No." before a {"decision": "Yes"} object. Only the reasoning fields (`reasoning`, `rationale`,
  *   `explanation`, `justification`) and the prose outside the JSON object are read, by the same rule: a
- *   letter or label named as the answer, never a mention ("option C is tempting, but …" names none); a
+ *   letter or label named as the answer, never a mention ("option C is tempting, but …" names none) nor one under a
+ *   condition ("If the answer is B, the seller would win; …" beside C: counted before 2026-12-02's fourth change); a
  *   debater's `argument` quoting its opponent's answer is not read.
  */
 import type { z } from 'zod';
@@ -42,7 +43,7 @@ const YES_NO = /^(?:Yes|No)$/;
  * report.md says how many earlier items were not counted so (eval/item-counts.ts).
  */
 export const TEXT_OTHER_ANSWER_READING =
-  "an option letter or Yes/No label named as the answer beside another read: in a forced call's text, a reasoning field, or the prose around a JSON object";
+  'an option letter or Yes/No label named as the answer beside another read: in a forced call\'s text, a reasoning field, or the prose around a JSON object; never one under a condition ("if the answer is B, …", "the answer is B only if …")';
 
 /** Text a reply holds beside the answer read: its prose, with `json` where that prose is itself a JSON object (a forced call's `content`). */
 export type Beside = { text: string; json?: unknown };
