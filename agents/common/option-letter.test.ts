@@ -84,6 +84,20 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
       expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
     },
   );
+  // before: read as B, though its text concluded another option
+  it.each(['B. Option C is the correct answer.', 'B) The deed was void. Choice (d) is the answer.'])(
+    'refuses %j: a sentence "Option X is the answer" names another option',
+    (raw) => {
+      expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
+    },
+  );
+  it.each([
+    ['B. Option A is correct. Option C is correct. Option D is correct. Option B is not.', 'B'],
+    ['B. Option B is the correct answer.', 'B'],
+    ['B. Many think option C is the correct answer; it is not.', 'B'],
+  ])('reads %j as %s: "Option X is correct" (of a true statement) or the same letter names no other option', (raw, letter) => {
+    expect(optionLetterSchema(letters).parse(raw)).toBe(letter);
+  });
   it.each([
     ['B. Under Rule 12(b)(6) and U.S. law, the claim fails.', 'B'],
     ['(C) The buyer, not a lender or a bank, holds title.', 'C'],

@@ -25,7 +25,7 @@ function namesAnotherLetter(rest: string, letter: string, letters?: readonly str
  * by text after a delimiter ("B. text", "B) text", "B: text", "(B) text"). Free text after a bare
  * letter ("A or D", "C is wrong; D") names no letter: undefined; so does text after a marked letter
  * that names another option ("(A) or (D)", "A. or D.", "B)\nC)", "B. Not B; the answer is C", "B. Not B;
- * the answer is c") — another of `letters` when given, any upper-case letter (or lower-case one named as
+ * the answer is c", "B. Option C is the correct answer.") — another of `letters` when given, any upper-case letter (or lower-case one named as
  * the answer) otherwise.
  */
 export function optionLetterOf(text: string, letters?: readonly string[]): string | undefined {
@@ -61,7 +61,9 @@ export function optionLetterSchema(letters: string[], message?: string) {
  * and counted "Answer: A lawyer …" beside a forced call B as another answer (tokens.textOtherAnswer),
  * which this reading does not, while it counts "Answer: C … answer: D" beside B. A letter under a condition
  * ("C. If the answer is B, the seller would win, but it is not.", "C. The answer is B only if …") names none
- * (core/llm/named-answer.ts, CONDITIONAL): those readings refused such a reply as two answers.
+ * (core/llm/named-answer.ts, CONDITIONAL): those readings refused such a reply as two answers. A sentence that is
+ * only "Option C is the correct answer." names C (OPTION_IS_ANSWER): those readings read "B. Option C is the
+ * correct answer." as B; "B. Option A is correct." is still B (said of a true statement, it names no answer).
  */
 export const OPTION_LETTER_READING =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C"); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition ("C. If the answer is B, …", "whether the answer is D", "the answer is B only if …")';
+  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition ("C. If the answer is B, …", "whether the answer is D", "the answer is B only if …")';

@@ -132,6 +132,26 @@ describe('a letter or label under a condition names no answer', () => {
     ]);
   });
 
+  it('json_schema: a reasoning sentence "Option C is the correct answer." beside "answer": "B" counts; "Option C is correct." (a true statement) does not', async () => {
+    // before: neither counted
+    expect(
+      await run(
+        'json_schema',
+        letterSchema,
+        'answer',
+        {
+          mbe_137: text('{"reasoning": "The statement is offered for its truth. Option C is the correct answer.", "answer": "B"}'),
+          mbe_581: text('{"reasoning": "Option A is correct. Option C is correct. Option B is not.", "answer": "B"}'),
+        },
+        join(dir, 'option'),
+        2,
+      ),
+    ).toEqual([
+      ['mbe_137', 'B', 1],
+      ['mbe_581', 'B', undefined],
+    ]);
+  });
+
   it('tool mode: "If the correct answer is no, …" beside {"decision": "Yes"} is not counted, as "If the answer is no, …" was not', async () => {
     // before: counted (only "if the answer"/"whether the answer" exactly guarded a label)
     const yes = { reasoning: 'the statement is offered for its truth', decision: 'Yes' };

@@ -96,3 +96,27 @@ describe('a letter or label under a condition is discussed, not named (one guard
     expect(labelsNamed(text)).toEqual(named);
   });
 });
+
+// before (2026-12-02, fourth change): "Option C is the correct answer." named no letter
+describe('a sentence that is only "Option X is the answer" names X', () => {
+  it.each([
+    ['Option C is the correct answer.', ['answer C']],
+    ['The deed was void. Option (c) is the answer', ['answer C']],
+    ['**Choice D is the best answer.**', ['answer D']],
+    ['The hearsay rule applies.\nOption B is the right answer', ['answer B']],
+    ['Answer: B. Option C is the answer.', ['answer B', 'answer C']],
+  ])('%j names %j', (text, named) => {
+    expect(letters(text)).toEqual(named);
+  });
+
+  it.each([
+    'Option A is correct.', // of a true statement, in an "all EXCEPT" question
+    'Many think option C is the correct answer.',
+    'If option C is the answer, the buyer wins.',
+    'Option C is the answer the seller would give.',
+    'Option C is the correct answer only if the deed was delivered.',
+    'Option C is the answer? No.',
+  ])('%j names none: not a sentence of its own', (text) => {
+    expect(letters(text)).toEqual([]);
+  });
+});

@@ -16,6 +16,12 @@
  *   follow the article or the pronoun — "is", "was", "because", "since", "as" — or by "(" or a dash
  *   ("The answer is A because …", "Answer: A (the deed …)"). "Answer: A lawyer must …" and "the
  *   answer is I think B" name no letter: before 2026-12-02 the first was read as A.
+ * A sentence that is only "Option X is the answer" also names X as the answer (OPTION_IS_ANSWER): "option" or
+ * "choice", the letter (or "(x)"), "is the answer" with "correct", "right" or "best" allowed before "answer", opening
+ * the text, a line or a sentence and ending it: "Option C is the correct answer.", "**Choice (d) is the best
+ * answer.**" (before 2026-12-02's fourth change, none). Not "Option A is correct.": a reply weighing each option of
+ * an "all EXCEPT" question says that of every true statement; nor "Many think option C is the answer.", "If option C
+ * is the answer, …", "Option C is the answer the seller would give".
  * Anything else names none: "The answer is not A", "I'd say (b)", "**B**" alone, "Option C" alone.
  *
  * A letter or label named under a condition is discussed, not named (one guard, CONDITIONAL, for both rules):
@@ -53,12 +59,19 @@ const NAMED = new RegExp(
   'giu',
 );
 
+/** A sentence that is only "Option X is the (correct|right|best) answer" (header), emphasis allowed around it: the letter in group 1 or 2. */
+const OPTION_IS_ANSWER =
+  /(?:^|[.!?][^\S\n]|\n)[^\S\n]*[*_]*(?:option|choice)\s+[*_]*(?:\(([a-z])\)|([a-z]))[*_]*\s+is\s+the\s+(?:(?:correct|right|best)\s+)?answer[*_]*(?=[^\S\n]*(?:[.!](?![\p{L}\p{N}])|\n|$))/giu;
+
 /** Each letter `text` names as an answer, vote or verdict, in order, upper-cased, with the word that named it (lower-cased). */
 export function answersNamed(text: string): { word: 'answer' | 'vote' | 'verdict'; letter: string }[] {
-  return [...text.matchAll(NAMED)].map((m) => ({
+  const named = [...text.matchAll(NAMED)].map((m) => ({
+    at: m.index,
     word: m[1].toLowerCase() as 'answer' | 'vote' | 'verdict',
     letter: (m[2] ?? m[3] ?? m[4] ?? m[5]).toUpperCase(),
   }));
+  const concluded = [...text.matchAll(OPTION_IS_ANSWER)].map((m) => ({ at: m.index, word: 'answer' as const, letter: (m[1] ?? m[2]).toUpperCase() }));
+  return [...named, ...concluded].sort((a, b) => a.at - b.at).map(({ word, letter }) => ({ word, letter }));
 }
 
 /**

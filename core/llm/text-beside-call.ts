@@ -19,7 +19,8 @@
  *   No." before a {"decision": "Yes"} object. Only the reasoning fields (`reasoning`, `rationale`,
  *   `explanation`, `justification`) and the prose outside the JSON object are read, by the same rule: a
  *   letter or label named as the answer, never a mention ("option C is tempting, but …" names none) nor one under a
- *   condition ("If the answer is B, the seller would win; …" beside C: counted before 2026-12-02's fourth change); a
+ *   condition ("If the answer is B, the seller would win; …" beside C: counted before 2026-12-02's fourth change), and
+ *   a sentence "Option C is the correct answer." names C (not counted before that change); a
  *   debater's `argument` quoting its opponent's answer is not read.
  */
 import type { z } from 'zod';
@@ -43,7 +44,7 @@ const YES_NO = /^(?:Yes|No)$/;
  * report.md says how many earlier items were not counted so (eval/item-counts.ts).
  */
 export const TEXT_OTHER_ANSWER_READING =
-  'an option letter or Yes/No label named as the answer beside another read: in a forced call\'s text, a reasoning field, or the prose around a JSON object; never one under a condition ("if the answer is B, …", "the answer is B only if …")';
+  'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read: in a forced call\'s text, a reasoning field, or the prose around a JSON object; never one under a condition ("if the answer is B, …", "the answer is B only if …")';
 
 /** Text a reply holds beside the answer read: its prose, with `json` where that prose is itself a JSON object (a forced call's `content`). */
 export type Beside = { text: string; json?: unknown };
