@@ -1,20 +1,30 @@
 /**
  * A run that is refused or stops before it records any item (a replay whose flags differ from the
- * recording's, a setup error) leaves its run dir as it found it, so the corrected command is not
- * refused for what the failed one wrote ("field jurors differs"):
+ * recording's, a setup error, an endpoint the deferred preflight finds unusable) leaves its run dir as
+ * it found it, so the corrected command is not refused for what the failed one wrote ("field jurors
+ * differs") and a resume that fails loses nothing the earlier attempts recorded:
  *
- *   const before = await openRunDir(dir);   // mkdir (noting what it created); call under the run lock
+ *   const before = await makeRunDir(dir);   // mkdir (noting what it created)
+ *   noteRunDir(before);                     // under the run lock: its entries and the files a resume rewrites
  *   … the run fails, having recorded nothing …
- *   await undoRunStart(dir, before);        // entries it created removed, a config.json it rewrote put back
+ *   await undoRunStart(before);             // entries it created removed, the files it rewrote put back
  *   removeCreatedDirs(before);              // after the lock is released: the dirs mkdir made, if empty
+ *
+ * The files a resume rewrites before its first item are put back byte for byte: config.json (its
+ * `resumes` entry, a killed attempt's `interrupts` entry), results.jsonl (a cut-off last line, lines
+ * superseded by later ones), llm/model.json and the request journal under-way/ (eval/sent-journal.ts:
+ * its record of a killed attempt moves into config.json when the resume starts). Before, only
+ * config.json was put back: a resume that failed before its first item (refused for its seed, a setup
+ * error) left results.jsonl's cut-off line truncated and the killed attempt's journal removed, so the
+ * next resume recorded neither (no `cutTail`, no `interrupts` entry, its requests in no count).
  *
  * Only what this run made goes: `before` lists the entries the dir held when the run took its lock,
  * and nothing else writes there while the lock is held.
  */
 import { readdirSync, readFileSync, rmdirSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { RUN_FILES, configPath } from './run-dir.js';
+import { RUN_FILES, writeAtomic } from './run-dir.js';
 import { SENT_DIR } from './sent-journal.js';
 
 export interface RunDirBefore {
@@ -23,9 +33,20 @@ export interface RunDirBefore {
   created?: string;
   /** Entries of the dir when the run took its lock. */
   entries?: Set<string>;
-  /** config.json's bytes then, when it had one. */
-  config?: Buffer;
+  /** The bytes then of the files a run may rewrite before its first item (config.json, results.jsonl, llm/model.json, under-way/*), by path in the dir. */
+  files?: Map<string, Buffer>;
 }
+
+/** The files (paths in the run dir) a run may rewrite before it records an item; under-way/'s are listed when noted. */
+const REWRITTEN = [RUN_FILES.config, RUN_FILES.results, join(RUN_FILES.llm, 'model.json')];
+
+const readOrUndefined = (file: string): Buffer | undefined => {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+};
 
 /** Create the run dir (and parents) and note which directories that created. */
 export async function makeRunDir(dir: string): Promise<RunDirBefore> {
@@ -36,21 +57,31 @@ export async function makeRunDir(dir: string): Promise<RunDirBefore> {
 /** Note what the run dir holds now (call once the run holds its lock). */
 export function noteRunDir(before: RunDirBefore): void {
   before.entries = new Set(readdirSync(before.dir));
-  try {
-    before.config = readFileSync(configPath(before.dir));
-  } catch {
-    before.config = undefined;
+  const journals = before.entries.has(SENT_DIR) ? readdirOrNone(join(before.dir, SENT_DIR)).map((n) => join(SENT_DIR, n)) : [];
+  before.files = new Map();
+  for (const name of [...REWRITTEN, ...journals]) {
+    const bytes = readOrUndefined(join(before.dir, name));
+    if (bytes) before.files.set(name, bytes);
   }
 }
 
-/** Remove what a run that recorded nothing created in its dir, and put back a config.json it rewrote. */
+const readdirOrNone = (dir: string): string[] => {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+};
+
+/** Remove what a run that recorded nothing created in its dir, and put back the files it rewrote or removed. */
 export async function undoRunStart(before: RunDirBefore): Promise<void> {
   const { dir, entries } = before;
   if (!entries) return;
-  if (before.config) {
-    const tmp = `${configPath(dir)}.tmp-${process.pid}`;
-    await writeFile(tmp, before.config);
-    await rename(tmp, configPath(dir));
+  for (const [name, bytes] of before.files ?? []) {
+    const file = join(dir, name);
+    if (readOrUndefined(file)?.equals(bytes)) continue;
+    await mkdir(dirname(file), { recursive: true });
+    await writeAtomic(file, bytes);
   }
   for (const name of [RUN_FILES.config, RUN_FILES.results, RUN_FILES.traces, RUN_FILES.llm, SENT_DIR]) {
     if (!entries.has(name)) await rm(join(dir, name), { recursive: true, force: true });

@@ -48,8 +48,10 @@
  * one line naming the error and how many items are recorded. A resume finishes the run.
  *
  * A run that is refused or stops before it records any item (a replay with other flags, a setup
- * error) leaves the run dir as it found it (`undoRunStart`): what it created is removed, a
- * config.json it rewrote is put back, so the corrected command is not refused for its leftovers.
+ * error, a deferred preflight that fails) leaves the run dir as it found it (`undoRunStart`): what it
+ * created is removed, the files a resume rewrote (config.json, results.jsonl, llm/model.json, the
+ * request journal under-way/) are put back byte for byte, so the corrected command is not refused for
+ * its leftovers and the next resume still records what the earlier attempts left.
  */
 import { existsSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
@@ -59,6 +61,7 @@ import { errors, errorText, isLexcaseError, withoutTroubleshootingUrl } from '..
 import { addUsage, emptyUsage, UsageMeter, withUsageScope, type TokenUsage } from '../core/llm/usage.js';
 import { ExchangeLog, ItemEndedError, withExchangeLog, type Exchange } from '../core/llm/record-replay.js';
 import { RepairTally, withRepairTally } from '../core/llm/bound-repair.js';
+import { runDeferredPreflight } from '../core/llm/deferred-preflight.js';
 import { DenseSearchTally, withDenseSearchTally } from '../retrieval/dense-query-cut.js';
 import { ITEM_COUNTS } from './item-counts.js';
 import { TEXT_OTHER_ANSWER_READING } from '../core/llm/text-beside-call.js';
@@ -376,11 +379,6 @@ async function runLocked<Item extends { id: string }>(
   const attemptWindow = { runStart: existing?.provenance?.createdAt ?? prov.createdAt, attemptStart: prov.createdAt };
   const retryFailed = opts.retryFailed ?? true;
   const { records: repaired, cut } = await repairResults(runDir);
-  // a write stopped midway (kill -9, full disk, file-size limit): the item is not done, and the resume says so
-  if (cut)
-    log.warn(
-      `${runDir}/results.jsonl ended in ${describeCutTail(cut)}: a write stopped midway (the process killed, the disk or a file-size limit reached); cut off, the item is not counted as done and runs again`,
-    );
   // One final record per item: a later line supersedes an earlier one (files from older versions).
   const byId = new Map(repaired.map((r) => [r.id, r]));
   const retryIds = new Set(retryFailed ? [...byId.values()].filter((r) => r.error !== undefined && seen.has(r.id)).map((r) => r.id) : []);
@@ -503,6 +501,12 @@ async function runLocked<Item extends { id: string }>(
     const file: RunConfigFile = { seed, config, provenance: prov, ...(metricKinds ? { metricKinds } : {}) };
     await writeJsonAtomic(configPath(runDir), opts.replayOf !== undefined ? { ...file, replayOf: opts.replayOf } : file);
   }
+  // a write stopped midway (kill -9, full disk, file-size limit): the item is not done, and the resume says so once it is
+  // accepted (a refused one puts the line back: run-start-undo.ts, and said "cut off … runs again" of an item it did not run)
+  if (cut)
+    log.warn(
+      `${runDir}/results.jsonl ended in ${describeCutTail(cut)}: a write stopped midway (the process killed, the disk or a file-size limit reached); cut off, the item is not counted as done and runs again`,
+    );
   // Only once the resume is accepted (same seed and config): collapse superseded lines (a file from an
   // older version). The failed lines of items about to be retried stay until each one's new line
   // replaces it (ResultsWriter), so an interrupted retry leaves every item its old or its new record.
@@ -585,6 +589,9 @@ async function runLocked<Item extends { id: string }>(
       // a resume's model against the one its earlier items were made with (llm/model.json): a run whose
       // config does not record the model (a system of your own) would go on with another one unseen
       if (settings && !from && byId.size) await assertSameModel(runDir, settings);
+      // the endpoint's preflight a `run <system>` deferred to now, the run dir having accepted the run (core/llm/deferred-preflight.ts):
+      // a resume refused for its model, endpoint or config sent no request; its error stops the run before any item's request
+      for (const m of [llm, ...Object.values(opts.roleModels ?? {})]) await runDeferredPreflight(m);
       if (settings) await writeModelSettings(runDir, settings);
       if (!from || !info) return undefined;
       const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;

@@ -69,6 +69,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'src/cli/output-paths-process.test.ts',
   'src/cli/reply-size-process.test.ts',
   'src/cli/run-interrupt-counts-process.test.ts',
+  'src/cli/resume-refused-no-request-process.test.ts',
   'src/cli/run-killed-resume-process.test.ts',
   'src/cli/run-interrupt-process.test.ts',
   'src/cli/search-control-chars.test.ts',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { llmStats } from '../../core/llm/factory.js';
 import { runModelConfig } from '../../core/llm/resolved-llm.js';
+import { runDeferredPreflight } from '../../core/llm/deferred-preflight.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { addLlmOptions, resolveLlm } from './llm-options.js';
 
@@ -42,6 +43,18 @@ describe('resolveLlm', () => {
     expect(llmStats(r.model)).toMatchObject({ requests: 0 });
     expect(r.config.llm.cacheDir).toBe(false);
     expect(srv.modelListings).toBe(before + 1);
+  });
+
+  it("preflight 'deferred' (run <system>): no request until the runner asks, then one for every model the command makes", async () => {
+    const env = { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'm', LEXCASE_LLM_API_KEY: 'sk-flag' };
+    const before = srv.modelListings;
+    const r = await resolveLlm(parse(['--no-cache']), { env, cwd: '/', preflight: 'deferred' });
+    expect(srv.modelListings).toBe(before); // before: resolveLlm listed the models at once
+    await runDeferredPreflight(r.model);
+    await runDeferredPreflight(r.makeModel({ ...r.config.llm, temperature: 0.5 }));
+    expect(srv.modelListings).toBe(before + 1);
+    const down = await resolveLlm(parse(['--no-cache']), { env: { ...env, LEXCASE_LLM_API_KEY: 'sk-wrong' }, cwd: '/', preflight: 'deferred' });
+    await expect(runDeferredPreflight(down.model)).rejects.toMatchObject({ code: 'LLM_UNAVAILABLE', message: expect.stringMatching(/refused the API key/) });
   });
 
   it("a system's sampling flag wins over env and the paper's value, and is not listed as the paper's", async () => {

@@ -14,7 +14,9 @@
  * --replay and without a configured endpoint, resolveLlm stops with
  * LLM_NOT_CONFIGURED, whose message says how to configure one. With one, it first makes one cheap
  * preflight request (core/llm/preflight.ts) and stops with LLM_UNAVAILABLE when the endpoint is
- * unreachable, refuses the key or does not serve the model — before any item runs.
+ * unreachable, refuses the key or does not serve the model — before any item runs. `run <system>`
+ * defers it (`preflight: 'deferred'`, core/llm/deferred-preflight.ts): the runner makes it once the run
+ * dir has accepted the run, so a resume refused for its model, endpoint or config sends no request.
  * LEXCASE_LLM_PREFLIGHT=0 skips the preflight (e.g. a rerun served wholly from the response cache).
  * --model-file <gguf> (provider local, core/llm/local/; implies --llm-provider local): the model runs
  * in this process; instead of the preflight the model is loaded (a missing package, binary or file
@@ -184,6 +186,19 @@ const noModel = (): never => {
   throw errors.llmNotConfigured();
 };
 
+/** The preflight of `llm` as a check made once, however often called (the deferred one is awaited by every run of the command). */
+function preflightOnce(llm: LlmConfig): () => Promise<void> {
+  let made: Promise<void> | undefined;
+  return () =>
+    (made ??= (async () => {
+      const { preflightLlm } = await import('../../core/llm/preflight.js');
+      const p = await preflightLlm(llm);
+      log.debug(
+        `LLM preflight: ${llm.model} at ${llm.baseUrl} ready (${p.via === 'models' ? 'listed by GET /models' : 'answered a 1-token completion'}, ${Math.round(p.ms)} ms)`,
+      );
+    })());
+}
+
 export async function resolveLlm(
   opts: LlmCliOpts,
   o: {
@@ -197,8 +212,11 @@ export async function resolveLlm(
     sampling?: SamplingFlags;
     /** the sampling keys the command has a flag for, given or not (run emar: temperature): the paper-values line names them */
     samplingFlags?: readonly (keyof SamplingFlags)[];
-    /** the preflight request (default true; 'warn': log its error and go on, for `serve`) */
-    preflight?: boolean | 'warn';
+    /**
+     * the preflight request (default true; 'warn': log its error and go on, for `serve`; 'deferred': made by
+     * the runner before the first item's first request, once the run dir has accepted the run: `run <system>`)
+     */
+    preflight?: boolean | 'warn' | 'deferred';
   } = {},
 ): Promise<ResolvedLlm> {
   const env = o.env ?? process.env;
@@ -298,20 +316,21 @@ export async function resolveLlm(
       if (preflight !== 'warn') throw e;
       log.warn((e as Error).message);
     }
-  } else if (preflight && env.LEXCASE_LLM_PREFLIGHT !== '0') {
+  }
+  const check = !local && preflight && env.LEXCASE_LLM_PREFLIGHT !== '0' ? preflightOnce(config.llm) : undefined;
+  if (check && preflight !== 'deferred') {
     try {
-      const { preflightLlm } = await import('../../core/llm/preflight.js');
-      const p = await preflightLlm(config.llm);
-      log.debug(
-        `LLM preflight: ${config.llm.model} at ${config.llm.baseUrl} ready (${p.via === 'models' ? 'listed by GET /models' : 'answered a 1-token completion'}, ${Math.round(p.ms)} ms)`,
-      );
+      await check();
     } catch (e) {
       if (preflight !== 'warn') throw e;
       log.warn(`${(e as Error).message.replace('; nothing was run', '')}`);
     }
   }
-  const { createChatModel } = await import('../../core/llm/factory.js');
-  const makeModel = (cfg: LlmConfig) => createChatModel(cfg, { usage });
+  const [{ createChatModel }, { deferPreflight }] = await Promise.all([import('../../core/llm/factory.js'), import('../../core/llm/deferred-preflight.js')]);
+  const makeModel = (cfg: LlmConfig) => {
+    const m = createChatModel(cfg, { usage });
+    return check && preflight === 'deferred' ? deferPreflight(m, check) : m;
+  };
   return {
     model: makeModel(config.llm),
     config,

@@ -86,7 +86,8 @@ async function runPlugin(p: PluginWithCli, flags: CliFlag[], all: GlobalOpts & L
         const source = c.getOptionValueSource(flagKey(name));
         return source !== undefined && source !== 'default';
       },
-      resolveLlm: (o) => resolveLlm(all, o),
+      // the preflight is made once the run dir has accepted the run: a refused resume sends no request (core/llm/deferred-preflight.ts)
+      resolveLlm: (o) => resolveLlm(all, { ...o, preflight: 'deferred' }),
     });
     output(all, r.json, r.human);
     for (const dir of r.runDirs) await exitWhenNoItemSucceeded(dir);
@@ -98,7 +99,7 @@ async function runPlugin(p: PluginWithCli, flags: CliFlag[], all: GlobalOpts & L
   if (p.cli.llm) {
     if (all.offline && p.cli.llm !== 'optional')
       throw errors.usage(`run ${p.id} needs an LLM; it has no offline path`, 'drop --offline and configure an endpoint');
-    model = (await resolveLlm(all, { paper: p.id in p.paper ? p.id : undefined })).model;
+    model = (await resolveLlm(all, { paper: p.id in p.paper ? p.id : undefined, preflight: 'deferred' })).model;
   }
   const parsed = Object.fromEntries([...flags.map((f) => flagKey(f.name)), 'limit', 'index'].filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
   const { writeReport } = await import('../../../eval/report/write-report.js');

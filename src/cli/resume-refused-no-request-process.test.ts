@@ -1,0 +1,114 @@
+/**
+ * A resume that fails before its first item, as a user meets it: the built CLI (`run baseline --mode
+ * llm-only`, one model call per item) in a child process against a local OpenAI-compatible server that
+ * counts every request it gets (GET /models too). The run dir is compared byte for byte before and after.
+ *
+ * - `--model other` on a run dir made with `scripted`: refused naming both, and the endpoint gets no
+ *   request. Before, the preflight (GET /models) was sent first and the refusal came after it.
+ * - a cut-off last line in results.jsonl and a resume refused for its `--seed`: the line stays, and the
+ *   next resume records it (`cutTail`). Before, the refused resume truncated it and said "cut off, … runs
+ *   again" of an item it did not run; the next resume recorded no cut.
+ * - an attempt killed (kill -9) with its item's request sent, then a resume whose key the endpoint
+ *   refuses (HTTP 401): the run dir is as the kill left it (the request journal under-way/ too), and the
+ *   resume with the right key records the killed attempt's request. (The refusal comes from the
+ *   preflight made inside the run, after the resume has rewritten config.json and taken the journal:
+ *   both are put back.)
+ */
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, isolatedEnv, lexcase, startLexcase } from '../../tests/support/spawn-cli.js';
+import { schemaFollowing, startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { treeOf } from '../../tests/support/tree-snapshot.js';
+
+let dir: string;
+let srv: ScriptedServer;
+let env: Record<string, string | undefined>;
+/** A chat request the server holds until released (the kill test). */
+let hold: { reached: () => void; release: Promise<void> } | undefined;
+const script = schemaFollowing();
+
+beforeAll(async () => {
+  await ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'lexcase-resume-refused-'));
+  srv = await startScriptedServer(
+    async (r) => {
+      const h = hold;
+      if (h) {
+        hold = undefined;
+        h.reached();
+        await h.release;
+      }
+      return script(r);
+    },
+    { models: ['scripted', 'other'], apiKey: 'sk-right' },
+  );
+  env = isolatedEnv({ LEXCASE_PROGRESS: 'off', LEXCASE_LLM_API_KEY: 'sk-right' });
+}, 300_000);
+
+afterAll(async () => {
+  await srv?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sent = () => srv.requests.length + srv.modelListings;
+const args = (runDir: string, ...more: string[]) => ['run', 'baseline', '--mode', 'llm-only', '--no-cache', '--run-dir', runDir, ...more];
+const run = (runDir: string, ...more: string[]) => lexcase(args(runDir, ...more), { cwd: dir, env, timeoutMs: 120_000 });
+const runWithKey = (key: string, runDir: string, ...more: string[]) =>
+  lexcase(args(runDir, ...more), { cwd: dir, env: { ...env, LEXCASE_LLM_API_KEY: key }, timeoutMs: 120_000 });
+const config = (runDir: string) =>
+  JSON.parse(readFileSync(join(dir, runDir, 'config.json'), 'utf8')) as {
+    resumes?: { cutTail?: { bytes: number } }[];
+    interrupts?: { signal: string; items: number; requests: number }[];
+  };
+
+describe('a resume that fails before its first item', () => {
+  it('with another --model: refused naming both models before any request reaches the endpoint, the run dir as it was', async () => {
+    expect((await run('model', '--limit', '1', '--endpoint', srv.url, '--model', 'scripted')).code).toBe(0);
+    const before = treeOf(join(dir, 'model'));
+    const n = sent();
+    const r = await run('model', '--limit', '2', '--endpoint', srv.url, '--model', 'other');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/was started with a different config \(field "model" differs: model\.model "scripted" recorded, "other" now\)/);
+    expect(sent()).toBe(n); // before: 1 (the preflight's GET /models)
+    expect(treeOf(join(dir, 'model'))).toEqual(before);
+  }, 120_000);
+
+  it('refused for its --seed: a cut-off last line of results.jsonl stays, and the next resume records it', async () => {
+    expect((await run('cut', '--limit', '1', '--endpoint', srv.url, '--model', 'scripted')).code).toBe(0);
+    appendFileSync(join(dir, 'cut', 'results.jsonl'), '{"id":"bar'); // a write stopped midway
+    const before = treeOf(join(dir, 'cut'));
+    const refused = await run('cut', '--limit', '2', '--endpoint', srv.url, '--model', 'scripted', '--seed', '14');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/was started with seed 13, not 14/);
+    expect(refused.stderr).not.toMatch(/cut off/); // before: "cut off, the item is not counted as done and runs again"
+    expect(treeOf(join(dir, 'cut'))).toEqual(before); // before: results.jsonl truncated
+    const resumed = await run('cut', '--limit', '2', '--endpoint', srv.url, '--model', 'scripted');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/results\.jsonl ended in a truncated last line \(10 bytes\)/);
+    expect(config('cut').resumes?.at(-1)?.cutTail).toMatchObject({ bytes: 10 });
+  }, 120_000);
+
+  it('killed (kill -9) with a request sent, then resumed with a key the endpoint refuses: the run dir as the kill left it; resumed with the right one, the request is counted', async () => {
+    expect((await run('killed', '--limit', '1', '--endpoint', srv.url, '--model', 'scripted')).code).toBe(0);
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const reached = new Promise<void>((r) => (hold = { reached: r, release: released }));
+    const s = startLexcase(args('killed', '--limit', '2', '--endpoint', srv.url, '--model', 'scripted'), { cwd: dir, env });
+    await reached;
+    expect((await s.stop('SIGKILL')).signal).toBe('SIGKILL');
+    release();
+    expect(existsSync(join(dir, 'killed', 'under-way'))).toBe(true);
+    // all but the killed process's lock (a dead process's lock is taken over and released: eval/run-dir-guard.ts)
+    const { 'run.lock': _lock, ...before } = treeOf(join(dir, 'killed'));
+    const refused = await runWithKey('sk-wrong', 'killed', '--limit', '2', '--endpoint', srv.url, '--model', 'scripted');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/refused the API key \(HTTP 401/);
+    expect(treeOf(join(dir, 'killed'))).toEqual(before);
+    const resumed = await run('killed', '--limit', '2', '--endpoint', srv.url, '--model', 'scripted');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(config('killed').interrupts).toMatchObject([{ signal: 'killed', items: 1, requests: 1 }]);
+    expect(existsSync(join(dir, 'killed', 'under-way'))).toBe(false);
+  }, 120_000);
+});
