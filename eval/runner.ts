@@ -115,9 +115,10 @@ import {
   writeTrace,
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
-import { resumeSaysAnything, resumingText, runInterrupts, underWayText, unresumedInterrupts } from './run-counts.js';
+import { resumeSaysAnything, resumingText, runInterrupts, unresumedInterrupts } from './run-counts.js';
 import { noteItemUnderWay } from './results-writes.js';
-import { dropEmptySentDir, dropSentJournal, dropSentJournals, KILLED, killedAttempts, noteSentRequest } from './sent-journal.js';
+import { dropEmptySentDir, dropSentJournal, noteSentRequest } from './sent-journal.js';
+import { takeKilledAttempt } from './killed-attempt.js';
 import { checkShardResume, currentShard, selectShardItems, shardLabel } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
 
@@ -463,13 +464,7 @@ async function runLocked<Item extends { id: string }>(
     // (a merged run dir's: every shard's interrupt not resumed by a later resume of its shard or of the merged dir)
     // an attempt that ended without its signal handler (kill -9, out of memory, a crash): the requests its items under
     // way had sent are in under-way/ (sent-journal.ts), recorded now as an interrupt; before, they were in no count
-    const killed = killedAttempts(runDir);
-    if (killed) {
-      existing.interrupts = [...(existing.interrupts ?? []), { signal: KILLED, at: killed.at, items: killed.items, requests: killed.requests }];
-      log.warn(
-        `${runDir}: the attempt before this one ended with no record of its items under way (killed: kill -9, out of memory, a crash; or stopped by a failed write) and ${underWayText(killed)}; ${killed.requests === 1 ? 'it is' : 'they are'} in no results.jsonl line (this resume runs ${killed.items === 1 ? 'the item' : 'those items'} again): recorded in config.json (interrupts), report.md counts ${killed.requests === 1 ? 'it' : 'them'}`,
-      );
-    }
+    const killedTaken = takeKilledAttempt(runDir, existing);
     const interrupted = unresumedInterrupts(existing);
     existing.resumes = [
       ...(existing.resumes ?? []),
@@ -493,7 +488,7 @@ async function runLocked<Item extends { id: string }>(
     // the system's declaration now (a run dir from before the record gets it)
     if (metricKinds) existing.metricKinds = metricKinds;
     await writeJsonAtomic(configPath(runDir), existing);
-    if (killed) dropSentJournals(runDir);
+    killedTaken(); // the journal goes once config.json holds its entry (killed-attempt.ts)
     // with the requests of items under way at the run's earlier interrupts (config.json `interrupts`), as the end line counts them
     const underWay = runInterrupts(existing);
     if (resumeSaysAnything({ skipped, retried }, underWay)) log.info(resumingText(runDir, { items: items.length, skipped, keptFailed, retried }, underWay));

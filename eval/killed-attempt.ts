@@ -1,0 +1,29 @@
+/**
+ * A resume takes the record of an attempt killed with its items under way (kill -9, out of memory, a
+ * crash: their requests kept in under-way/, eval/sent-journal.ts) into config.json as one `interrupts`
+ * entry (signal "killed"), says so, and removes the journal once config.json holds the entry:
+ *
+ *   const taken = takeKilledAttempt(runDir, file);   // the entry added to `file`, the warning said (nothing when none)
+ *   await writeJsonAtomic(configPath(runDir), file);
+ *   taken();                                          // the journal goes: its requests are in config.json now
+ *
+ * In this order a kill between the two steps leaves the journal beside the entry (counted twice) rather
+ * than neither; a resume that fails before its first item puts both back (run-start-undo.ts). Before,
+ * the runner tested `if (killed)` once to add the entry and again after the write to drop the journal.
+ */
+import { log } from '../core/log.js';
+import type { RunConfigFile } from './run-config-file.js';
+import { underWayText } from './run-counts.js';
+import { dropSentJournals, KILLED, killedAttempts } from './sent-journal.js';
+
+/** Record in `file` the killed attempt `runDir`'s journal holds; returns what to do once `file` is written (drop the journal). */
+export function takeKilledAttempt(runDir: string, file: RunConfigFile): () => void {
+  const killed = killedAttempts(runDir);
+  if (!killed) return () => undefined;
+  file.interrupts = [...(file.interrupts ?? []), { signal: KILLED, at: killed.at, items: killed.items, requests: killed.requests }];
+  const it = killed.requests === 1;
+  log.warn(
+    `${runDir}: the attempt before this one ended with no record of its items under way (killed: kill -9, out of memory, a crash; or stopped by a failed write) and ${underWayText(killed)}; ${it ? 'it is' : 'they are'} in no results.jsonl line (this resume runs ${killed.items === 1 ? 'the item' : 'those items'} again): recorded in config.json (interrupts), report.md counts ${it ? 'it' : 'them'}`,
+  );
+  return () => dropSentJournals(runDir);
+}
