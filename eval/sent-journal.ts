@@ -24,13 +24,21 @@ export const KILLED = 'killed';
 const journalPath = (runDir: string, id: string) => join(runDir, SENT_DIR, traceFileName(id).replace(/\.json$/, '.sent'));
 
 /**
- * One request of item `id` sent: a line appended (synchronously: a kill right after leaves it). A write
- * that fails (a full disk) is let go: the request is then counted only in memory, as before.
+ * One request of item `id` sent: a line appended (synchronously: a kill right after leaves it). The dir
+ * is made only when the append finds it missing (the first request of a run, or after a signal's handler
+ * or the end of a run removed it): one system call per request, not a mkdir and an append each time.
+ * A write that fails (a full disk) is let go: the request is then counted only in memory, as before.
  */
 export function noteSentRequest(runDir: string, id: string): void {
+  const line = `${new Date().toISOString()}\n`;
   try {
-    mkdirSync(join(runDir, SENT_DIR), { recursive: true });
-    appendFileSync(journalPath(runDir, id), `${new Date().toISOString()}\n`);
+    try {
+      appendFileSync(journalPath(runDir, id), line);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      mkdirSync(join(runDir, SENT_DIR), { recursive: true });
+      appendFileSync(journalPath(runDir, id), line);
+    }
   } catch {
     // best effort: the run's own writes report a full disk
   }
