@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { llmConfigSchema } from '../core/config.js';
+import { deferPreflight } from '../core/llm/deferred-preflight.js';
 import { createChatModel } from '../core/llm/factory.js';
 import { setLogLevel } from '../core/log.js';
 import { startScriptedServer, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
@@ -84,5 +85,20 @@ describe('a resume that fails before its first item', () => {
     expect(cfg.interrupts).toMatchObject([{ signal: 'killed', items: 1, requests: 2 }]);
     expect(cfg.resumes).toHaveLength(1);
     expect(cfg.resumes?.[0]).toMatchObject({ cutTail: { bytes: 12 } });
+  });
+
+  it("the endpoint's deferred preflight (run <system>) is made before the resume writes anything: stopped there (Ctrl-C), it leaves the run dir as it was", async () => {
+    const runDir = join(dir, 'run');
+    await killedRun(runDir);
+    const before = treeOf(runDir);
+    let seen: Record<string, string> | undefined;
+    const llm = deferPreflight(model('small-model'), async () => {
+      seen ??= treeOf(runDir); // its first call (the command's check is made once: src/cli/llm-options.ts)
+    });
+    const r = await run(runDir, llm);
+    expect(r.ran).toBe(1);
+    // all but the lock the resume holds; before: config.json rewritten and the journal taken when the first item made the check
+    const { 'run.lock': _lock, ...atCheck } = seen ?? {};
+    expect(atCheck).toEqual(before);
   });
 });

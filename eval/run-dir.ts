@@ -267,18 +267,20 @@ function cutTailOf(tail: string): CutTail {
  * Make results.jsonl safe to append to: drop a truncated last line (a write a kill, a full disk or
  * a file-size limit stopped midway), and add the newline a complete last line may lack. Returns
  * the records kept and, when a line was cut, what it was (`cut`), for the caller to say.
+ * `{ write: false }`: the same answer, the file left as it is (a resume reads it before it is accepted).
  */
-export async function repairResults(dir: string): Promise<{ records: ResultRecord[]; cut?: CutTail }> {
+export async function repairResults(dir: string, o: { write?: boolean } = {}): Promise<{ records: ResultRecord[]; cut?: CutTail }> {
   const file = resultsPath(dir);
   if (!existsSync(file)) return { records: [] };
   const text = await readRunFile(dir, file);
   const parsed = parseResults(text, file);
+  const write = o.write !== false;
   if (parsed.droppedTail) {
     const cut = cutTailOf(Buffer.from(text).subarray(parsed.validBytes).toString('utf8'));
-    await truncate(file, parsed.validBytes);
+    if (write) await truncate(file, parsed.validBytes);
     return { records: parsed.records, cut };
   }
-  if (text.length > 0 && !text.endsWith('\n')) await appendFile(file, '\n');
+  if (write && text.length > 0 && !text.endsWith('\n')) await appendFile(file, '\n');
   return { records: parsed.records };
 }
 

@@ -234,12 +234,12 @@ export function contextFrom(parts: ContextParts = {}): (item: unknown, info: { s
     ...parts,
     seed,
   });
-  if (parts.llm) givesModel.add(make);
+  if (parts.llm) givesModel.set(make, parts.llm);
   return make;
 }
 
-/** The `makeContext`s contextFrom made with a model: their items' system is given one. */
-const givesModel = new WeakSet<object>();
+/** The `makeContext`s contextFrom made with a model, and the model: their items' system is given it. */
+const givesModel = new WeakMap<object, unknown>();
 
 /**
  * An LLM run: its system is given a model (a `makeContext` of contextFrom's with `llm`, or `roleModels`), or its
@@ -337,6 +337,17 @@ async function assertSameModel(runDir: string, settings: Record<string, unknown>
   }
 }
 
+/**
+ * The endpoint preflights `run <system>` deferred (core/llm/deferred-preflight.ts) of the run's models
+ * (the model of a contextFrom makeContext, its roleModels): made once the run dir has accepted the run
+ * and before the run writes anything, so a resume refused for its config sent no request, and one
+ * whose preflight fails or is stopped (Ctrl-C) there left the run dir untouched. A makeContext of the
+ * caller's own gets its model's check with the first item (initLlm).
+ */
+async function deferredPreflights(opts: Pick<RunExperimentOptions<never>, 'makeContext' | 'roleModels'>): Promise<void> {
+  for (const m of [givesModel.get(opts.makeContext), ...Object.values(opts.roleModels ?? {})]) await runDeferredPreflight(m);
+}
+
 /** System errors of a write that the run cannot go on after. */
 const WRITE_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EFBIG']);
 const isWriteFailure = (e: unknown): boolean => !isLexcaseError(e) && WRITE_FAILURES.has((e as NodeJS.ErrnoException)?.code ?? '');
@@ -379,7 +390,8 @@ async function runLocked<Item extends { id: string }>(
   // cache hits on replies written since the run started and before this attempt: an earlier (killed) attempt paid for them
   const attemptWindow = { runStart: existing?.provenance?.createdAt ?? prov.createdAt, attemptStart: prov.createdAt };
   const retryFailed = opts.retryFailed ?? true;
-  const { records: repaired, cut } = await repairResults(runDir);
+  // read as it is: its cut-off last line is cut once the resume is accepted and its record written (below)
+  const { records: repaired, cut } = await repairResults(runDir, { write: false });
   // One final record per item: a later line supersedes an earlier one (files from older versions).
   const byId = new Map(repaired.map((r) => [r.id, r]));
   const retryIds = new Set(retryFailed ? [...byId.values()].filter((r) => r.error !== undefined && seen.has(r.id)).map((r) => r.id) : []);
@@ -487,6 +499,7 @@ async function runLocked<Item extends { id: string }>(
     ];
     // the system's declaration now (a run dir from before the record gets it)
     if (metricKinds) existing.metricKinds = metricKinds;
+    await deferredPreflights(opts);
     await writeJsonAtomic(configPath(runDir), existing);
     killedTaken(); // the journal goes once config.json holds its entry (killed-attempt.ts)
     // with the requests of items under way at the run's earlier interrupts (config.json `interrupts`), as the end line counts them
@@ -494,10 +507,13 @@ async function runLocked<Item extends { id: string }>(
     if (resumeSaysAnything({ skipped, retried }, underWay)) log.info(resumingText(runDir, { items: items.length, skipped, keptFailed, retried }, underWay));
   } else {
     const file: RunConfigFile = { seed, config, provenance: prov, ...(metricKinds ? { metricKinds } : {}) };
+    await deferredPreflights(opts);
     await writeJsonAtomic(configPath(runDir), opts.replayOf !== undefined ? { ...file, replayOf: opts.replayOf } : file);
   }
-  // a write stopped midway (kill -9, full disk, file-size limit): the item is not done, and the resume says so once it is
-  // accepted (a refused one puts the line back: run-start-undo.ts, and said "cut off … runs again" of an item it did not run)
+  // a write stopped midway (kill -9, full disk, file-size limit): the item is not done; cut off, and said, only now that the
+  // resume is accepted and config.json records the cut (before, a refused resume cut the line off and said "cut off … runs
+  // again" of an item it did not run; a resume that fails later puts it back: run-start-undo.ts)
+  await repairResults(runDir);
   if (cut)
     log.warn(
       `${runDir}/results.jsonl ended in ${describeCutTail(cut)}: a write stopped midway (the process killed, the disk or a file-size limit reached); cut off, the item is not counted as done and runs again`,
@@ -584,9 +600,9 @@ async function runLocked<Item extends { id: string }>(
       // a resume's model against the one its earlier items were made with (llm/model.json): a run whose
       // config does not record the model (a system of your own) would go on with another one unseen
       if (settings && !from && byId.size) await assertSameModel(runDir, settings);
-      // the endpoint's preflight a `run <system>` deferred to now, the run dir having accepted the run (core/llm/deferred-preflight.ts):
-      // a resume refused for its model, endpoint or config sent no request; its error stops the run before any item's request
-      for (const m of [llm, ...Object.values(opts.roleModels ?? {})]) await runDeferredPreflight(m);
+      // the endpoint's preflight a `run <system>` deferred (core/llm/deferred-preflight.ts), when it was not made before
+      // config.json was written (deferredPreflights: a makeContext of the caller's own); its error stops the run before any item's request
+      await runDeferredPreflight(llm);
       if (settings) await writeModelSettings(runDir, settings);
       if (!from || !info) return undefined;
       const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
