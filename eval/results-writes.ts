@@ -16,6 +16,24 @@ export function noteResultsDir(dir: string): void {
   if (!dirs.includes(dir)) dirs.push(dir);
 }
 
+/**
+ * The run dirs a run of this process has opened (taken their lock), written to yet or not: a signal before
+ * the run writes results.jsonl (its preflight, its index loading) is said with the items the dir already
+ * holds. Before, a resume of a run dir with 8 saved items stopped then said "before any item was saved:
+ * nothing is in a results.jsonl yet".
+ */
+const opened: string[] = [];
+
+/** A run of this process holds `dir` (listed once). */
+export function noteRunDirOpened(dir: string): void {
+  if (!opened.includes(dir)) opened.push(dir);
+}
+
+/** The run dirs runs of this process have opened. */
+export function openedRunDirs(): readonly string[] {
+  return opened;
+}
+
 /** The run dirs this process has written results.jsonl in. */
 export function resultsDirs(): readonly string[] {
   return dirs;

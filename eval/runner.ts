@@ -116,7 +116,7 @@ import {
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
 import { resumeSaysAnything, resumingText, runInterrupts, unresumedInterrupts } from './run-counts.js';
-import { noteItemUnderWay } from './results-writes.js';
+import { noteItemUnderWay, noteRunDirOpened } from './results-writes.js';
 import { dropEmptySentDir, dropSentJournal, noteSentRequest } from './sent-journal.js';
 import { takeKilledAttempt } from './killed-attempt.js';
 import { checkShardResume, currentShard, selectShardItems, shardLabel } from './reproduce/shard.js';
@@ -283,6 +283,7 @@ export async function runExperiment<Item extends { id: string }>(opts: RunExperi
     removeCreatedDirs(before);
     throw e;
   }
+  noteRunDirOpened(runDir); // a signal from now on names the items it holds (src/cli/run-interrupt.ts)
   const state = { recorded: 0, done: 0, total: items.length };
   let undo = false;
   try {

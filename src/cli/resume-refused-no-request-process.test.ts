@@ -13,8 +13,13 @@
  *   resume with the right key records the killed attempt's request. (The refusal comes from the
  *   preflight made inside the run, after the resume has rewritten config.json and taken the journal:
  *   both are put back.)
+ * - Ctrl-C while the resume's preflight waits on the endpoint: the run dir as it was, and the message
+ *   names the items saved. Before, it said "before any item was saved: nothing is in a results.jsonl
+ *   yet" of a run dir holding 2.
  */
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,5 +115,40 @@ describe('a resume that fails before its first item', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(config('killed').interrupts).toMatchObject([{ signal: 'killed', items: 1, requests: 1 }]);
     expect(existsSync(join(dir, 'killed', 'under-way'))).toBe(false);
+  }, 120_000);
+
+  it('stopped by Ctrl-C in its preflight: the run dir as it was, and the message names the items it holds (not "nothing is in a results.jsonl yet")', async () => {
+    // the endpoint the run was made with, its GET /models held while `holdModels` (chat requests go to the scripted server)
+    let holdModels = false;
+    let held!: () => void;
+    const modelsHeld = new Promise<void>((r) => (held = r));
+    const front = createServer(async (req, res) => {
+      if (req.method === 'GET' && req.url?.endsWith('/models') && holdModels) return held(); // never answered
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const r = await fetch(`${srv.url}${req.url!.replace(/^\/v1/, '')}`, {
+        method: req.method,
+        headers: { authorization: String(req.headers.authorization ?? ''), 'content-type': 'application/json' },
+        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+      });
+      res.writeHead(r.status, { 'content-type': 'application/json' }).end(Buffer.from(await r.arrayBuffer()));
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}/v1`;
+    try {
+      expect((await run('sigint', '--limit', '2', '--endpoint', url, '--model', 'scripted')).code).toBe(0);
+      const before = treeOf(join(dir, 'sigint'));
+      holdModels = true;
+      const s = startLexcase(args('sigint', '--limit', '3', '--endpoint', url, '--model', 'scripted'), { cwd: dir, env });
+      await modelsHeld;
+      const r = await s.stop('SIGINT');
+      expect(r.code).toBe(130);
+      expect(r.stderr).toMatch(/interrupted \(SIGINT\):\n {2}2 items completed and saved in sigint\/results\.jsonl; run dir: sigint\n/);
+      expect(r.stderr).not.toMatch(/nothing is in a results\.jsonl yet/);
+      expect(treeOf(join(dir, 'sigint'))).toEqual(before); // before: config.json with a resumes entry and limit 3 for a resume that ran nothing
+    } finally {
+      front.closeAllConnections();
+      await new Promise((r) => front.close(r));
+    }
   }, 120_000);
 });

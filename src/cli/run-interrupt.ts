@@ -22,7 +22,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { holdResultWrites, resultsDirs, unrecordedRequests } from '../../eval/results-writes.js';
+import { holdResultWrites, openedRunDirs, resultsDirs, unrecordedRequests } from '../../eval/results-writes.js';
 import { RUN_FILES } from '../../eval/run-files.js';
 import { dropSentJournals, SENT_DIR } from '../../eval/sent-journal.js';
 import { underWayText } from '../../eval/run-counts.js';
@@ -139,7 +139,9 @@ export function reportRunInterrupt(args: readonly string[]): { dispose(): void }
           return [dir, { ...u, recorded }] as const;
         }),
       );
-      process.stderr.write(interruptMessage(signal, args, dirs, (dir) => underWay.get(dir) ?? { items: 0, requests: 0, recorded: false }));
+      // and the run dirs opened and not yet written to that hold items (a resume stopped in its preflight): not "nothing is saved"
+      const shown = [...dirs, ...openedRunDirs().filter((d) => !dirs.includes(d) && existsSync(join(d, RUN_FILES.results)))];
+      process.stderr.write(interruptMessage(signal, args, shown, (dir) => underWay.get(dir) ?? { items: 0, requests: 0, recorded: false }));
       process.exit(exitCodeOfSignal(signal));
     });
   }, STOP_SIGNALS);
