@@ -38,14 +38,22 @@ export function cacheSources(exchanges: readonly Exchange[]): Record<string, num
 
 /**
  * "3 of 3 LLM calls were answered from the response cache, not by the server at the endpoint:
- * GET /models listed … ×3; --no-cache … asks the server again", or '' when no call was.
+ * GET /models listed … ×3 — --no-cache (or another LEXCASE_CACHE_DIR) asks the server again", or ''
+ * when no call was: what a command outside the runner (`lexcase evidence`, /v1/evidence, MCP
+ * find_evidence, the explorer) says of its calls.
  */
-export function cacheSourcesText(sources: readonly [string, number][], calls: number): string {
+export function cacheAnswersText(sources: readonly [string, number][], calls: number): string {
   const hits = sources.reduce((a, [, n]) => a + n, 0);
   if (!hits) return '';
   return `${hits.toLocaleString('en-US')} of ${calls.toLocaleString('en-US')} LLM calls were answered from the response cache, not by the server at the endpoint: ${sources
     .map(([s, n]) => `${s} ×${n.toLocaleString('en-US')}`)
-    .join('; ')} — --no-cache (or another LEXCASE_CACHE_DIR) asks the server again; counted in results.jsonl ("cacheSources") and report.md`;
+    .join('; ')} — --no-cache (or another LEXCASE_CACHE_DIR) asks the server again`;
+}
+
+/** The run's line: cacheAnswersText, and where the run counted them; '' when no call was answered from the cache. */
+export function cacheSourcesText(sources: readonly [string, number][], calls: number): string {
+  const said = cacheAnswersText(sources, calls);
+  return said && `${said}; counted in results.jsonl ("cacheSources") and report.md`;
 }
 
 /** The run's cached replies by source (sorted), and its LLM calls. */

@@ -51,6 +51,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'src/cli/cli-process.test.ts',
   'src/cli/commands/acal-contest-concurrent.test.ts',
   'src/cli/commands/eval-retrieval-interrupt-process.test.ts',
+  'src/cli/commands/evidence-cache.test.ts',
   'src/cli/commands/eval-run-interrupt-process.test.ts',
   'src/cli/commands/index-build-interrupt-process.test.ts',
   'src/cli/commands/index-build-process.test.ts',

@@ -5,7 +5,9 @@
  * rewrite_query) made from the index's or the given `retrievers`, as `lexcase evidence` makes them;
  * a model with neither is refused — and without one the offline heuristic (labelled "offline
  * heuristic, no LLM"). Returns the strongest passages with scores, one-line justifications and the
- * tool calls made.
+ * tool calls made, and (LLM mode) how many of its model's calls were answered from the response cache
+ * and who wrote those replies (`cacheSources`, `fromCache`: eval/cache-sources.ts, as a run counts
+ * them) — before, a second ask of the same question was the first one's reply with no trace.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { StructuredToolInterface } from '@langchain/core/tools';
@@ -17,6 +19,8 @@ import { openCaseIndex } from '../../retrieval/open-index.js';
 import type { EvidenceItem, RejectedPick, ToolCallRecord } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { countingDenseSearches, searchesCutNote } from '../../retrieval/dense-query-cut.js';
+import { currentExchangeLog, ExchangeLog, withExchangeLog } from '../../core/llm/record-replay.js';
+import { cacheAnswersText, cacheSources } from '../../eval/cache-sources.js';
 
 export interface FindEvidenceOptions {
   hypothesis: string;
@@ -65,6 +69,12 @@ export interface EvidenceResult {
    * dense model reads, and were ranked by their start only: how many, of how many (searchesCutNote).
    */
   queryCut?: string;
+  /** LLM mode: the requests the advocate's model made (answered by the server or from the response cache, or failed); absent for a model that records none (not lexcase's). */
+  llmCalls?: number;
+  /** LLM mode: the replies answered from the response cache, by who wrote them (eval/cache-sources.ts, as results.jsonl counts them); absent when none was. */
+  cacheSources?: Record<string, number>;
+  /** The same as a sentence: "N of M LLM calls were answered from the response cache, …" (absent when none was). */
+  fromCache?: string;
 }
 
 export async function findEvidence(opts: FindEvidenceOptions): Promise<EvidenceResult> {
@@ -92,7 +102,12 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
   // the LLM advocate and its tools (LangChain) only with a model: `lexcase evidence --offline` starts without them
   const llmCase = o.llm ? await import('./llm-case.js') : undefined;
   const temperature = o.llm ? (await import('../../core/llm/factory.js')).modelTemperature(o.llm) : undefined;
-  const { value: r, count: dense } = await countingDenseSearches(() =>
+  // the model's requests, recorded (core/llm/record-replay.ts) to say which were answered from the response cache; inside
+  // a runner item, the item's own log (this call's part of it)
+  const outer = o.llm ? currentExchangeLog() : undefined;
+  const xlog = o.llm ? (outer ?? new ExchangeLog('evidence')) : undefined;
+  const firstCall = xlog?.recorded.length ?? 0;
+  const advocate = () =>
     llmCase
       ? llmCase.runAdvocate({
           llm: o.llm!,
@@ -114,9 +129,17 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
           k,
           stance,
           getPassage: o.getPassage,
-        }),
-  );
+        });
+  const { value: r, count: dense } = await countingDenseSearches(() => (xlog && !outer ? withExchangeLog(xlog, advocate) : advocate()));
   const queryCut = searchesCutNote(dense);
+  const calls = xlog?.recorded.slice(firstCall).filter((x) => !x.unsent);
+  const fromCache = calls && cacheSources(calls);
+  const fromCacheText =
+    fromCache &&
+    cacheAnswersText(
+      Object.entries(fromCache).sort(([a], [b]) => a.localeCompare(b, 'en')),
+      calls.length,
+    );
   return {
     hypothesis: hypothesisText,
     facts,
@@ -134,6 +157,8 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
     ...(r.raw !== undefined ? { raw: r.raw } : {}),
     ...(!o.llm && r.evidence.length < k ? { shortfall: offlineShortfall(k, r.evidence.length, r.toolCalls.length) } : {}),
     ...(queryCut ? { queryCut } : {}),
+    ...(calls?.length ? { llmCalls: calls.length } : {}),
+    ...(fromCache ? { cacheSources: fromCache, fromCache: fromCacheText } : {}),
   };
 }
 

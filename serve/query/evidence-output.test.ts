@@ -97,6 +97,44 @@ describe('find_evidence carries the temperature and the shortfall `lexcase evide
     }
   });
 
+  it('LLM asked again with the response cache on: /v1/evidence, MCP find_evidence and the service say "2 of 2 LLM calls were answered from the response cache" and who wrote it', async () => {
+    // an advocate that searches once, then picks the first passage it was shown (a reply the cache keeps)
+    const cached = await startScriptedServer((req) => {
+      const shown = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+      if (!shown.length) return { toolCalls: [{ name: 'bm25_search', args: { query: 'impeach witness', k: null }, id: 'call_1' }] };
+      const first = JSON.parse(shown[0].content).results[0].id as string;
+      return { content: JSON.stringify({ analysis: 'FRE 607', evidence: [{ id: first, justification: 'on point' }] }) };
+    });
+    const { llm } = await loadConfig({ env: { LEXCASE_LLM_BASE_URL: cached.url, LEXCASE_LLM_MODEL: 'scripted' }, cwd: tmp.dir });
+    llm.cacheDir = join(tmp.dir, 'llm-cache');
+    const svc = await openQueryService({ indexes: [{ name: 'fre', dir }], llm: createChatModel(llm) });
+    const chats = () => cached.requests.filter((r) => /\/chat\/completions/.test(r.path)).length;
+    try {
+      const before = chats();
+      const first = await svc.findEvidence({ hypothesis: `${H} (cached)`, mode: 'llm' } as never);
+      expect(chats() - before).toBe(2);
+      expect(first.evidence).toHaveLength(1);
+      expect({ llmCalls: first.llmCalls, cacheSources: first.cacheSources, fromCache: first.fromCache }).toEqual({
+        llmCalls: 2,
+        cacheSources: undefined,
+        fromCache: undefined,
+      });
+      for (const [where, out] of Object.entries(await onEverySurface(svc, { hypothesis: `${H} (cached)`, mode: 'llm' }))) {
+        expect(out.llmCalls, where).toBe(2);
+        expect(Object.entries(out.cacheSources ?? {}), where).toEqual([
+          [expect.stringMatching(/^GET \/models listed .*"scripted".* when it was written, as now/), 2],
+        ]);
+        expect(out.fromCache, where).toMatch(
+          /^2 of 2 LLM calls were answered from the response cache, not by the server at the endpoint: GET \/models listed .* ×2 — --no-cache/,
+        );
+      }
+      expect(chats() - before).toBe(2); // the three asks after the first reached no server
+    } finally {
+      await svc.close();
+      await cached.close();
+    }
+  });
+
   it("LLM: every surface gives the temperature the advocate sampled at: CASE's 0.3 when none is set, the one set when set", async () => {
     for (const [env, want] of [
       [{}, 0.3],

@@ -275,6 +275,8 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
         ...(r.error ? { error: r.error } : {}),
         ...(r.shortfall ? { shortfall: r.shortfall } : {}),
         ...(r.queryCut ? { queryCut: r.queryCut } : {}),
+        ...(r.llmCalls !== undefined ? { llmCalls: r.llmCalls } : {}),
+        ...(r.cacheSources ? { cacheSources: r.cacheSources, fromCache: r.fromCache } : {}),
       };
     },
 

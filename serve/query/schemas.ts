@@ -285,6 +285,14 @@ export const evidenceOutput = z.object({
     .describe(
       "some of the advocate's dense searches (dense, or hybrid's dense component) were longer than the dense model reads: ranked by their start only; how many, of how many",
     ),
+  llmCalls: z.number().int().optional().describe("LLM mode: the requests the advocate's model made"),
+  cacheSources: z
+    .record(z.string(), z.number().int())
+    .optional()
+    .describe(
+      "LLM mode: the replies answered from the response cache (an earlier ask's), not by the server, by who wrote them (what GET /models said then); absent when none was",
+    ),
+  fromCache: z.string().optional().describe('the same as a sentence: "N of M LLM calls were answered from the response cache, …"'),
 });
 
 export type IndexInfo = z.output<typeof indexInfo>;

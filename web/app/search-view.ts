@@ -418,6 +418,8 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
           // some of the advocate's dense searches were longer than the model reads; fewer passages than k
           r.queryCut ? searchNote('query-cut', `Query cut: ${r.queryCut}.`) : null,
           r.shortfall ? searchNote('shortfall', r.shortfall.reason) : null,
+          // replies an earlier ask got, served again from the response cache, and who wrote them
+          r.fromCache ? searchNote('from-cache', `${r.fromCache}.`) : null,
           h(
             'ol',
             { class: 'hits' },

@@ -114,6 +114,8 @@ export function register(program: Command): void {
       });
       if (r.shortfall) log.warn(`${r.shortfall.reason}`);
       if (r.queryCut) log.warn(`evidence: ${r.queryCut}`);
+      // a reply an earlier ask got, served again: said, with who wrote it (a second ask is not a second sample)
+      if (r.fromCache) log.warn(`evidence: ${terminalLine(r.fromCache)}`);
       output(g, evidenceJson(r, llm.usage.snapshot()), () => formatEvidence(r));
     }),
   );
