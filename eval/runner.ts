@@ -463,8 +463,9 @@ async function runLocked<Item extends { id: string }>(
         provenanceBefore = { items: existing.provenance.items, datasetChecksum: existing.provenance.datasetChecksum };
         existing.provenance = { ...existing.provenance, items: prov.items, datasetChecksum: prov.datasetChecksum };
       }
-      log.info(`growing ${runDir}: ${describeGrowth(grown)}, ${todo.length} new item${todo.length === 1 ? '' : 's'} to run`);
     }
+    // said once the resume is accepted and its endpoint preflight passed (below): a preflight that fails leaves the run dir as it was
+    const growingLine = Object.keys(grown).length ? `growing ${runDir}: ${describeGrowth(grown)}, ${todo.length} new item${todo.length === 1 ? '' : 's'} to run` : undefined;
     // other lexcase code than the run's: said now, not only in report.md afterwards (resume-code.ts)
     const otherCode = resumeCodeNote(runDir, existing.provenance, prov);
     if (otherCode) log.warn(otherCode);
@@ -502,6 +503,7 @@ async function runLocked<Item extends { id: string }>(
     if (metricKinds) existing.metricKinds = metricKinds;
     await deferredPreflights(opts);
     await writeJsonAtomic(configPath(runDir), existing);
+    if (growingLine) log.info(growingLine);
     killedTaken(); // the journal goes once config.json holds its entry (killed-attempt.ts)
     // with the requests of items under way at the run's earlier interrupts (config.json `interrupts`), as the end line counts them
     const underWay = runInterrupts(existing);

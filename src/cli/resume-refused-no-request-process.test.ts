@@ -13,6 +13,8 @@
  *   resume with the right key records the killed attempt's request. (The refusal comes from the
  *   preflight made inside the run, after the resume has rewritten config.json and taken the journal:
  *   both are put back.)
+ * - a larger --limit whose preflight is refused (HTTP 401): no "growing" line. Before, it said the run dir
+ *   grew ("growing DIR: limit 1 → 2") and then failed, the run dir unchanged.
  * - Ctrl-C while the resume's preflight waits on the endpoint: the run dir as it was, and the message
  *   names the items saved. Before, it said "before any item was saved: nothing is in a results.jsonl
  *   yet" of a run dir holding 2.
@@ -115,6 +117,19 @@ describe('a resume that fails before its first item', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(config('killed').interrupts).toMatchObject([{ signal: 'killed', items: 1, requests: 1 }]);
     expect(existsSync(join(dir, 'killed', 'under-way'))).toBe(false);
+  }, 120_000);
+
+  it('a larger --limit whose preflight the endpoint refuses (HTTP 401): no "growing" line (the run dir did not grow); with the right key it grows and says so', async () => {
+    expect((await run('grow', '--limit', '1', '--endpoint', srv.url, '--model', 'scripted')).code).toBe(0);
+    const before = treeOf(join(dir, 'grow'));
+    const refused = await runWithKey('sk-wrong', 'grow', '--limit', '2', '--endpoint', srv.url, '--model', 'scripted');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/refused the API key \(HTTP 401/);
+    expect(refused.stderr).not.toMatch(/growing/); // before: "growing grow: limit 1 → 2, 1 new item to run", then the refusal
+    expect(treeOf(join(dir, 'grow'))).toEqual(before);
+    const grown = await run('grow', '--limit', '2', '--endpoint', srv.url, '--model', 'scripted');
+    expect(grown.code, grown.stderr).toBe(0);
+    expect(grown.stderr).toMatch(/growing \S*grow: .*1 new item to run/);
   }, 120_000);
 
   it('stopped by Ctrl-C in its preflight: the run dir as it was, and the message names the items it holds (not "nothing is in a results.jsonl yet")', async () => {
