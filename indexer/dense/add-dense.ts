@@ -258,7 +258,9 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
       await store?.close();
       throw e;
     }
-    if (done.size) log.info(`dense: resuming, ${done.size} of ${total} passages already embedded`);
+    // every passage already has its vector: a finished index, nothing to resume (said so, not "resuming")
+    if (done.size >= total) log.info(`dense: complete, all ${total} passages already embedded with ${embedder.id}; nothing embedded`);
+    else if (done.size) log.info(`dense: resuming, ${done.size} of ${total} passages already embedded`);
     const bar = createProgress(`embedding (${embedder.id})`, { unit: 'passages' });
     bar.start(total);
     bar.update(done.size);

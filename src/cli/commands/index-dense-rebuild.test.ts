@@ -78,10 +78,11 @@ describe('lexcase index dense --rebuild', () => {
     expect(await dense()).toMatchObject({ rows: 40, embedderId: 'transformers:tiny-bert', source: `model files sha256 ${await modelFilesDigest(otherDir)}` });
     expect((await readdir(index)).sort()).toEqual(['.lexcase-owner', 'blocks.crc32', 'dense', 'docs', 'manifest.json', 'sparse']);
     expect(await search()).toHaveLength(3);
-    // the new part is the index's own: a plain rerun with the same folder finds it finished
+    // the new part is the index's own: a plain rerun with the same folder finds it finished and says so (exit 0, not "resuming")
     const again = await runCli(['index', 'dense', index, '--model-dir', otherDir]);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('40 of 40 passages already embedded');
+    expect(again.stderr).toContain('dense: complete, all 40 passages already embedded with transformers:tiny-bert; nothing embedded');
+    expect(again.stderr).not.toContain('resuming'); // before: "dense: resuming, 40 of 40 passages already embedded"
   }, 120_000);
 
   it('a rebuild whose endpoint fails midway keeps the dense part the index had: its manifest entry, its search results, no stage dir', async () => {
