@@ -6,10 +6,10 @@
  * so a resumed run appends cleanly. A malformed line elsewhere is an error naming the line and field.
  * Whole files (config.json, traces, llm/ exchanges) are written atomically (temp file + rename);
  * temp files a killed process left behind are removed by `removeStaleTemps` when a run starts or
- * resumes.
+ * resumes; a run stopped by a signal removes its own (`removeOwnTemps`) before it exits.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
@@ -111,6 +111,30 @@ export async function removeStaleTemps(dir: string): Promise<number> {
       const m = TMP_SUFFIX.exec(name);
       if (!m || processAlive(Number(m[1]))) continue;
       await rm(join(d, name), { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
+/**
+ * Remove this process's own `*.tmp-<pid>` files (in the run dir, traces/ and llm/): the temp files of
+ * whole-file writes (a trace, an exchange) under way when the run is stopped (Ctrl-C, SIGTERM) and exits
+ * from its signal handler, which would otherwise stay until the next resume. Synchronous (the process
+ * exits next). Returns the number removed.
+ */
+export function removeOwnTemps(dir: string): number {
+  let removed = 0;
+  for (const d of [dir, tracesDir(dir), join(dir, RUN_FILES.llm)]) {
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (Number(TMP_SUFFIX.exec(name)?.[1]) !== process.pid) continue;
+      rmSync(join(d, name), { force: true });
       removed++;
     }
   }

@@ -465,7 +465,9 @@ async function runLocked<Item extends { id: string }>(
       }
     }
     // said once the resume is accepted and its endpoint preflight passed (below): a preflight that fails leaves the run dir as it was
-    const growingLine = Object.keys(grown).length ? `growing ${runDir}: ${describeGrowth(grown)}, ${todo.length} new item${todo.length === 1 ? '' : 's'} to run` : undefined;
+    const growingLine = Object.keys(grown).length
+      ? `growing ${runDir}: ${describeGrowth(grown)}, ${todo.length} new item${todo.length === 1 ? '' : 's'} to run`
+      : undefined;
     // other lexcase code than the run's: said now, not only in report.md afterwards (resume-code.ts)
     const otherCode = resumeCodeNote(runDir, existing.provenance, prov);
     if (otherCode) log.warn(otherCode);

@@ -7,7 +7,7 @@
  * Resuming with that command completes the run with the metrics of an uninterrupted one.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +110,24 @@ describe('Ctrl-C during lexcase run', () => {
     expect(predictions('cut')).toEqual(predictions('full'));
     expect(figures('cut')).toEqual(figures('full'));
   }, 300_000);
+
+  it('SIGINT with a trace write under way: its traces/<id>.json.tmp-<pid> is removed before the exit, not left in the run dir', async () => {
+    closeGate();
+    const s = startLexcase([...ARGS, '--run-dir', 'tmpleft'], { cwd: dir, env });
+    const file = join(dir, 'tmpleft', 'results.jsonl');
+    while (!(existsSync(file) && readFileSync(file, 'utf8').includes('\n'))) {
+      if (s.child.exitCode !== null || s.child.signalCode !== null) throw new Error(`the run ended before its first item:\n${s.stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // the temp file of a trace the process is writing (named with its pid, as writeAtomic names it), half written
+    const tmp = join(dir, 'tmpleft', 'traces', `held.json.tmp-${s.child.pid}`);
+    writeFileSync(tmp, '{"id":"held","ste');
+    const r = await s.stop('SIGINT');
+    expect(r.code, r.stderr).toBe(130);
+    expect(existsSync(tmp)).toBe(false); // before: left until the next resume removed it
+    expect(readdirSync(join(dir, 'tmpleft', 'traces')).filter((n) => /\.tmp-\d+$/.test(n))).toEqual([]);
+    openGate();
+  }, 120_000);
 
   it('SIGTERM: exit 143 and the same message', async () => {
     const r = await interrupted('term', 'SIGTERM');

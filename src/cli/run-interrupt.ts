@@ -24,6 +24,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { holdResultWrites, openedRunDirs, resultsDirs, unrecordedRequests } from '../../eval/results-writes.js';
 import { RUN_FILES } from '../../eval/run-files.js';
+import { removeOwnTemps } from '../../eval/run-dir.js';
 import { dropSentJournals, SENT_DIR } from '../../eval/sent-journal.js';
 import { underWayText } from '../../eval/run-counts.js';
 import { exitCodeOfSignal, onFirstSignal, STOP_SIGNALS } from '../../core/interrupt.js';
@@ -141,6 +142,8 @@ export function reportRunInterrupt(args: readonly string[]): { dispose(): void }
       );
       // and the run dirs opened and not yet written to that hold items (a resume stopped in its preflight): not "nothing is saved"
       const shown = [...dirs, ...openedRunDirs().filter((d) => !dirs.includes(d) && existsSync(join(d, RUN_FILES.results)))];
+      // the temp files of trace and exchange writes under way (their items have no results line and run again): not left behind
+      for (const dir of new Set([...dirs, ...openedRunDirs()])) removeOwnTemps(dir);
       process.stderr.write(interruptMessage(signal, args, shown, (dir) => underWay.get(dir) ?? { items: 0, requests: 0, recorded: false }));
       process.exit(exitCodeOfSignal(signal));
     });
