@@ -22,6 +22,9 @@
  *                 the checksum of the ids and title + text the dense vectors were embedded from
  *                 (indexer/dense/embedded-text.ts; the corpus checksum covers no titles); not recorded
  *                 before, and not by an index built before it
+ *   indexContent.lancedbFts
+ *                 the checksum of the ids and title + text the lancedb-fts table indexes
+ *                 (indexer/lancedb-fts-build.ts); not recorded before, and not by an index built before it
  *   model         the whole public LLM config (endpoint, provider, sampling, structured-output mode);
  *                 EMAR, 3-ply and ACAL runs recorded only the model id (a string) before
  *   index.methods a reproduce bm25/qld run's index methods: without dense (which it never reads)
@@ -266,6 +269,11 @@ const ADDED: {
   {
     path: ['indexContent', 'dense', 'embeddedTextChecksum'],
     what: "the checksum of the passages' titles and texts the index's dense vectors were embedded from",
+    lacks: absent,
+  },
+  {
+    path: ['indexContent', 'lancedbFts'],
+    what: "the checksum of the passages' titles and texts the index's lancedb-fts table indexes",
     lacks: absent,
   },
   {

@@ -1,7 +1,8 @@
 /**
  * Builds the `lancedb-fts` method of an index dir: LanceDB's own full-text index (English stemming,
  * stop words) over the doc store, into <dir>/lancedb-fts (table "passages": id, text), recorded in
- * the manifest's methods. Searching it is retrieval/lancedb-fts.ts.
+ * the manifest's methods, with the checksum of the ids and texts (title + text) it indexes
+ * (`lancedbFts.textChecksum`: a title-only change, which the corpus checksum does not see, changes it). Searching it is retrieval/lancedb-fts.ts.
  */
 import { applyLanceEnv } from './dense/lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
@@ -11,6 +12,7 @@ import { readManifest, writeManifest } from './manifest.js';
 import { errors } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { lanceUri } from './dense/dense-section.js';
+import { EmbeddedTextHash } from './dense/embedded-text.js';
 
 export const LANCE_FTS_DIR = 'lancedb-fts';
 export const LANCE_FTS_TABLE = 'passages';
@@ -24,6 +26,8 @@ export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = 
   log.info(`lancedb-fts: building LanceDB full-text index over ${manifest.corpus.passages} passages`);
   const store = await openDocStore(dir);
   let table: lancedb.Table | undefined;
+  // what the table indexes (titles included, which the corpus checksum does not cover): recorded, so a run's indexContent changes with a title
+  const textHash = new EmbeddedTextHash();
   try {
     let batch: Array<{ id: string; text: string }> = [];
     const flush = async () => {
@@ -33,7 +37,9 @@ export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = 
       batch = [];
     };
     for await (const p of store.entries()) {
-      batch.push({ id: p.id, text: p.title ? `${p.title}\n${p.text}` : p.text });
+      const text = p.title ? `${p.title}\n${p.text}` : p.text;
+      textHash.add(p.id, text);
+      batch.push({ id: p.id, text });
       if (batch.length >= 10_000) await flush();
     }
     await flush();
@@ -45,6 +51,7 @@ export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = 
     config: lancedb.Index.fts({ withPosition: false, lowercase: true, stem: true, removeStopWords: true, language: 'English' }),
   });
   const latest = await readManifest(dir);
-  if (!latest.methods.includes('lancedb-fts')) await writeManifest(dir, { ...latest, methods: [...latest.methods, 'lancedb-fts'] });
+  const methods = latest.methods.includes('lancedb-fts') ? latest.methods : [...latest.methods, 'lancedb-fts'];
+  await writeManifest(dir, { ...latest, methods, lancedbFts: { textChecksum: textHash.digest() } });
   return table;
 }

@@ -67,6 +67,8 @@ export const manifestSchema = z.object({
       table: z.string(),
     })
     .optional(),
+  /** The lancedb-fts table's content (lancedb-fts-build.ts): sha256 over its ids and indexed text (title + text); absent in older dirs. */
+  lancedbFts: z.looseObject({ textChecksum: z.string() }).optional(),
   /** CRC-32 of every 64 KiB block of every data file, checked as queries read them (block-checksums.ts); absent in older dirs. */
   blocks: z
     .looseObject({

@@ -88,7 +88,8 @@ function trustedEnvelope(json: unknown): boolean {
  * with (`vectors`: word limit, prefixes, quantized, with the provider's defaults filled in — see
  * embed/vector-spec.ts — and their `source`, the embedding endpoint or a digest of a local model
  * folder's files, embed/vector-source.ts, where the index records it) and the checksum of the texts
- * (titles included) they were embedded from (`embeddedTextChecksum`, where recorded). Not the path and not the build time: an index rebuilt from the same corpus
+ * (titles included) they were embedded from (`embeddedTextChecksum`, where recorded), and the checksum of
+ * what its lancedb-fts table indexes, titles included (`lancedbFts.textChecksum`, where recorded). Not the path and not the build time: an index rebuilt from the same corpus
  * with the same settings is the same index; one rebuilt from another corpus or with another
  * analyzer, or re-embedded with other vector settings, is not — a resume or `lexcase merge` over it
  * is refused (eval/runner.ts, eval/reproduce/merge.ts).
@@ -103,6 +104,8 @@ export function indexContent(m: Manifest): Record<string, unknown> {
     // the Unicode version its analyzer's character data came from (indexer/analyzer-unicode.ts), where the manifest records it
     ...(m.analyzerUnicode !== undefined ? { analyzerUnicode: m.analyzerUnicode } : {}),
     ...(d ? { dense: { embedder: d.embedder, model: d.model, dimension: d.dimension, vectors: denseVectors(d), ...embeddedText(d) } } : {}),
+    // what the lancedb-fts table indexes (titles included), where recorded: a rebuild after a title-only change is another index
+    ...(m.lancedbFts ? { lancedbFts: { textChecksum: m.lancedbFts.textChecksum } } : {}),
   };
 }
 
