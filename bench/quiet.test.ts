@@ -268,6 +268,16 @@ describe('scale bench targets and the docs stamp refuse figures taken beside oth
     );
   });
 
+  it("names every shape in the table in its legend, from the rows' corpora, when merged runs' options name one corpus", () => {
+    const zipf: ScaleRun = { ...run10M(0.5, 1.2), profile: 'zipf' };
+    // scale-plot's merged result carries the options of one run (here zipf only) over rows of both corpora
+    const md = renderScaleMarkdown([{ runs: [run10M(0.5, 1.2), zipf], targets: [], options: { corpora: ['zipf'] } } as unknown as ScaleResults]);
+    const legend = md.split('\n').find((l) => l.startsWith('Shapes — '))!;
+    expect(legend).toMatch(/worst: /);
+    expect(legend).toMatch(/barexam: /);
+    expect(legend).toMatch(/agent: /);
+  });
+
   it("counts both engines' phases in a speed-up over BM25S", () => {
     const r: ScaleRun = { ...run10M(0.3, 0.3), size: 856_835 };
     const peerShape = {

@@ -767,7 +767,7 @@ export function renderScaleMarkdown(all: ScaleResults[]): string {
       );
   }
   const shapes = new Set<string>();
-  for (const res of all) for (const p of res.options.corpora) for (const s of shapesFor(p)) shapes.add(`${s.shape}: ${s.describe}`);
+  for (const res of all) for (const r of res.runs) for (const s of shapesFor(r.profile)) shapes.add(`${s.shape}: ${s.describe}`);
   lines.push('', `Shapes — ${[...shapes].join('; ')}.`);
   return lines.join('\n');
 }
