@@ -75,6 +75,12 @@ export interface EvidenceResult {
   cacheSources?: Record<string, number>;
   /** The same as a sentence: "N of M LLM calls were answered from the response cache, …" (absent when none was). */
   fromCache?: string;
+  /**
+   * A long-running server's evidence request (serve/query/index-queries.ts evidenceFor): the LLM server
+   * described the model otherwise than when the process last asked, while this request ran (its
+   * GET /models entry changed: another model behind the same name?), as the server's log says it.
+   */
+  serverChanged?: string;
 }
 
 export async function findEvidence(opts: FindEvidenceOptions): Promise<EvidenceResult> {

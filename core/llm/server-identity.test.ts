@@ -4,7 +4,8 @@
  * Ollama and LM Studio send them.
  */
 import { describe, expect, it } from 'vitest';
-import { identityFromListing } from './server-identity.js';
+import { startScriptedServer, type ServerOptions } from '../../tests/support/scripted-openai-server.js';
+import { changesSince, hearAgain, identityFromListing, serverIdentity } from './server-identity.js';
 
 const listing = (...data: unknown[]) => JSON.stringify({ object: 'list', data });
 const NOW = 1_800_000_000;
@@ -41,5 +42,40 @@ describe('the identity a GET /models listing gives a model name', () => {
     expect(identityFromListing('gpt-x', listing({ id: 'a' }, { id: 'b' }), NOW)).toBeUndefined();
     expect(identityFromListing('gpt-x', '<html>not found</html>', NOW)).toBeUndefined();
     expect(identityFromListing('gpt-x', JSON.stringify({ models: [] }), NOW)).toBeUndefined();
+  });
+});
+
+describe('hearing the identity again (a process that keeps running: serve --api, mcp, the explorer)', () => {
+  it('after hearAgain the next cached request asks GET /models again: a burst shares one listing, and a swapped model is a change said once', async () => {
+    const opts: ServerOptions = {
+      models: ['local-model'],
+      modelFields: { owned_by: 'llamacpp', meta: { n_params: 8030261248, size: 4920733696, n_ctx_train: 8192 } },
+    };
+    const srv = await startScriptedServer([], opts);
+    const cfg = { baseUrl: srv.url, model: 'local-model', timeoutMs: 5_000 };
+    try {
+      const a = await serverIdentity(cfg);
+      expect(a?.said).toMatch(/^"local-model" \(GET \/models entry [0-9a-f]{12}\)$/);
+      expect(await serverIdentity(cfg)).toEqual(a); // heard once until asked again
+      expect(srv.modelListings).toBe(1);
+
+      const same = hearAgain();
+      expect(await Promise.all([serverIdentity(cfg), serverIdentity(cfg), serverIdentity(cfg)])).toEqual([a, a, a]);
+      expect(srv.modelListings).toBe(2); // the burst shared one GET /models
+      expect(changesSince(same)).toEqual([]); // the same model: nothing to say
+
+      opts.modelFields = { owned_by: 'llamacpp', meta: { n_params: 7615616512, size: 4683073536, n_ctx_train: 32768 } };
+      const swapped = hearAgain();
+      const b = await serverIdentity(cfg);
+      expect(b?.digest).not.toBe(a?.digest);
+      expect(changesSince(swapped)).toEqual([
+        `the LLM server at ${srv.url} describes model "local-model" otherwise than when this process last asked: GET /models gave ${a?.said}, now ${b?.said} (another model behind the same name?): replies the response cache holds from another description are not served, the server is asked again`,
+      ]);
+      const later = hearAgain();
+      expect(await serverIdentity(cfg)).toEqual(b);
+      expect(changesSince(later)).toEqual([]);
+    } finally {
+      await srv.close();
+    }
   });
 });

@@ -16,13 +16,19 @@
  * A list that does not name the model among several, or no list (404, an unreachable server, a
  * timeout), gives no identity: the cache then serves as before, and says the entry was not checked.
  *
- * One probe per endpoint and model per process: the preflight's own GET /models (preflight.ts)
- * answers it, else the first cached request makes it (a library model, LEXCASE_LLM_PREFLIGHT=0).
+ * Heard once per endpoint and model: the preflight's own GET /models (preflight.ts) answers it, else
+ * the first cached request makes it (a library model, LEXCASE_LLM_PREFLIGHT=0). A process that keeps
+ * running (serve --api, mcp, the explorer) hears it again at each evidence request (hearAgain,
+ * serve/query/index-queries.ts): a request arriving while a GET /models is in flight shares it, so a
+ * burst of requests costs one. A hearing that differs from the one before is said in the log and kept
+ * (changesSince) for the response of every request that was in progress. Only a model with the
+ * response cache on asks (factory.ts): with the cache off no GET /models is made for it.
  */
 import { createHash } from 'node:crypto';
 import type { ServerIdentity } from './disk-cache.js';
 import { DEFAULT_MAX_REPLY_BYTES, LLM_REPLY_SETTING, readBoundedText } from './bounded-reply.js';
-import { endpointIdentity, endpointUrl } from './endpoint.js';
+import { endpointIdentity, endpointUrl, redactedEndpoint } from './endpoint.js';
+import { log } from '../log.js';
 import type { LlmProvider } from './providers.js';
 
 export type { ServerIdentity } from './disk-cache.js';
@@ -63,35 +69,80 @@ export function identityFromListing(model: string, text: string, nowS = Date.now
   return { digest, said: `${JSON.stringify(String(entry.id ?? model))} (GET /models entry ${digest})` };
 }
 
-/** The per-process identities: endpoint identity (no credentials) + model → the probe's answer. */
-const known = new Map<string, Promise<ServerIdentity | undefined>>();
+type IdentityConfig = { baseUrl?: string; provider?: LlmProvider; model?: string };
 
-const keyOf = (cfg: { baseUrl?: string; provider?: LlmProvider; model?: string }) => `${endpointIdentity(cfg)}\n${cfg.model ?? ''}`;
+/** One hearing of an endpoint and model: the probe's answer (in flight until settled); `stale` once hearAgain() was called after it settled. */
+interface Heard {
+  p: Promise<ServerIdentity | undefined>;
+  settled: boolean;
+  stale: boolean;
+}
+
+/** The per-process identities: endpoint identity (no credentials) + model → the latest hearing. */
+const known = new Map<string, Heard>();
+/** What each endpoint and model was last heard to be, once a hearing settled: a next one that differs is a change. */
+const lastHeard = new Map<string, ServerIdentity | undefined>();
+/** The changes heard in this process, in order, as sentences (changesSince). */
+const changes: string[] = [];
+
+const keyOf = (cfg: IdentityConfig) => `${endpointIdentity(cfg)}\n${cfg.model ?? ''}`;
+
+const described = (id: ServerIdentity | undefined) => id?.said ?? 'no entry for it (or did not answer)';
+
+/** A hearing settled: compared with the one before it (a change is logged and kept), then remembered. */
+function settle(cfg: IdentityConfig, heard: Heard, id: ServerIdentity | undefined): ServerIdentity | undefined {
+  const key = keyOf(cfg);
+  heard.settled = true;
+  if (lastHeard.has(key) && lastHeard.get(key)?.digest !== id?.digest) {
+    const before = lastHeard.get(key);
+    const line = `the LLM server at ${redactedEndpoint(cfg.baseUrl).endpoint} describes model ${JSON.stringify(cfg.model ?? '')} otherwise than when this process last asked: GET /models gave ${described(before)}, now ${described(id)} (another model behind the same name?): ${
+      id
+        ? 'replies the response cache holds from another description are not served, the server is asked again'
+        : 'cached replies are served unchecked until it names the model again (cacheSources says "not checked now")'
+    }`;
+    log.warn(line);
+    changes.push(line);
+  }
+  lastHeard.set(key, id);
+  return id;
+}
 
 /** The preflight's GET /models reply (undefined: it answered no list): the identity for this process, without a second request. */
-export function rememberListing(cfg: { baseUrl?: string; provider?: LlmProvider; model?: string }, text: string | undefined): void {
-  known.set(keyOf(cfg), Promise.resolve(text === undefined ? undefined : identityFromListing(cfg.model ?? '', text)));
+export function rememberListing(cfg: IdentityConfig, text: string | undefined): void {
+  const heard: Heard = { p: Promise.resolve(undefined), settled: false, stale: false };
+  heard.p = Promise.resolve(settle(cfg, heard, text === undefined ? undefined : identityFromListing(cfg.model ?? '', text)));
+  known.set(keyOf(cfg), heard);
 }
 
 /**
- * The identity of the server at cfg.baseUrl for cfg.model: what the preflight heard, else one GET
- * /models (the key sent as the client sends it; min(timeoutMs, 20 s)); undefined when it names none.
+ * Ask the servers again at the next cached request: every settled identity is marked stale (one still in
+ * flight is kept, and shared by the requests that come while it is). Returns a mark for changesSince.
  */
-export function serverIdentity(cfg: {
-  baseUrl?: string;
-  provider?: LlmProvider;
-  model?: string;
-  apiKey?: string;
-  timeoutMs?: number;
-  maxReplyBytes?: number;
-}): Promise<ServerIdentity | undefined> {
+export function hearAgain(): number {
+  for (const h of known.values()) if (h.settled) h.stale = true;
+  return changes.length;
+}
+
+/** The changes (sentences, as logged) heard since hearAgain() returned `mark`. */
+export function changesSince(mark: number): string[] {
+  return changes.slice(mark);
+}
+
+/**
+ * The identity of the server at cfg.baseUrl for cfg.model: what the preflight or the latest probe
+ * heard, else one GET /models (the key sent as the client sends it; min(timeoutMs, 20 s)); undefined
+ * when it names none.
+ */
+export function serverIdentity(cfg: IdentityConfig & { apiKey?: string; timeoutMs?: number; maxReplyBytes?: number }): Promise<ServerIdentity | undefined> {
   const key = keyOf(cfg);
-  let p = known.get(key);
-  if (!p) {
-    p = probe(cfg);
-    known.set(key, p);
+  let h = known.get(key);
+  if (!h || h.stale) {
+    const heard: Heard = { p: Promise.resolve(undefined), settled: false, stale: false };
+    heard.p = probe(cfg).then((id) => settle(cfg, heard, id));
+    known.set(key, heard);
+    h = heard;
   }
-  return p;
+  return h.p;
 }
 
 async function probe(cfg: Parameters<typeof serverIdentity>[0]): Promise<ServerIdentity | undefined> {

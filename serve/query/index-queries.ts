@@ -117,10 +117,17 @@ export interface EvidenceQuery {
   signal?: AbortSignal;
 }
 
-/** One CASE advocate over the index: every method it has, fused offline or as the LLM's tools. */
+/**
+ * One CASE advocate over the index: every method it has, fused offline or as the LLM's tools. With a
+ * model, the server's description of it (the response cache's check of who wrote an entry) is heard
+ * again for this request, not taken from when the process started (core/llm/server-identity.ts), and a
+ * change heard while it ran is said on the result (`serverChanged`).
+ */
 export async function evidenceFor(ix: OpenedIndex, q: EvidenceQuery): Promise<EvidenceResult> {
   const retrievers = await ix.allRetrievers();
-  return findEvidence({
+  const identity = q.llm ? await import('../../core/llm/server-identity.js') : undefined;
+  const mark = identity?.hearAgain();
+  const r = await findEvidence({
     hypothesis: q.hypothesis,
     facts: q.facts,
     against: q.against,
@@ -132,6 +139,8 @@ export async function evidenceFor(ix: OpenedIndex, q: EvidenceQuery): Promise<Ev
     tools: q.llm ? (await import('../../retrieval/tools/index.js')).createRetrievalTools({ retrievers, docs: ix.docs, llm: q.llm, defaultK: q.k }) : undefined,
     ...(q.signal ? { signal: q.signal } : {}),
   });
+  const changed = identity && mark !== undefined ? identity.changesSince(mark) : [];
+  return changed.length ? { ...r, serverChanged: changed.join('; ') } : r;
 }
 
 /** The model for an evidence request's mode: "llm" without a configured model is refused. */

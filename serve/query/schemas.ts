@@ -293,6 +293,12 @@ export const evidenceOutput = z.object({
       "LLM mode: the replies answered from the response cache (an earlier ask's), not by the server, by who wrote them (what GET /models said then); absent when none was",
     ),
   fromCache: z.string().optional().describe('the same as a sentence: "N of M LLM calls were answered from the response cache, …"'),
+  serverChanged: z
+    .string()
+    .optional()
+    .describe(
+      "the LLM server described the model otherwise (its GET /models entry) than when this server last asked, while this request ran: another model behind the same name? Replies cached under the other description are not served; the server's log says it too",
+    ),
 });
 
 export type IndexInfo = z.output<typeof indexInfo>;

@@ -300,7 +300,10 @@ export interface ServerOptions {
   strictModels?: boolean;
   /** Require `Authorization: Bearer <apiKey>` on every request (else 401 invalid_api_key, as OpenAI does). */
   apiKey?: string;
-  /** Extra fields of each GET /models entry, as a server describes its model (llama.cpp's `meta`, vLLM's `root`, Ollama's `created`). */
+  /**
+   * Extra fields of each GET /models entry, as a server describes its model (llama.cpp's `meta`, vLLM's `root`, Ollama's `created`).
+   * Read at each listing: setting it on the options object passed in swaps the model behind the same URL and name.
+   */
   modelFields?: Record<string, unknown>;
   /** Listen on this port of 127.0.0.1 (default: any free one): a second server on a closed one's port is the same URL. */
   port?: number;

@@ -420,6 +420,8 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
           r.shortfall ? searchNote('shortfall', r.shortfall.reason) : null,
           // replies an earlier ask got, served again from the response cache, and who wrote them
           r.fromCache ? searchNote('from-cache', `${r.fromCache}.`) : null,
+          // the LLM server described the model otherwise than before, while this search ran (another model behind the name?)
+          r.serverChanged ? searchNote('server-changed', `${r.serverChanged}.`) : null,
           h(
             'ol',
             { class: 'hits' },

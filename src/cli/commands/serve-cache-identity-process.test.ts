@@ -1,0 +1,112 @@
+/**
+ * The response cache's check of who wrote an entry (core/llm/server-identity.ts) in a process that
+ * keeps running: the built `lexcase serve --api` hears the LLM server's description of the model (its
+ * GET /models entry) again at each /v1/evidence request, so a model swapped behind the same URL and
+ * name while it runs is asked again, and the response (`serverChanged`) and the server's log say so;
+ * with the cache off no GET /models is made at all.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startServerChild } from '../../mcp/test-support/children.js';
+import { mixedIndexFixture } from '../../../tests/support/five-systems.js';
+import { startScriptedServer, type RecordedRequest, type ScriptReply, type ServerOptions } from '../../../tests/support/scripted-openai-server.js';
+
+const fx = mixedIndexFixture('serve-cache-identity', 3);
+
+/** An advocate that searches once with bm25, then selects the first passage it saw. */
+function advocate(req: RecordedRequest): ScriptReply {
+  const tools = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+  const usage = { usage: { prompt_tokens: 50, completion_tokens: 10 } };
+  if (tools.length === 0) return { ...usage, toolCalls: [{ name: 'bm25_search', args: { query: 'hearsay statement', k: null }, id: 'call_1' }] };
+  const seen = tools.flatMap((m) => JSON.parse(m.content).results.map((x: { id: string }) => x.id));
+  return {
+    ...usage,
+    content: JSON.stringify({ analysis: 'one search', evidence: seen.slice(0, 1).map((p: string) => ({ id: p, justification: 'on point' })) }),
+  };
+}
+
+/** llama.cpp's GET /models `meta` for two models it may be started with under one alias. */
+const LLAMA_8B = { n_params: 8030261248, size: 4920733696, n_ctx_train: 8192, n_vocab: 128256 };
+const QWEN_7B = { n_params: 7615616512, size: 4683073536, n_ctx_train: 32768, n_vocab: 152064 };
+
+const HYPOTHESIS = 'An out-of-court statement offered for its truth is hearsay';
+const chats = (reqs: RecordedRequest[]) => reqs.filter((r) => /\/chat\/completions/.test(r.path)).length;
+const DIGEST = /"scripted" \(GET \/models entry [0-9a-f]{12}\)/;
+
+async function askEvidence(apiUrl: string): Promise<Record<string, any>> {
+  const res = await fetch(`${apiUrl}/evidence`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ hypothesis: HYPOTHESIS, k: 1, mode: 'llm' }),
+  });
+  const body = (await res.json()) as Record<string, any>;
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return body;
+}
+
+const envFor = (url: string, cacheDir: string, extra: Record<string, string> = {}) => ({
+  LEXCASE_LLM_BASE_URL: url,
+  LEXCASE_LLM_MODEL: 'scripted',
+  LEXCASE_LLM_MAX_RETRIES: '0',
+  LEXCASE_CACHE_DIR: cacheDir,
+  NO_COLOR: '1',
+  ...extra,
+});
+
+describe('serve --api: the response cache checks the server the model is served by now, not the one it heard at start', () => {
+  it('a model swapped behind the same URL and name between two /v1/evidence requests is asked again, and the response and the log name the change', async () => {
+    // the listing is read at each GET /models: changing modelFields is swapping the model llama.cpp runs
+    const opts: ServerOptions = { modelFields: { owned_by: 'llamacpp', meta: LLAMA_8B } };
+    const srv = await startScriptedServer(advocate, opts);
+    const s = await startServerChild(['serve', '--api', '--index', fx.index.dir, '--port', '0'], {
+      cwd: fx.dir,
+      env: envFor(srv.url, join(fx.dir, 'cache-swap')),
+    });
+    try {
+      const first = await askEvidence(s.info.url);
+      expect(chats(srv.requests)).toBe(2);
+      expect(first.fromCache).toBeUndefined();
+      expect(first.serverChanged).toBeUndefined();
+
+      opts.modelFields = { owned_by: 'llamacpp', meta: QWEN_7B };
+      const second = await askEvidence(s.info.url);
+      // before: served from the cache (no request), labelled "GET /models listed … when it was written, as now"
+      expect(chats(srv.requests)).toBe(4);
+      expect(second.llmCalls).toBe(2);
+      expect(second.cacheSources).toBeUndefined();
+      expect(second.fromCache).toBeUndefined();
+      expect(second.serverChanged).toMatch(
+        new RegExp(
+          `^the LLM server at ${srv.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} describes model "scripted" otherwise than when this process last asked: GET /models gave ${DIGEST.source}, now ${DIGEST.source} \\(another model behind the same name\\?\\): replies the response cache holds from another description are not served`,
+        ),
+      );
+      expect(s.stderr()).toContain(second.serverChanged);
+
+      // the new model's own replies are served from the cache again, checked against it
+      const third = await askEvidence(s.info.url);
+      expect(chats(srv.requests)).toBe(4);
+      expect(third.serverChanged).toBeUndefined();
+      expect(Object.entries(third.cacheSources)).toEqual([[expect.stringMatching(/^GET \/models listed .* when it was written, as now/), 2]]);
+    } finally {
+      await s.stop();
+      await srv.close();
+    }
+  }, 180_000);
+
+  it('with the response cache off (--no-cache) and no preflight, no GET /models is made: the identity is heard only for the cache', async () => {
+    const srv = await startScriptedServer(advocate, { modelFields: { owned_by: 'llamacpp', meta: LLAMA_8B } });
+    const s = await startServerChild(['serve', '--api', '--no-cache', '--index', fx.index.dir, '--port', '0'], {
+      cwd: fx.dir,
+      env: envFor(srv.url, join(fx.dir, 'cache-off'), { LEXCASE_LLM_PREFLIGHT: '0' }),
+    });
+    try {
+      await askEvidence(s.info.url);
+      await askEvidence(s.info.url);
+      expect(chats(srv.requests)).toBe(4);
+      expect(srv.modelListings).toBe(0);
+    } finally {
+      await s.stop();
+      await srv.close();
+    }
+  }, 180_000);
+});
