@@ -36,16 +36,27 @@ export function cacheSources(exchanges: readonly Exchange[]): Record<string, num
   return Object.keys(out).length ? out : undefined;
 }
 
+/** A source (sourceOf) checked against what the server says now: `GET /models listed "<id>" (GET /models entry <digest>) when it was written, as now`. */
+const CHECKED = /^GET \/models listed "(?:[^"\\]|\\.)*" \(GET \/models entry [0-9a-f]{12}\) when it was written, as now(?:;|$)/;
+
+/** Of the cached replies by source, those served without a check against the server's model now (no recorded identity, or none said now). */
+export function uncheckedCount(sources: readonly [string, number][]): number {
+  return sources.reduce((a, [s, n]) => a + (CHECKED.test(s) ? 0 : n), 0);
+}
+
 /**
- * "3 of 3 LLM calls were answered from the response cache, not by the server at the endpoint:
- * GET /models listed … ×3 — --no-cache (or another LEXCASE_CACHE_DIR) asks the server again", or ''
- * when no call was: what a command outside the runner (`lexcase evidence`, /v1/evidence, MCP
- * find_evidence, the explorer) says of its calls.
+ * "3 of 3 LLM calls were answered from the response cache, not by the server at the endpoint
+ * (1 of them not checked against the model the server serves now): GET /models listed … ×3 —
+ * --no-cache (or another LEXCASE_CACHE_DIR) asks the server again", or '' when no call was: what a
+ * command outside the runner (`lexcase evidence`, /v1/evidence, MCP find_evidence, the explorer)
+ * says of its calls.
  */
 export function cacheAnswersText(sources: readonly [string, number][], calls: number): string {
   const hits = sources.reduce((a, [, n]) => a + n, 0);
   if (!hits) return '';
-  return `${hits.toLocaleString('en-US')} of ${calls.toLocaleString('en-US')} LLM calls were answered from the response cache, not by the server at the endpoint: ${sources
+  const unchecked = uncheckedCount(sources);
+  const uncheckedText = unchecked ? ` (${unchecked.toLocaleString('en-US')} of them not checked against the model the server serves now)` : '';
+  return `${hits.toLocaleString('en-US')} of ${calls.toLocaleString('en-US')} LLM calls were answered from the response cache, not by the server at the endpoint${uncheckedText}: ${sources
     .map(([s, n]) => `${s} ×${n.toLocaleString('en-US')}`)
     .join('; ')} — --no-cache (or another LEXCASE_CACHE_DIR) asks the server again`;
 }

@@ -20,7 +20,7 @@ import type { EvidenceItem, RejectedPick, ToolCallRecord } from './types.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { countingDenseSearches, searchesCutNote } from '../../retrieval/dense-query-cut.js';
 import { currentExchangeLog, ExchangeLog, withExchangeLog } from '../../core/llm/record-replay.js';
-import { cacheAnswersText, cacheSources } from '../../eval/cache-sources.js';
+import { cacheAnswersText, cacheSources, uncheckedCount } from '../../eval/cache-sources.js';
 
 export interface FindEvidenceOptions {
   hypothesis: string;
@@ -75,6 +75,12 @@ export interface EvidenceResult {
   cacheSources?: Record<string, number>;
   /** The same as a sentence: "N of M LLM calls were answered from the response cache, …" (absent when none was). */
   fromCache?: string;
+  /**
+   * Of those cached replies, how many were served without a check against the model the server serves
+   * now: an entry with no recorded server identity (an older lexcase's), or a server that names no such
+   * model now (the sentence says it too); absent when none was.
+   */
+  cacheUnchecked?: number;
   /**
    * A long-running server's evidence request (serve/query/index-queries.ts evidenceFor): the LLM server
    * described the model otherwise than when the process last asked, while this request ran (its
@@ -140,12 +146,9 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
   const queryCut = searchesCutNote(dense);
   const calls = xlog?.recorded.slice(firstCall).filter((x) => !x.unsent);
   const fromCache = calls && cacheSources(calls);
-  const fromCacheText =
-    fromCache &&
-    cacheAnswersText(
-      Object.entries(fromCache).sort(([a], [b]) => a.localeCompare(b, 'en')),
-      calls.length,
-    );
+  const sources = fromCache && Object.entries(fromCache).sort(([a], [b]) => a.localeCompare(b, 'en'));
+  const fromCacheText = sources && cacheAnswersText(sources, calls.length);
+  const unchecked = sources ? uncheckedCount(sources) : 0;
   return {
     hypothesis: hypothesisText,
     facts,
@@ -165,6 +168,7 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
     ...(queryCut ? { queryCut } : {}),
     ...(calls?.length ? { llmCalls: calls.length } : {}),
     ...(fromCache ? { cacheSources: fromCache, fromCache: fromCacheText } : {}),
+    ...(unchecked ? { cacheUnchecked: unchecked } : {}),
   };
 }
 

@@ -277,6 +277,7 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
         ...(r.queryCut ? { queryCut: r.queryCut } : {}),
         ...(r.llmCalls !== undefined ? { llmCalls: r.llmCalls } : {}),
         ...(r.cacheSources ? { cacheSources: r.cacheSources, fromCache: r.fromCache } : {}),
+        ...(r.cacheUnchecked ? { cacheUnchecked: r.cacheUnchecked } : {}),
         ...(r.serverChanged ? { serverChanged: r.serverChanged } : {}),
       };
     },

@@ -293,6 +293,13 @@ export const evidenceOutput = z.object({
       "LLM mode: the replies answered from the response cache (an earlier ask's), not by the server, by who wrote them (what GET /models said then); absent when none was",
     ),
   fromCache: z.string().optional().describe('the same as a sentence: "N of M LLM calls were answered from the response cache, …"'),
+  cacheUnchecked: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'of those cached replies, how many were served without being checked against the model the server serves now (an entry with no recorded server identity, written by an older lexcase, or a server that names no such model now); absent when none was',
+    ),
   serverChanged: z
     .string()
     .optional()

@@ -3,11 +3,14 @@
  * keeps running: the built `lexcase serve --api` hears the LLM server's description of the model (its
  * GET /models entry) again at each /v1/evidence request, so a model swapped behind the same URL and
  * name while it runs is asked again, and the response (`serverChanged`) and the server's log say so;
- * with the cache off no GET /models is made at all.
+ * cached replies served without that check (an older lexcase's entries, which record no identity) are
+ * counted on every surface (`cacheUnchecked`, and in the fromCache sentence); with the cache off no
+ * GET /models is made at all.
  */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startServerChild } from '../../mcp/test-support/children.js';
+import { runBuiltCli, startServerChild } from '../../mcp/test-support/children.js';
 import { mixedIndexFixture } from '../../../tests/support/five-systems.js';
 import { startScriptedServer, type RecordedRequest, type ScriptReply, type ServerOptions } from '../../../tests/support/scripted-openai-server.js';
 
@@ -87,8 +90,49 @@ describe('serve --api: the response cache checks the server the model is served 
       expect(chats(srv.requests)).toBe(4);
       expect(third.serverChanged).toBeUndefined();
       expect(Object.entries(third.cacheSources)).toEqual([[expect.stringMatching(/^GET \/models listed .* when it was written, as now/), 2]]);
+      expect(third.cacheUnchecked).toBeUndefined();
     } finally {
       await s.stop();
+      await srv.close();
+    }
+  }, 180_000);
+
+  it('entries an older lexcase wrote (no server identity) are counted as not checked: /v1/evidence, evidence --json and its stderr line', async () => {
+    const srv = await startScriptedServer(advocate, { modelFields: { owned_by: 'llamacpp', meta: LLAMA_8B } });
+    const cacheDir = join(fx.dir, 'cache-old');
+    const env = envFor(srv.url, cacheDir);
+    try {
+      const made = await runBuiltCli(['--json', 'evidence', HYPOTHESIS, '--index', fx.index.dir, '--k', '1'], { cwd: fx.dir, env });
+      expect(made.code, made.stderr.slice(-2000)).toBe(0);
+      expect(chats(srv.requests)).toBe(2);
+      // the entries as an older lexcase wrote them: no `server`
+      const files = readdirSync(cacheDir).filter((f) => f.endsWith('.json'));
+      expect(files).toHaveLength(2);
+      for (const f of files) {
+        const { server, ...older } = JSON.parse(readFileSync(join(cacheDir, f), 'utf8'));
+        expect(server).toBeDefined();
+        writeFileSync(join(cacheDir, f), JSON.stringify(older));
+      }
+      const said =
+        /^2 of 2 LLM calls were answered from the response cache, not by the server at the endpoint \(2 of them not checked against the model the server serves now\): no server identity recorded/;
+
+      const cli = await runBuiltCli(['--json', 'evidence', HYPOTHESIS, '--index', fx.index.dir, '--k', '1'], { cwd: fx.dir, env });
+      expect(cli.code, cli.stderr.slice(-2000)).toBe(0);
+      const json = JSON.parse(cli.stdout);
+      expect({ cacheUnchecked: json.cacheUnchecked, sources: Object.values(json.cacheSources) }).toEqual({ cacheUnchecked: 2, sources: [2] });
+      expect(json.fromCache).toMatch(said);
+      expect(cli.stderr).toContain(`evidence: ${json.fromCache}`);
+
+      const s = await startServerChild(['serve', '--api', '--index', fx.index.dir, '--port', '0'], { cwd: fx.dir, env });
+      try {
+        const api = await askEvidence(s.info.url);
+        expect(api.cacheUnchecked).toBe(2);
+        expect(api.fromCache).toMatch(said);
+      } finally {
+        await s.stop();
+      }
+      expect(chats(srv.requests)).toBe(2);
+    } finally {
       await srv.close();
     }
   }, 180_000);
