@@ -198,6 +198,14 @@ export const errors = {
       hint: 'wait for that command to finish, then run this again',
     }),
 
+  /** An index's lancedb-fts table from before its checksum was recorded whose rows are not the doc store's ids, titles and texts (indexer/lancedb-fts-adopt.ts): nothing is recorded for it. */
+  lanceFtsUnconfirmed: (dir: string, problem: string) =>
+    new LexcaseError(
+      'INDEX_INCOMPATIBLE',
+      `index at ${dir}: its lancedb-fts table was built before lexcase recorded what the table indexes, and ${problem}; no checksum was recorded and the table was not changed`,
+      { file: dir, hint: `rebuild the table from the doc store: lexcase index lancedb-fts ${dir} --rebuild` },
+    ),
+
   indexCorrupt: (
     file: string,
     message: string,

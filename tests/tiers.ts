@@ -39,6 +39,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'indexer/build-owned-dirs.test.ts',
   'indexer/dense/s3-object-storage.test.ts',
   'indexer/integrity.test.ts',
+  'indexer/lancedb-fts-older-index.test.ts',
   'indexer/lancedb-fts-title-checksum.test.ts',
   'retrieval/dense-ties.test.ts',
   'retrieval/lance-relative-path.test.ts',

@@ -178,6 +178,12 @@ function embeddedTextNote(d: NonNullable<Manifest['dense']>): string {
   return `ids, titles and texts sha256 ${c ? `${c.slice(0, 12)}…` : 'not recorded (dense vectors from before it, or older prebuilt ones)'}`;
 }
 
+/** "ids, titles and texts sha256 0123456789ab…": the checksum of what the lancedb-fts table indexes (manifest lancedbFts.textChecksum; the corpus checksum covers no titles). */
+function lanceFtsNote(dir: string, m: Manifest): string {
+  const c = m.lancedbFts?.textChecksum;
+  return `ids, titles and texts sha256 ${c ? `${c.slice(0, 12)}…` : `not recorded (a table built before it; lexcase index lancedb-fts ${dir} records it)`}`;
+}
+
 /**
  * Where the manifest's vector source holds an older lexcase's digest over the endpoint's query values,
  * a key's value included (core/older-query-digest.ts; shown masked): that it does and how to rewrite it.
@@ -221,6 +227,8 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
           ...(olderDigestNote(dir, m) ? [`  note      ${olderDigestNote(dir, m)}`] : []),
         ]
       : []),
+    // what the lancedb-fts table indexes (titles included), as `embedded` for the dense vectors
+    ...(m.methods.includes('lancedb-fts') || m.lancedbFts ? [`  full-text lancedb-fts: ${lanceFtsNote(dir, m)}`] : []),
     `  size      ${byteSize(sizes.total)} (${Object.entries(sizes.parts)
       .map(([k, v]) => `${k} ${byteSize(v)}`)
       .join(', ')})`,
