@@ -7,6 +7,7 @@
  * are unaffected) and fstat'ed through the same descriptor, so nothing can be swapped in between;
  * anything but a regular file is an ENOTREGULAR error, which callers treat like an unreadable file.
  */
+import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
@@ -33,6 +34,24 @@ export async function readRegularFile(file: string): Promise<string> {
   try {
     if (!(await h.stat()).isFile()) throw notRegular(file);
     return await h.readFile('utf8');
+  } finally {
+    await h.close();
+  }
+}
+
+/** The sha256 (hex) of `file`'s bytes if it is a regular file, read in 1 MiB pieces; ENOTREGULAR (never blocks) otherwise. */
+export async function regularFileSha256(file: string): Promise<string> {
+  const h = await open(file, FLAGS);
+  try {
+    if (!(await h.stat()).isFile()) throw notRegular(file);
+    const hash = createHash('sha256');
+    const buf = Buffer.alloc(1 << 20);
+    for (;;) {
+      const { bytesRead } = await h.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buf.subarray(0, bytesRead));
+    }
+    return hash.digest('hex');
   } finally {
     await h.close();
   }

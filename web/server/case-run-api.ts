@@ -9,7 +9,7 @@ import { datasetFileRecord, fileChecksum, loadQuestions } from '../../corpora/re
 import type { Question } from '../../corpora/types.js';
 import { readConfig, readResults, readTraceFor, traceReadPath } from '../../eval/run-dir.js';
 import { notFound } from '../../serve/http/http-util.js';
-import { fileStamp } from './eval-sets.js';
+import { statKey } from './content-key.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
 import { graphPath, readGraph } from '../../agents/acal/graph/store.js';
 import { resolvesInside, servable, type RunEntry } from './runs.js';
@@ -55,14 +55,19 @@ function bundledChecksum(dataset: string): Promise<string | undefined> {
   return p;
 }
 
-/** sha256 of a recorded data file (undefined: unreadable), hashed again only when its stamp (size, mtime, inode) changes: every item opened asked it. */
+/**
+ * sha256 of a recorded data file (undefined: unreadable), hashed again only when its stat key
+ * (content-key.ts statKey: size, mtime, ctime, inode, device) changes: every item opened asked it.
+ * A hash made while the file's last change is under 2 s old is not kept.
+ */
 const recordedSha = new Map<string, { stamp: string; sha: Promise<string | undefined> }>();
 function recordedChecksum(file: string): Promise<string | undefined> {
-  const stamp = fileStamp(file);
+  const { key, settled } = statKey(file);
   const hit = recordedSha.get(file);
-  if (hit && hit.stamp === stamp) return hit.sha;
+  if (hit && hit.stamp === key) return hit.sha;
   const sha = fileChecksum(file).catch(() => undefined);
-  recordedSha.set(file, { stamp, sha });
+  if (settled) recordedSha.set(file, { stamp: key, sha });
+  else recordedSha.delete(file);
   return sha;
 }
 

@@ -6,11 +6,10 @@
  * User files are read by the same loaders as `search --topics` and `eval run --qrels`
  * (corpora/topics.ts: TSV `id<TAB>text` or JSONL; corpora/qrels.ts: TREC `qid iter docid rel`,
  * grade ≥ 1 relevant, every grade kept for graded nDCG). Errors name the file (by its base name) and line.
- * A user set is read again when its topics or qrels file changed on disk (size, mtime or inode)
- * since it was last read, so figures always come from the files as they are now: an explorer left
- * open while the qrels were corrected showed the figures of the qrels it read first.
+ * A user set is read again when the bytes of its topics or qrels file changed since it was last read
+ * (content-key.ts: a same-size edit with its mtime set back included), so figures always come from
+ * the files as they are now.
  */
-import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { retrievalQuery } from '../../corpora/barexam.js';
 import { loadQrels } from '../../corpora/qrels.js';
@@ -18,6 +17,7 @@ import { loadQuestions } from '../../corpora/registry.js';
 import { loadTopics } from '../../corpora/topics.js';
 import { DEFAULT_SPLIT_SEED } from '../../corpora/splits.js';
 import { errors } from '../../core/errors.js';
+import { contentKey } from './content-key.js';
 
 export interface EvalTopic {
   id: string;
@@ -76,23 +76,13 @@ export const readTopicsQrels: TopicsQrelsLoader = async (topicsFile, qrelsFile) 
 
 const BUNDLED_SPLITS = ['val', 'test'] as const;
 
-/** What a file on disk is now (size, mtime, inode; '-' when it cannot be read): a change means it must be read again. */
-export function fileStamp(file: string): string {
-  try {
-    const st = statSync(file);
-    return `${st.size}:${st.mtimeMs}:${st.ino}`;
-  } catch {
-    return '-';
-  }
-}
-
 export function evalSets(user: UserEvalSet[] = [], loader: TopicsQrelsLoader = readTopicsQrels): EvalSet[] {
   const cache = new Map<string, { stamp: string; topics: Promise<EvalTopic[]> }>();
   /** `f`'s topics, read once while `stamp()` stays the same; a new stamp reads them again (a new array: retrieval-eval-api.ts evaluates it afresh). */
   const cached =
-    (id: string, f: () => Promise<EvalTopic[]>, stamp: () => string = () => '') =>
-    () => {
-      const now = stamp();
+    (id: string, f: () => Promise<EvalTopic[]>, stamp: () => Promise<string> = async () => '') =>
+    async () => {
+      const now = await stamp();
       const hit = cache.get(id);
       if (hit && hit.stamp === now) return hit.topics;
       const entry = { stamp: now, topics: f() };
@@ -119,7 +109,7 @@ export function evalSets(user: UserEvalSet[] = [], loader: TopicsQrelsLoader = r
       load: cached(
         id,
         () => loader(u.topics, u.qrels),
-        () => `${fileStamp(u.topics)}|${fileStamp(u.qrels)}`,
+        async () => `${await contentKey(u.topics)}|${await contentKey(u.qrels)}`,
       ),
     });
   });

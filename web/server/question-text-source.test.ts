@@ -10,7 +10,7 @@
  * edited in a copy.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -29,6 +29,10 @@ let item: Question;
 let copy: string;
 let copySha: string;
 let bundledSha: string;
+/** A second copy the run 'restoredCopy' read, edited and put back during a test. */
+let copy2: string;
+/** The mtime copy2 is given after each write (a fixed instant, not the clock). */
+const COPY_MTIME = new Date('2026-12-01T10:00:00Z');
 
 function runDir(id: string, dataFile: Record<string, unknown>) {
   const dir = join(root, id);
@@ -67,6 +71,10 @@ beforeAll(async () => {
   runDir('ownCopy', { dataset: 'barexam', split: 'val', source: 'file', file: copy, sha256: copySha });
   runDir('goneCopy', { dataset: 'barexam', split: 'val', source: 'file', file: join(root, 'deleted.jsonl'), sha256: copySha });
   runDir('bundled', { ...bundled });
+  copy2 = join(root, 'qa-copy2.jsonl');
+  writeFileSync(copy2, readFileSync(copy));
+  utimesSync(copy2, COPY_MTIME, COPY_MTIME);
+  runDir('restoredCopy', { dataset: 'barexam', split: 'val', source: 'file', file: copy2, sha256: copySha });
 });
 
 const none = async () => undefined;
@@ -95,6 +103,23 @@ describe("the explorer's question text is the run's own", () => {
       /bundled copy of barexam .*differs from the file this run read \(.*deleted\.jsonl, sha256 .*not found here\)/,
     );
     expect((await runQuestions(run, 'all')).questionNote).toMatch(/differs from the file this run read/);
+  });
+
+  it("a copy edited since the run, then put back at the same size with its mtime set back: the run's text again (it kept saying the file changed)", async () => {
+    const run = await findRun(root, 'restoredCopy');
+    const original = readFileSync(copy2);
+    const before = statSync(copy2, { bigint: true });
+    writeFileSync(copy2, original.toString('utf8').replace(EDITED, EDITED.replace('EDITED COPY', 'EDITED COPZ')));
+    utimesSync(copy2, COPY_MTIME, COPY_MTIME);
+    expect((await runTrace(run, item.id, none)).question).toMatchObject({ note: expect.stringMatching(/qa-copy2\.jsonl, sha256 .*changed since\)/) });
+    writeFileSync(copy2, original);
+    utimesSync(copy2, COPY_MTIME, COPY_MTIME);
+    const after = statSync(copy2, { bigint: true });
+    // what a key of size, mtime and inode sees: nothing changed
+    expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
+    const t = await runTrace(run, item.id, none);
+    expect(t.question).toMatchObject({ id: item.id, question: EDITED });
+    expect((t.question as { note?: string }).note).toBeUndefined();
   });
 
   it('a run that read the bundled copy shows it, with no note', async () => {

@@ -12,7 +12,7 @@
  *   norel  "murder malice": judged, no relevant document: 0 on every measure and in the mean;
  *   extra  not in the qrels: skipped by both.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,8 @@ let index: string;
 let topics: string;
 let qrels: string;
 let s: ExplorerServer;
+/** The mtime the same-size qrels file is given after each write (a fixed instant, not the clock). */
+const QRELS_MTIME = new Date('2026-12-01T10:00:00Z');
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lexcase-explorer-eval-'));
@@ -52,6 +54,9 @@ beforeAll(async () => {
   await writeFile(join(dir, 'nohit.qrels'), 'q1 0 p-hear1 1\nq3 0 p-tax 1\n');
   await writeFile(join(dir, 'edited.tsv'), 'e1\thearsay excited utterance\n');
   await writeFile(join(dir, 'edited.qrels'), 'e1 0 p-hear2 1\n');
+  await writeFile(join(dir, 'same-size.tsv'), 'e1\thearsay excited utterance\n');
+  await writeFile(join(dir, 'same-size.qrels'), 'e1 0 p-hear2 1\n');
+  await utimes(join(dir, 'same-size.qrels'), QRELS_MTIME, QRELS_MTIME);
   s = await startExplorer({
     index,
     port: 0,
@@ -59,6 +64,7 @@ beforeAll(async () => {
       { topics, qrels, name: 'mine' },
       { topics: join(dir, 'nohit.tsv'), qrels: join(dir, 'nohit.qrels'), name: 'nohit' },
       { topics: join(dir, 'edited.tsv'), qrels: join(dir, 'edited.qrels'), name: 'edited' },
+      { topics: join(dir, 'same-size.tsv'), qrels: join(dir, 'same-size.qrels'), name: 'same-size' },
     ],
   });
 }, 120_000);
@@ -201,6 +207,23 @@ describe('explorer retrieval evaluation of a topics+qrels set', () => {
     ]);
     expect(cli.code).toBe(0);
     expect(cli.stdout).toMatch(/"mrr@10":\s*\{[^}]*"estimate":\s*0\.5/);
+  }, 60_000);
+
+  it('qrels edited at the same size with the mtime set back (touch -r): the figures are of the file as it is now (it kept the first figures)', async () => {
+    type Api = { results: { metrics: Record<string, { estimate: number }> }[] };
+    const metrics = async () => ((await (await fetch(`${s.url}/api/eval/retrieval?set=user:4&methods=bm25`)).json()) as Api).results[0].metrics;
+    const f = join(dir, 'same-size.qrels');
+    // "hearsay excited utterance": p-hear2 first, p-hear1 second
+    expect((await metrics())['mrr@10'].estimate).toBe(1);
+    const before = await stat(f, { bigint: true });
+    await writeFile(f, 'e1 0 p-hear1 1\n');
+    await utimes(f, QRELS_MTIME, QRELS_MTIME);
+    const after = await stat(f, { bigint: true });
+    // what a stat-based key sees: nothing changed
+    expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
+    const now = await metrics();
+    expect(now['mrr@10'].estimate).toBe(0.5);
+    expect(now['recall@1'].estimate).toBe(0);
   }, 60_000);
 
   it('a topic with more than 50 relevant passages: every one reaches the search view (it counted "50 of the topic\'s 50" for 80)', async () => {

@@ -21,7 +21,7 @@ import {
   runTokenTotal,
   underWayText,
 } from '../../eval/run-counts.js';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
 import { headlineFigures, modelOf, recordedSystemSpec, systemSpec } from '../../eval/systems.js';
@@ -35,6 +35,7 @@ import type { ResultRecord } from '../../eval/types.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
 import { recordedBootstrap } from '../../eval/report/recorded-bootstrap.js';
 import { reproProvenance } from './repro-provenance.js';
+import { contentKey } from './content-key.js';
 import type { RunSummary } from '../common/run-summary-types.js';
 import { plannedItems } from '../../eval/run-planned.js';
 import { runWriter } from '../../eval/run-dir-guard.js';
@@ -76,26 +77,23 @@ async function configOf(run: RunEntry): Promise<Record<string, unknown>> {
   }
 }
 
-/** Summaries by run dir, reused while results.jsonl and config.json are unchanged (size and mtime). */
+/** Summaries by run dir, reused while results.jsonl, config.json and table.json hold the same bytes (content-key.ts). */
 const cache = new Map<string, { key: string; summary: Promise<Omit<RunSummary, 'inProgress'>> }>();
-const fileKey = (f: string) => {
-  try {
-    const st = statSync(f);
-    return `${st.size}:${st.mtimeMs}`;
-  } catch {
-    return '-';
-  }
-};
 
 export async function runSummary(run: RunEntry): Promise<RunSummary> {
-  const key = [run.id, fileKey(resultsPath(run.dir)), fileKey(configPath(run.dir)), fileKey(join(run.dir, TABLE_FILE))].join('|');
+  // table.json only where it may be served (the runs list checked the others): a link out of the runs root is not read
+  const table = join(run.dir, TABLE_FILE);
+  const files = await Promise.all([resultsPath(run.dir), configPath(run.dir)].map(contentKey));
+  const key = [run.id, ...files, servable(run.root, table) ? await contentKey(table) : 'outside'].join('|');
   const hit = cache.get(run.dir);
   let summary = hit && hit.key === key ? hit.summary : undefined;
   if (!summary) {
     summary = computeSummary(run);
     const mine = summary;
     cache.set(run.dir, { key, summary: mine });
-    mine.catch(() => cache.delete(run.dir));
+    mine.catch(() => {
+      if (cache.get(run.dir)?.summary === mine) cache.delete(run.dir);
+    });
   }
   const s = await summary;
   // asked on every request, never cached: a run that ends (or is killed) leaves its results as they are
