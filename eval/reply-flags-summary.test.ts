@@ -70,7 +70,7 @@ describe('the summary lines of a run whose server sent no usage or cut replies s
     const { records, line, caseLine } = await run(() => ({ content: 'C', usage: null }));
     expect(records.map((r) => r.tokens?.unreported)).toEqual([1, 1, 1]);
     expect(line).toBe('tokens 0; 3 of 3 LLM calls reported no token usage (the endpoint sent none; not in the total)');
-    expect(caseLine).toBe('Tokens: 0 total, 0 per question; 3 of 3 LLM calls reported no token usage (the endpoint sent none; not in the total).');
+    expect(caseLine).toBe('Tokens: 0 total, 0.0 per item; 3 of 3 LLM calls reported no token usage (the endpoint sent none; not in the total).');
   });
 
   it('cut short at max_tokens: the count of such replies beside the total (before: nothing in either line)', async () => {
@@ -80,7 +80,7 @@ describe('the summary lines of a run whose server sent no usage or cut replies s
       ...(JSON.stringify(r.body.messages).includes('[mbe_581]') ? {} : { finishReason: 'length' }),
     }));
     expect(line).toBe('tokens 348; 2 replies cut short at the token limit (finish_reason "length")');
-    expect(caseLine).toMatch(/^Tokens: 348 total, 116 per question.*; 2 replies cut short at the token limit \(finish_reason "length"\)\.$/);
+    expect(caseLine).toMatch(/^Tokens: 348 total, 116.0 per item.*; 2 replies cut short at the token limit \(finish_reason "length"\)\.$/);
   });
   it('stopped by the content filter: counted on the item, in report.md and both lines (before: in no count; the answer read as whole)', async () => {
     const { records, line, caseLine, runDir } = await run((r) => ({
@@ -103,7 +103,7 @@ describe('the summary lines of a run whose server sent no usage or cut replies s
       [116, 0, 1, undefined],
     ]);
     expect(line).toBe('tokens 348; 3 of 3 LLM calls reported only a total (no input/output split)');
-    expect(caseLine).toMatch(/^Tokens: 348 total, 116 per question.*; 3 of 3 LLM calls reported only a total \(no input\/output split\)\.$/);
+    expect(caseLine).toMatch(/^Tokens: 348 total, 116.0 per item.*; 3 of 3 LLM calls reported only a total \(no input\/output split\)\.$/);
     const t = (await tokensSection(await readRun(runDir), {} as never))!;
     expect(t.json).toMatchObject({ total: 348, calls: 3, totalOnly: 3 });
     // report.md says what the budget counted (before: a row, and no word on the budget)

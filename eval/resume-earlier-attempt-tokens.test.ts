@@ -108,7 +108,7 @@ describe('tokens of a run killed and resumed with the same cache dir', () => {
     const rd = join(dir, 'r2');
     const { records } = await readResults(rd);
     expect(runTokensText(records, 0)).toBe('tokens 0; 3 cache hits (no tokens)');
-    expect(caseMetricsMarkdown(caseMetrics(records, new Map()))).toContain('Tokens: 0 total, 0 per question; 3 cache hits (no tokens).');
+    expect(caseMetricsMarkdown(caseMetrics(records, new Map()))).toContain('Tokens: 0 total, 0.0 per item; 3 cache hits (no tokens).');
     const s = await runSummary({ id: 'r2', dir: rd, root: dir, kind: 'case', items: 3, correct: 0, graphs: 0 });
     expect(s).toMatchObject({ tokens: 0, cacheHits: 3, cacheNote: '3 cache hits (no tokens)' });
   });

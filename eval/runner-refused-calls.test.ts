@@ -71,7 +71,7 @@ describe('requests refused with an error after their retries', () => {
     expect(t.markdown).toContain('**1 request refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)**');
     expect(runTokensText(r.results, 820)).toBe('tokens 820; 1 request refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)');
     expect(caseMetricsMarkdown(caseMetrics(records, new Map()))).toContain(
-      'Tokens: 820 total, 273 per question (other 820); 1 request refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls).',
+      'Tokens: 820 total, 273.3 per item (other 820); 1 request refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls).',
     );
     expect(await runSummary(entry(runDir))).toMatchObject({ tokens: 820, refused: 1, cutOff: 0 });
   });

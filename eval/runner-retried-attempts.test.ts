@@ -87,7 +87,7 @@ describe('failed attempts sent again', () => {
     expect(t.markdown).toContain('**3 failed attempts sent again (HTTP 429/5xx, a timeout, …; their usage, if any, is in no total)**');
     expect(runTokensText(r.results, 1230)).toBe('tokens 1,230; 3 failed attempts sent again (HTTP 429/5xx, a timeout, …; their usage, if any, is in no total)');
     expect(caseMetricsMarkdown(caseMetrics(records, new Map()))).toContain(
-      'Tokens: 1230 total, 410 per question (other 1230); 3 failed attempts sent again (HTTP 429/5xx, a timeout, …; their usage, if any, is in no total).',
+      'Tokens: 1,230 total, 410.0 per item (other 1,230); 3 failed attempts sent again (HTTP 429/5xx, a timeout, …; their usage, if any, is in no total).',
     );
 
     // the explorer: the run summary and the item's LLM-calls panel
@@ -148,7 +148,7 @@ describe('failed attempts sent again', () => {
     const records = (await readResults(runDir)).records;
     expect(runTokensText(records, 1230)).toBe('tokens 1,230; retries not recorded for 2 items (written by an older lexcase)');
     expect(caseMetricsMarkdown(caseMetrics(records, new Map()))).toContain(
-      'Tokens: 1230 total, 410 per question (other 1230); retries not recorded for 2 items (written by an older lexcase).',
+      'Tokens: 1,230 total, 410.0 per item (other 1,230); retries not recorded for 2 items (written by an older lexcase).',
     );
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultRecord } from '../../eval/types.js';
 import { toolUsageSection } from '../../eval/report/sections/tool-usage.js';
+import { tokensSection } from '../../eval/report/sections/tokens.js';
 import { caseMetrics, caseMetricsMarkdown } from './metrics.js';
 
 const rec = (id: string, correct: boolean, confidence: string, m: Record<string, boolean | null>, total = 100): ResultRecord => ({
@@ -82,7 +83,7 @@ describe('caseMetrics', () => {
     expect(m.tools.calls).toEqual({ bm25_search: 5, qld_search: 5 });
     expect(m.tools.callsPerQuestion).toBe(2);
     expect(m.tools.distinctPassagesPerQuestion).toBe(3);
-    expect(m.tokens).toMatchObject({ total: 500, perQuestion: 100, byStage: { advocates: 300, jury: 200 } });
+    expect(m.tokens).toMatchObject({ total: 500, perItem: 100, items: 5, byStage: { advocates: 300, jury: 200 } });
     expect(m.abstentions).toBe(5);
     const md = caseMetricsMarkdown(m);
     expect(md).toMatch(/\| accuracy +\| 60\.0%/);
@@ -94,7 +95,7 @@ describe('caseMetrics', () => {
     // before: a total of 0 fell back to the traces' stages (500 tokens printed for a run that spent none)
     expect(caseMetrics(cached, traces).tokens.total).toBe(0);
     // and the Tokens line says why (before: no Tokens line at all)
-    expect(caseMetricsMarkdown(caseMetrics(cached, traces))).toContain('Tokens: 0 total, 0 per question; 25 cache hits (no tokens).');
+    expect(caseMetricsMarkdown(caseMetrics(cached, traces))).toContain('Tokens: 0 total, 0.0 per item; 25 cache hits (no tokens).');
     // the query-rewrite tool's calls are in the runner's count but in no stage: 120 a question here
     const more = records.map((r) => ({ ...r, tokens: { ...r.tokens!, total: 220 } }));
     expect(caseMetrics(more, traces).tokens).toMatchObject({ total: 1100, byStage: { advocates: 300, jury: 200, other: 600 } });
@@ -110,7 +111,7 @@ describe('caseMetrics', () => {
     const cut = records.map((r, i) => (i === 0 ? { ...r, correct: false, error: 'LLM request failed: HTTP 400', tokens: { ...r.tokens!, abandoned: 2 } } : r));
     expect(caseMetrics(cut, traces).tokens).toMatchObject({ total: 500, cutOff: 2 });
     expect(caseMetricsMarkdown(caseMetrics(cut, traces))).toMatch(
-      /^Tokens: 500 total, 100 per question \(.*\); 2 requests cut off when their item ended \(their usage is in no total\)\.$/m,
+      /^Tokens: 500 total, 100.0 per item \(.*\); 2 requests cut off when their item ended \(their usage is in no total\)\.$/m,
     );
     expect(caseMetrics(records, traces).tokens).not.toHaveProperty('cutOff');
   });
@@ -129,6 +130,34 @@ describe('caseMetrics', () => {
     expect(cm.tools.calls).toEqual(Object.fromEntries(Object.entries(usage.tools).map(([t, e]) => [t, e.calls])));
     expect(cm.tools.callsPerQuestion).toBe(3);
     expect(cm.tools.distinctPassagesPerQuestion).toBe(usage.distinctPassagesPerItem);
+  });
+});
+
+describe("caseMetrics: tokens per item, report.md's Tokens table's figure", () => {
+  it('is one figure over one set of items (those whose lines record tokens, a failed one included), printed as the table prints it; lines an older lexcase wrote without tokens are named, and their stages left out', async () => {
+    const failed: ResultRecord = { ...rec('mbe_3', false, 'low', {}, 1116), prediction: null, error: 'LLM_REQUEST_FAILED: HTTP 500' };
+    delete failed.confidence;
+    const older = (id: string): ResultRecord => {
+      const { tokens: _none, ...r } = rec(id, true, 'high', {});
+      return r;
+    };
+    const recs = [rec('mbe_1', true, 'high', {}, 1000), rec('mbe_2', false, 'low', {}, 1201), failed, older('mbe_4'), older('mbe_5')];
+    const traces = new Map(recs.map((r) => [r.id, trace([])]));
+    const m = caseMetrics(recs, traces);
+    const table = (await tokensSection({ dir: 'run', config: {}, results: recs, traces, droppedTail: false } as never, {} as never))!;
+    const json = table.json as { items: number; perItem: number; itemsWithoutTokens?: number };
+    // before: 3,317 tokens over all 5 items, "663 per question", beside the table's 1105.7 per item over the 3 that record them
+    expect(m.tokens).toMatchObject({ total: 3317, items: 3, itemsWithoutTokens: 2, perItem: json.perItem });
+    expect(json).toMatchObject({ items: 3, itemsWithoutTokens: 2 });
+    expect(table.markdown).toMatch(/\| total +\| 3,317 +\| +1105\.7 +\|/);
+    expect(table.markdown).toContain('**Per item: over the 3 of 5 items whose results.jsonl lines record tokens**');
+    expect(caseMetricsMarkdown(m)).toMatch(/^Tokens: 3,317 total, 1105\.7 per item over the 3 of 5 items whose results\.jsonl lines record tokens \(/m);
+    // the stages of the items the total counts: the parts add up to it (before, the older items' 200 stage tokens were added to them)
+    expect(Object.values(m.tokens.byStage).reduce((a, b) => a + b, 0)).toBe(m.tokens.total);
+    // every line records tokens: no words beside the figure
+    const all = caseMetrics(recs.slice(0, 3), traces);
+    expect(all.tokens).not.toHaveProperty('itemsWithoutTokens');
+    expect(caseMetricsMarkdown(all)).toMatch(/^Tokens: 3,317 total, 1105\.7 per item \(/m);
   });
 });
 

@@ -37,6 +37,7 @@ import {
 import { toolCallsOf } from '../../eval/report/sections/tool-usage.js';
 import { compareConfidenceLabels } from '../../eval/plots/confidence-bins.js';
 import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
+import { meteredItemsText, perItemTokensText } from '../../eval/tokens-per-item.js';
 import { LEARNED_SELECTOR_LABEL, NO_SIGNALS_NOTE } from './evidence-selection-label.js';
 
 export interface RateCi {
@@ -77,6 +78,15 @@ export interface CaseMetrics {
    */
   tokens: {
     total: number;
+    /**
+     * `total` over `items`: the items whose results.jsonl lines record tokens (failed ones included), as report.md's
+     * Tokens table and report.json `tokens.perItem` (eval/tokens-per-item.ts); all the items for a run none of whose
+     * lines records them (the traces' stages then). `itemsWithoutTokens`: the lines left out (an older lexcase's); absent when none.
+     */
+    perItem: number;
+    items: number;
+    itemsWithoutTokens?: number;
+    /** `perItem`, under its older name. */
     perQuestion: number;
     /**
      * Per stage (hypotheses, advocates, jury) as the traces count them; `other`: what the rest of the
@@ -166,6 +176,8 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   let tiedHyps = 0;
   let label: string | undefined;
   const selections = new Map<string, number>();
+  // the tokens are the runner's count of the items whose lines record it: their stages only, so the parts add up to it
+  const metered = records.filter((r) => r.tokens);
   for (const r of records) {
     const t = traces.get(r.id) as AnyTrace | undefined;
     if (!t) continue;
@@ -180,7 +192,8 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       for (const id of c.ids ?? []) seen.add(id);
     }
     distinct += seen.size;
-    for (const [k, v] of Object.entries(t.tokens ?? {})) if (k !== 'total' && typeof v === 'number') byStage[k] = (byStage[k] ?? 0) + v;
+    if (!metered.length || r.tokens)
+      for (const [k, v] of Object.entries(t.tokens ?? {})) if (k !== 'total' && typeof v === 'number') byStage[k] = (byStage[k] ?? 0) + v;
     // an item that failed before its jury keeps the panel size (a number) under `jurors`
     abstentions += (Array.isArray(t.jurors) ? t.jurors : []).filter((j) => j.abstained).length;
     for (const h of Array.isArray(t.hypotheses) ? t.hypotheses : [])
@@ -197,7 +210,6 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   // error is in the runner's count and in no stage — its own part, not `other` (before: "other 12811"
   // read as query rewrites in a run that made none, and the advocates' figure lacked those tokens).
   const staged = Object.values(byStage).reduce((a, b) => a + b, 0);
-  const metered = records.filter((r) => r.tokens);
   const tokenTotal = metered.length ? metered.reduce((s, r) => s + r.tokens!.total, 0) : staged;
   let failedUnstaged = 0;
   for (const r of metered) {
@@ -210,6 +222,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   if (failedUnstaged) byStage.failedUnstaged = failedUnstaged;
   if (metered.length && tokenTotal > staged + failedUnstaged) byStage.other = tokenTotal - staged - failedUnstaged;
   const n = records.length;
+  const tokenItems = metered.length || n;
   const cutOff = runCutOffCount(records);
   const refused = runRefusedCount(records);
   const retried = runRetriedCount(records);
@@ -257,7 +270,10 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     tools: { calls, callsPerQuestion: n ? callTotal / n : 0, distinctPassagesPerQuestion: n ? distinct / n : 0 },
     tokens: {
       total: tokenTotal,
-      perQuestion: n ? tokenTotal / n : 0,
+      perItem: tokenItems ? tokenTotal / tokenItems : 0,
+      items: tokenItems,
+      ...(metered.length && metered.length < n ? { itemsWithoutTokens: n - metered.length } : {}),
+      perQuestion: tokenItems ? tokenTotal / tokenItems : 0,
       byStage,
       ...(cutOff ? { cutOff } : {}),
       ...(refused ? { refused } : {}),
@@ -347,11 +363,13 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
   }
   if (m.tokens.total > 0 || m.tokens.cutOff || m.tokens.refused || m.tokens.cacheHits || m.tokens.replies || m.tokens.interrupted)
     lines.push(
-      `Tokens: ${m.tokens.total} total, ${m.tokens.perQuestion.toFixed(0)} per question${
+      `Tokens: ${m.tokens.total.toLocaleString('en-US')} total, ${perItemTokensText(m.tokens.perItem)} per item${
+        m.tokens.itemsWithoutTokens ? ` ${meteredItemsText({ items: m.tokens.items, of: m.tokens.items + m.tokens.itemsWithoutTokens })}` : ''
+      }${
         // a run the cache answered spent nothing: the traces' stage figures are not this run's
         m.tokens.total > 0 && Object.keys(m.tokens.byStage).length
           ? ` (${Object.entries(m.tokens.byStage)
-              .map(([k, v]) => `${k === 'failedUnstaged' ? FAILED_UNSTAGED_LABEL : k} ${v}`)
+              .map(([k, v]) => `${k === 'failedUnstaged' ? FAILED_UNSTAGED_LABEL : k} ${v.toLocaleString('en-US')}`)
               .join(', ')})`
           : ''
       }${m.tokens.promptCache ? `; input ${m.tokens.promptCache.input.toLocaleString('en-US')} (${promptCachedText(m.tokens.promptCache.cached, m.tokens.promptCache.unsaid)})` : ''}${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0, m.tokens.interrupted)}${m.tokens.retriesUnrecorded ? `; ${retriesUnrecordedText(m.tokens.retriesUnrecorded)}` : ''}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,

@@ -16,6 +16,7 @@ import {
   underWayText,
 } from '../../run-counts.js';
 import { num, table } from '../format.js';
+import { meteredItems, meteredItemsText, perItemTokensText } from '../../tokens-per-item.js';
 import type { ResultRecord } from '../../types.js';
 import type { SectionBuilder } from '../types.js';
 
@@ -86,10 +87,12 @@ export const tokensSection: SectionBuilder = (run) => {
   if (t.calls === 0 && !t.abandoned && !t.refused && !underWay.requests)
     return { id: 'tokens', title: 'Tokens', markdown: 'No LLM calls (offline run).', json: { ...counted, perItem: 0 } };
   const n = withTokens.length;
+  // the per-item figures are over the items whose lines record tokens, failed ones included, as CASE's Tokens line (eval/tokens-per-item.ts)
+  const metered = meteredItems(run.results);
   const rows = [
-    [promptCached !== undefined ? `input (${promptCachedText(promptCached, promptCacheUnsaid)})` : 'input', num(t.input), num(t.input / n, 1)],
-    ['output', num(t.output), num(t.output / n, 1)],
-    ['total', num(t.total), num(t.total / n, 1)],
+    [promptCached !== undefined ? `input (${promptCachedText(promptCached, promptCacheUnsaid)})` : 'input', num(t.input), perItemTokensText(t.input / n)],
+    ['output', num(t.output), perItemTokensText(t.output / n)],
+    ['total', num(t.total), perItemTokensText(t.total / n)],
     ['LLM calls', num(t.calls), num(t.calls / n, 2)],
     ['cache hits', num(t.cached), num(t.cached / n, 2)],
   ];
@@ -135,6 +138,11 @@ export const tokensSection: SectionBuilder = (run) => {
   // only (eval/item-counts.ts; core/llm/text-beside-call.ts TEXT_OTHER_ANSWER_READING)
   const uncounted = itemsUncounted(run.config, ['itemCounts', 'textOtherAnswerReading']);
   const notes = [
+    ...(metered.items < metered.of
+      ? [
+          `**Per item: ${meteredItemsText(metered)}**: ${metered.of - metered.items === 1 ? 'the other line (written by an older lexcase) records none, so its item is' : `the other ${num(metered.of - metered.items)} lines (written by an older lexcase) record none, so their items are`} in no figure of this table.`,
+        ]
+      : []),
     ...(replaced.attempts
       ? [
           `**${atLeast ? 'At least ' : ''}${num(replaced.total)} tokens more (${num(replaced.calls)} LLM calls${replaced.abandoned ? `; and ${cutOffText(replaced.abandoned)}` : ''}${replaced.refused ? `; and ${refusedText(replaced.refused)}` : ''}${replaced.retried ? `; and ${resentText(replaced.retried)}` : ''}${replaced.earlierAttempts ? `; and ${num(replaced.earlierAttempts)} tokens of ${replaced.attempts === 1 ? 'its' : 'their'} cache hits paid by an earlier, stopped attempt of this run` : ''}) were spent on ${num(replaced.attempts)} failed ${replaced.attempts === 1 ? 'attempt' : 'attempts'} that a retry replaced** (${num(replaced.items)} ${replaced.items === 1 ? 'item' : 'items'}; not in the figures above, which are each item's recorded attempt): ${atLeast || t.earlierAttempts || replaced.earlierAttempts ? 'at least ' : ''}${num(spentInAll)} tokens were spent in all.`,
@@ -221,6 +229,7 @@ export const tokensSection: SectionBuilder = (run) => {
         ? { textOtherAnswerUncountedItems: uncounted.items, ...(uncounted.failed ? { textOtherAnswerUncountedFailedItems: uncounted.failed } : {}) }
         : {}),
       items: n,
+      ...(metered.items < metered.of ? { itemsWithoutTokens: metered.of - metered.items } : {}),
       perItem: t.total / n,
       msPerItem: wall.msPerItem,
       msItems: wall.items,
