@@ -63,6 +63,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'src/cli/commands/index-rebuild-process.test.ts',
   'src/cli/commands/reproduce-anserini.test.ts',
   'src/cli/commands/reproduce-offline.test.ts',
+  'src/cli/commands/run-case-library-panel-process.test.ts',
   'src/cli/commands/run-case-tokens-per-item-process.test.ts',
   'src/cli/commands/run-case-unresolved-recount-process.test.ts',
   'src/cli/commands/serve-cache-identity-process.test.ts',

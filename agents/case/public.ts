@@ -8,6 +8,7 @@ export {
   runOfflineAdvocate,
   majorityVote,
   samplePanel,
+  panelFor,
   PERSONAS,
   evidenceRecall,
   withGoldGuard,
