@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunResume } from './run-resumes.js';
-import { itemsUncounted, uncountedText } from './item-counts.js';
+import { ITEM_COUNTS, itemsUncounted, uncountedText } from './item-counts.js';
+import { unrecordedText, withUnrecorded } from './resume-unrecorded.js';
 
 const AT1 = '2026-12-02T10:00:00.000Z';
 const AT2 = '2026-12-02T11:00:00.000Z';
@@ -47,5 +48,21 @@ describe('itemsUncounted: the items an older lexcase wrote and no later resume r
     const u = itemsUncounted({ mergedFrom: [shard(1, [first]), shard(2, [{ ...first, keptFailed: undefined }])], resumes: [mergedResume] });
     // shard 1: 6 answered (its 2 kept failed run again by the merged dir's resume); shard 2: 8 answered
     expect(u).toEqual({ items: 14, failed: 0, at: AT1 });
+  });
+});
+
+describe("the resume's warning for a run dir without itemCounts", () => {
+  it('describes the counts as item-counts.ts makes them: any reply whose text named another answer, and the older lines still in the run (failed ones kept named), not "the items this resume runs only"', () => {
+    const { unrecorded } = withUnrecorded({ system: 'mine' }, { system: 'mine', itemCounts: ITEM_COUNTS }, { lexcaseFields: false });
+    const text = unrecordedText(unrecorded);
+    expect(text).toMatch(/^does not record itemCounts \(what each item's line counts/);
+    // tokens.textOtherAnswer counts a reasoning field and the prose around a JSON object too (core/llm/text-beside-call.ts), not only a forced call's text
+    expect(text).toContain('nor replies whose text named another answer than the one read (tokens.textOtherAnswer)');
+    expect(text).not.toContain('forced-call');
+    // a later resume that ran the kept failed items again counted them (6 not counted, not 8): report.md names the older lines still in the run
+    const later = { at: AT2, gitSha: 'e20a587e', datasetChecksum: 'x', items: 12, skipped: 10, retried: 2 } as RunResume;
+    expect(itemsUncounted({ resumes: [first, later] })?.items).toBe(6);
+    expect(text).toContain("says how many of the older lexcase's lines are still in the run, not counted (its failed ones kept as failed named as such)");
+    expect(text).not.toContain('for the items this resume runs only');
   });
 });

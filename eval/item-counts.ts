@@ -1,12 +1,17 @@
 /**
  * What a run's results lines count per item beyond its answer, recorded in config.json as
  * `itemCounts` (every run, from 2026-12-02): `denseSearches` (an item's dense searches, and those
- * longer than the dense model reads: retrieval/dense-query-cut.ts) and `tokens.textOtherAnswer`
- * (forced-call replies whose text named another answer than their call: core/llm/text-beside-call.ts).
+ * longer than the dense model reads; CASE's learned selector's similarity queries, which are no
+ * searches, apart in `denseSearches.similarityQueries`: retrieval/dense-query-cut.ts) and
+ * `tokens.textOtherAnswer` (replies whose text — a forced call's text, a reasoning field, the prose
+ * around a JSON object — named another answer than the one read: core/llm/text-beside-call.ts, whose
+ * reading an LLM run records apart as `textOtherAnswerReading`). ITEM_COUNTS names the two fields;
+ * the recorded text is compared on resume as it is, so it stays the one the first runs recorded.
  * A run dir written before records none and its items counted neither: a resume says so
  * (eval/resume-unrecorded.ts, `resumes[].unchecked`), and report.md's lines on these counts say how
- * many items were run before that resume, uncounted (itemsUncounted) — before, "0 of 12 dense
- * searches were cut" of a run whose 28 earlier items were never counted read as the whole run's.
+ * many of the lines that older lexcase wrote are still in the run, uncounted — its answered items,
+ * and its failed ones while every later resume kept them failed, named as such (itemsUncounted,
+ * uncountedText); the items any resume ran are counted.
  */
 import { runResumes } from './run-resumes.js';
 import type { RunConfigFile } from './run-config-file.js';

@@ -85,7 +85,8 @@
  *                 characters more), so the resume warns
  *   itemCounts    what each item's line counts beyond its answer (eval/item-counts.ts: denseSearches,
  *                 tokens.textOtherAnswer); an older lexcase counted neither, so report.md says how many
- *                 earlier items were not counted (a resume warns)
+ *                 of its lines are still in the run, not counted (its failed ones kept as failed named;
+ *                 a resume warns)
  *   textOtherAnswerReading
  *                 what tokens.textOtherAnswer counts (core/llm/text-beside-call.ts): an older lexcase counted a
  *                 forced call's text naming another letter only, not a Yes/No answer's, a reasoning field's, or a
@@ -457,7 +458,7 @@ const ADDED: {
   {
     runner: true,
     path: ['itemCounts'],
-    what: "what each item's line counts (eval/item-counts.ts): an older lexcase counted neither an item's dense searches cut to the model's tokens (denseSearches) nor forced-call replies whose text named another answer (tokens.textOtherAnswer), so report.md counts them for the items this resume runs only, and says how many earlier items were not counted",
+    what: "what each item's line counts (eval/item-counts.ts): an older lexcase counted neither an item's dense searches cut to the model's tokens (denseSearches) nor replies whose text named another answer than the one read (tokens.textOtherAnswer), so report.md counts them over the items this lexcase runs, and says how many of the older lexcase's lines are still in the run, not counted (its failed ones kept as failed named as such)",
     lacks: absent,
   },
   {

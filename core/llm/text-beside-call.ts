@@ -41,7 +41,7 @@ const YES_NO = /^(?:Yes|No)$/;
 /**
  * What `tokens.textOtherAnswer` counts, recorded in an LLM run's config.json (`textOtherAnswerReading`): a run dir an
  * older lexcase wrote, which counted a forced call's text naming another letter only, resumes with a warning, and
- * report.md says how many earlier items were not counted so (eval/item-counts.ts).
+ * report.md says how many of the lines that older lexcase wrote are still in the run, not counted so (eval/item-counts.ts).
  */
 export const TEXT_OTHER_ANSWER_READING =
   'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read: in a forced call\'s text, a reasoning field, or the prose around a JSON object; never one under a condition ("if the answer is B, …", "the answer is B only if …")';
