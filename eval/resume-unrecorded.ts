@@ -184,6 +184,13 @@ const OPTION_LETTER_READING_BEFORE_LOWER =
 const OPTION_LETTER_READING_BEFORE_NAMED =
   'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c")';
 
+/**
+ * The `optionLetterReading` recorded on 2026-12-02 before a condition cut by a clause set off inside it named no letter
+ * (core/llm/named-answer.ts): "C. If, as the buyer argues, the answer is B, …" refused as two answers.
+ */
+const OPTION_LETTER_READING_BEFORE_ASIDE =
+  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition ("C. If the answer is B, …", "whether the answer is D", "the answer is B only if …")';
+
 /** The `factorMentionReading` a 3-ply run recorded on 2026-12-01 before a bare factor name beside an id counted (agents/threeply/metrics.ts). */
 const FACTOR_MENTION_READING_BEFORE_BARE =
   'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"); without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)';
@@ -396,9 +403,11 @@ const ADDED: {
     // recorded before 2026-12-01, when a lower-case letter named as the answer ("B. Not B; the answer is c") named none, or
     // before 2026-12-02's one rule for a letter named as the answer (core/llm/named-answer.ts)
     lacks: (before, after) =>
-      absent(before, after) || ((before === OPTION_LETTER_READING_BEFORE_LOWER || before === OPTION_LETTER_READING_BEFORE_NAMED) && after !== before),
+      absent(before, after) ||
+      ((before === OPTION_LETTER_READING_BEFORE_LOWER || before === OPTION_LETTER_READING_BEFORE_NAMED || before === OPTION_LETTER_READING_BEFORE_ASIDE) &&
+        after !== before),
     olderWhat:
-      'how an option letter is read: the lexcase that recorded it read "B. Not B; the answer is c" as B (before 2026-12-01) and "B. Final answer: **C**", "B. ANSWER: C", "B. The answer is option C" and "B. My vote: C" (and, before the fourth change of 2026-12-02, "B. Option C is the correct answer.") as B (before 2026-12-02), refused "B. Answer: A lawyer must …" (the article read as the letter A) and "C. If the answer is B, the seller would win, but it is not." (a letter under a condition read as named), and counted "Answer: A lawyer …" beside a forced call B as a reply naming another answer (tokens.textOtherAnswer) while "Answer: C … answer: D" beside B was not, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails), steps failed where this lexcase reads a letter, and textOtherAnswer counts this lexcase would not make',
+      'how an option letter is read: the lexcase that recorded it read "B. Not B; the answer is c" as B (before 2026-12-01) and "B. Final answer: **C**", "B. ANSWER: C", "B. The answer is option C" and "B. My vote: C" (and, before the fourth change of 2026-12-02, "B. Option C is the correct answer.") as B (before 2026-12-02), refused "B. Answer: A lawyer must …" (the article read as the letter A) and "C. If the answer is B, the seller would win, but it is not." (a letter under a condition read as named; until the fifth change of 2026-12-02, "C. If, as the buyer argues, the answer is B, …" too: a condition cut by a set-off clause), and counted "Answer: A lawyer …" beside a forced call B as a reply naming another answer (tokens.textOtherAnswer) while "Answer: C … answer: D" beside B was not, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails), steps failed where this lexcase reads a letter, and textOtherAnswer counts this lexcase would not make',
   },
   {
     path: ['passageHandleReading'],

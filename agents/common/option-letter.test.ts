@@ -75,15 +75,21 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
     ['C. Suppose the answer is A: the deed fails. It does not.', 'C'],
     ['C. The seller wins unless the answer is B.', 'C'],
     ['C. The answer is B only if the deed was delivered, and it was not.', 'C'],
+    // before 2026-12-02's fifth change: refused too (a condition cut by a set-off clause read as none)
+    ['C. If, as the buyer argues, the answer is B, the contract fails.', 'C'],
+    ['C. Assuming, arguendo, that the answer is B, the statute of frauds still bars enforcement.', 'C'],
+    ['C. If — as the seller claims — the answer is B, the warranty was breached; it was not.', 'C'],
   ])('reads %j as %s: a letter under a condition is discussed, not named', (raw, letter) => {
     expect(optionLetterSchema(letters).parse(raw)).toBe(letter);
   });
-  it.each(['C. If the deed was delivered, the answer is B.', 'C. If the answer is A, the buyer wins; but the answer is B.', 'C. I suppose the answer is B.'])(
-    'refuses %j: a letter named outside a condition names another option',
-    (raw) => {
-      expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
-    },
-  );
+  it.each([
+    'C. If the deed was delivered, the answer is B.',
+    'C. If we read the facts closely, the answer is B.',
+    'C. If the answer is A, the buyer wins; but the answer is B.',
+    'C. I suppose the answer is B.',
+  ])('refuses %j: a letter named outside a condition names another option', (raw) => {
+    expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
+  });
   // before: read as B, though its text concluded another option
   it.each(['B. Option C is the correct answer.', 'B) The deed was void. Choice (d) is the answer.'])(
     'refuses %j: a sentence "Option X is the answer" names another option',

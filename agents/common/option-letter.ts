@@ -63,7 +63,10 @@ export function optionLetterSchema(letters: string[], message?: string) {
  * ("C. If the answer is B, the seller would win, but it is not.", "C. The answer is B only if …") names none
  * (core/llm/named-answer.ts, CONDITIONAL): those readings refused such a reply as two answers. A sentence that is
  * only "Option C is the correct answer." names C (OPTION_IS_ANSWER): those readings read "B. Option C is the
- * correct answer." as B; "B. Option A is correct." is still B (said of a true statement, it names no answer).
+ * correct answer." as B; "B. Option A is correct." is still B (said of a true statement, it names no answer). A condition cut by
+ * a clause set off inside it ("C. If, as the buyer argues, the answer is B, …", "Assuming, arguendo, that the answer is
+ * B") names none either; the reading recorded before it refused such a reply as two answers, and resumes with the same
+ * warning ("records an older optionLetterReading").
  */
 export const OPTION_LETTER_READING =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition ("C. If the answer is B, …", "whether the answer is D", "the answer is B only if …")';
+  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition, a clause set off inside it or not ("C. If the answer is B, …", "C. If, as the buyer argues, the answer is B, …", "whether the answer is D", "the answer is B only if …")';

@@ -52,37 +52,59 @@ describe('answersNamed: the letters a reply names as its answer, vote or verdict
   });
 });
 
-// before (2026-12-02, fourth change): each letter under a condition was read as named, and a label under any condition
-// but "if the"/"whether the" exactly ("if the correct answer is yes")
-describe('a letter or label under a condition is discussed, not named (one guard for both)', () => {
-  it.each([
-    ['If the answer is B, the buyer wins; but the answer is C.', ['answer C']],
-    ['Assuming the answer is A, the deed fails.', []],
-    ['Assuming that the answer is A, the deed fails.', []],
-    ['The question is whether the answer is D.', []],
-    ['Whether or not the answer is D, the buyer had notice.', []],
-    ['Suppose the answer is A. Then the deed fails.', []],
-    ["Let's suppose the answer is A; the deed fails. The answer is C.", ['answer C']],
-    ['The seller prevails unless the answer is B.', []],
-    ['Even if the correct answer is (c), the buyer wins.', []],
-    ['If your final answer is B, say so.', []],
-    ['Provided the vote is D, the jury is split.', []],
-    ['The answer is B only if the deed was delivered.', []],
-    ['The answer is B if the deed was delivered.', []],
-    ['The answer is (c) unless the deed was recorded.', []],
-    ['Answer: D assuming the deed was delivered', []],
-  ])('%j names %j', (text, named) => {
-    expect(letters(text)).toEqual(named);
-  });
+// A condition governs the letter (it names none) where the answer word sits in the condition's own clause — also with a
+// clause set off inside it by commas, dashes or parentheses ("If, as the buyer argues, the answer is B, …") — or the
+// condition follows the letter with no punctuation between. A condition closed by punctuation before the answer word
+// ("If we read the facts closely, the answer is B.") is a clause of its own: the main clause after it names the answer.
+// before (2026-12-02, fourth change): every row naming none named its letter; before the fifth, a condition cut by a
+// set-off clause ("If, as the buyer argues, …", "Assuming, arguendo, that …", "If — as the seller claims — …") named it
+const CONDITIONS: [text: string, named: string[]][] = [
+  // the answer word in the condition's clause
+  ['If the answer is B, the buyer wins; but the answer is C.', ['answer C']],
+  ['Assuming the answer is A, the deed fails.', []],
+  ['Assuming that the answer is A, the deed fails.', []],
+  ['The question is whether the answer is D.', []],
+  ['Whether or not the answer is D, the buyer had notice.', []],
+  ['Suppose the answer is A. Then the deed fails.', []],
+  ["Let's suppose the answer is A; the deed fails. The answer is C.", ['answer C']],
+  ['The seller prevails unless the answer is B.', []],
+  ['Even if the correct answer is (c), the buyer wins.', []],
+  ['If your final answer is B, say so.', []],
+  ['Provided the vote is D, the jury is split.', []],
+  // a clause set off inside the condition (commas, dashes, parentheses, "arguendo")
+  ['If, as the buyer argues, the answer is B, the contract fails.', []],
+  ['Assuming, arguendo, that the answer is B, the statute of frauds still bars enforcement.', []],
+  ['Assuming arguendo that the answer is B, the grantee takes subject to the easement.', []],
+  ['If — as the seller claims — the answer is B, the warranty was breached.', []],
+  ['If -- as the seller claims -- the answer is B, the warranty was breached.', []],
+  ['If (as the prosecution contends) the answer is C, the confession is admissible.', []],
+  ['Unless, on these facts, the correct answer is D, the adverse possessor takes title.', []],
+  ['Even if, as the defendant insists, the answer is (a), the hearsay exception applies.', []],
+  ['Suppose, for the sake of argument, that the answer is A. The deed still fails.', []],
+  ['The court must decide whether, under the recording act, the answer is C.', []],
+  ['If, as the buyer argues, the answer is B, the contract fails; but the answer is C.', ['answer C']],
+  // the letter followed by a condition, no punctuation between
+  ['The answer is B only if the deed was delivered.', []],
+  ['The answer is B if the deed was delivered.', []],
+  ['The answer is (c) unless the deed was recorded.', []],
+  ['Answer: D assuming the deed was delivered', []],
+  // a condition closed by punctuation: the main clause names the answer
+  ['I suppose the answer is B.', ['answer B']],
+  ['If the deed was delivered, the answer is B.', ['answer B']],
+  ['If we read the facts closely, the answer is B.', ['answer B']],
+  ['If we read the facts closely, as the court must, the answer is B.', ['answer B']],
+  ['If so, the answer is C.', ['answer C']],
+  ['Even if, as the buyer argues, the deed was delivered, the answer is B.', ['answer B']],
+  ['Assuming, as we must, that the deed was recorded, the answer is D.', ['answer D']],
+  ['Whether or not the deed was delivered, the answer is A because the grantor intended a gift.', ['answer A']],
+  ['The answer is B, even if the deed was delivered.', ['answer B']],
+  ['The answer is B only because the deed was delivered.', ['answer B']],
+  ['The answer is B whether or not the deed was delivered.', ['answer B']],
+  ['Sniff the answer is B', ['answer B']],
+];
 
-  it.each([
-    ['I suppose the answer is B.', ['answer B']],
-    ['If the deed was delivered, the answer is B.', ['answer B']],
-    ['The answer is B, even if the deed was delivered.', ['answer B']],
-    ['The answer is B only because the deed was delivered.', ['answer B']],
-    ['The answer is B whether or not the deed was delivered.', ['answer B']],
-    ['Sniff the answer is B', ['answer B']],
-  ])('%j still names %j: no condition governs the answer', (text, named) => {
+describe('a letter or label under a condition is discussed, not named (one guard for both)', () => {
+  it.each(CONDITIONS)('%j names %j', (text, named) => {
     expect(letters(text)).toEqual(named);
   });
 
@@ -92,6 +114,9 @@ describe('a letter or label under a condition is discussed, not named (one guard
     ['The answer is (yes) unless the statement is offered for its truth.', []],
     ['If the statement is offered for its truth, the answer is yes.', ['Yes']],
     ['If the answer is yes, the claim fails; but the answer is no.', ['No']],
+    ['If, as the defendant argues, the answer is yes, the statement is hearsay.', []],
+    ['Whether — on this record — the answer is (no) turns on the declarant’s availability.', []],
+    ['If the statement is offered for its truth, as it is here, the answer is yes.', ['Yes']],
   ])('labels: %j names %j', (text, named) => {
     expect(labelsNamed(text)).toEqual(named);
   });

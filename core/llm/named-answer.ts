@@ -30,8 +30,12 @@
  *   correct", "your final"), no punctuation between: "If the answer is B, the buyer wins; but the answer is C."
  *   names C only; "whether the answer is D", "Assuming that the answer is A, …", "unless the answer is B", "even if
  *   the correct answer is (c)", "if the answer is yes, …" name none; so does "Suppose the answer is A" where
- *   "suppose" opens a sentence or follows "let's"/"let us" ("I suppose the answer is B" names B). A condition
- *   ended by punctuation before it leaves the answer named: "If the deed was delivered, the answer is B." names B;
+ *   "suppose" opens a sentence or follows "let's"/"let us" ("I suppose the answer is B" names B). A clause set off
+ *   inside the condition (ASIDE: between commas, dashes or parentheses, or "arguendo") leaves it a condition: "If, as
+ *   the buyer argues, the answer is B, …", "Assuming, arguendo, that the answer is B", "If — as the seller claims —
+ *   the answer is B" name none. A condition ended by punctuation before it (words of its own before the comma) leaves
+ *   the answer named, the main clause concluding: "If the deed was delivered, the answer is B.", "If we read the facts
+ *   closely, the answer is B.", "Even if, as the buyer argues, the deed was delivered, the answer is B." name B;
  * - a letter or label followed, with no punctuation between, by "if", "only if", "unless", "provided",
  *   "providing", "assuming" or "supposing": "the answer is B only if the deed was delivered", "the answer is (c)
  *   unless …" name none ("The answer is B, even if …", after a comma, names B).
@@ -45,11 +49,18 @@
 const CONDITION = 'if|unless|assuming|supposing|provided|providing';
 
 /**
+ * A clause set off inside a condition (header): between commas, dashes (an em or en dash, or a spaced "-"/"--") or
+ * parentheses, within one sentence — ", as the buyer argues,", " — as the seller claims —", " (on these facts)" —
+ * or "arguendo", "hypothetically", "for argument's sake", "for the sake of argument".
+ */
+const ASIDE = String.raw`(?:[^\S\n]*,[^,.!?;:\n]{1,80},|[^\S\n]*[—–][^—–.!?;\n]{1,80}[—–]|[^\S\n]+--?[^\S\n][^.!?;\n]{1,80}[^\S\n]--?(?=\s)|[^\S\n]*\([^()\n]{1,80}\)|\s+(?:arguendo|hypothetically|for\s+(?:argument['’]s\s+sake|the\s+sake\s+of\s+argument)))`;
+
+/**
  * The one guard of both rules for a condition (header): a lookbehind for the answer word in a condition's clause, and a
  * lookahead (placed after the letter or label) for a condition following it.
  */
 const CONDITIONAL = {
-  before: String.raw`(?<!(?:\b(?:whether|${CONDITION})|(?:(?:^|[.!?;:(\n])[^\S\n]*|\blet(?:'s|’s|\s+us)\s+)suppose)(?:\s+or\s+not)?(?:\s+that)?(?:\s+[\p{L}'’]+){0,2}\s+)`,
+  before: String.raw`(?<!(?:\b(?:whether|${CONDITION})|(?:(?:^|[.!?;:(\n])[^\S\n]*|\blet(?:'s|’s|\s+us)\s+)suppose)${ASIDE}{0,2}(?:\s+or\s+not)?${ASIDE}{0,2}(?:\s+that)?${ASIDE}{0,2}(?:\s+[\p{L}'’]+){0,2}\s+)`,
   after: String.raw`(?![*_]*[^\S\n]+(?:only\s+)?(?:${CONDITION})\b)`,
 };
 
