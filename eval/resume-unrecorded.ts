@@ -191,6 +191,13 @@ const OPTION_LETTER_READING_BEFORE_NAMED =
 const OPTION_LETTER_READING_BEFORE_ASIDE =
   'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition ("C. If the answer is B, …", "whether the answer is D", "the answer is B only if …")';
 
+/**
+ * The `textOtherAnswerReading` recorded on 2026-12-02 before the fields read were the schema's declared ones
+ * (core/llm/answer-fields.ts) and a condition cut by a set-off clause named no letter (core/llm/named-answer.ts).
+ */
+const TEXT_OTHER_ANSWER_READING_BEFORE_DECLARED =
+  'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read: in a forced call\'s text, a reasoning field, or the prose around a JSON object; never one under a condition ("if the answer is B, …", "the answer is B only if …")';
+
 /** The `factorMentionReading` a 3-ply run recorded on 2026-12-01 before a bare factor name beside an id counted (agents/threeply/metrics.ts). */
 const FACTOR_MENTION_READING_BEFORE_BARE =
   'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"); without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)';
@@ -474,7 +481,10 @@ const ADDED: {
     runner: true,
     path: ['textOtherAnswerReading'],
     what: 'what tokens.textOtherAnswer counts (core/llm/text-beside-call.ts): an older lexcase counted only a forced call\'s text naming another option letter, not a Yes/No answer\'s ("Answer: No" beside {"decision": "Yes"}) nor a reasoning field or a json_schema or prompt mode reply\'s prose naming another answer than its answer field, so report.md counts those for the items this resume runs only, and says how many earlier items were not counted so',
-    lacks: absent,
+    // recorded on 2026-12-02 before the schema's declared fields were read and a condition cut by a set-off clause named none
+    lacks: (before, after) => absent(before, after) || (before === TEXT_OTHER_ANSWER_READING_BEFORE_DECLARED && after !== before),
+    olderWhat:
+      'what tokens.textOtherAnswer counts (core/llm/text-beside-call.ts): the lexcase that recorded it (2026-12-02) read the fields answer, vote, verdict, decision and reasoning, rationale, explanation, justification whatever the schema declared (a system whose answer field is choice or holding was never checked, a reasoning field named analysis never read), and counted a letter under a condition cut by a set-off clause ("If, as the buyer argues, the answer is B, …") as named, so its earlier items may count replies this lexcase does not, and miss ones it counts; report.md counts by this reading for the items this resume runs only, and says how many earlier items were not counted so',
   },
   {
     runner: true,

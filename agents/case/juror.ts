@@ -14,6 +14,7 @@ import { isLexcaseError } from '../../core/errors.js';
 import { optionLetterSchema } from '../common/option-letter.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { invokeStructured, structuredFailure } from '../../core/llm/structured.js';
+import { declareAnswerFields } from '../../core/llm/answer-fields.js';
 import type { Persona } from './personas.js';
 import { jurorSystemPrompt } from './prompts.js';
 import { factsOf, optionsBlock, truncate } from '../common/question-text.js';
@@ -22,10 +23,13 @@ import { countingModel } from './token-tally.js';
 import type { AdvocateResult, JurorRecord } from './types.js';
 
 export function voteSchema(letters: string[]) {
-  return z.object({
-    reasoning: z.string().default(''),
-    vote: optionLetterSchema(letters),
-  });
+  return declareAnswerFields(
+    z.object({
+      reasoning: z.string().default(''),
+      vote: optionLetterSchema(letters),
+    }),
+    { answer: 'vote', reasoning: ['reasoning'] },
+  );
 }
 
 export function jurorCaseFile(

@@ -15,6 +15,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { llmConfigSchema } from '../../core/config.js';
+import { declareAnswerFields } from '../../core/llm/answer-fields.js';
 import { createChatModel } from '../../core/llm/factory.js';
 import { invokeStructured } from '../../core/llm/structured.js';
 import { TEXT_OTHER_ANSWER_READING } from '../../core/llm/text-beside-call.js';
@@ -208,6 +209,62 @@ describe('json_schema and prompt mode: reasoning or prose naming another answer 
   });
 });
 
+// before: only the fields answer/vote/verdict/decision and reasoning/rationale/explanation/justification were read, whatever
+// the schema: a system whose answer is `choice` or `holding`, or whose reasoning is `analysis`, was never checked
+describe('the answer and reasoning fields a schema declares (core/llm/answer-fields.ts)', () => {
+  const choiceSchema = declareAnswerFields(z.object({ analysis: z.string(), choice: optionLetterSchema(['A', 'B', 'C', 'D']) }), {
+    answer: 'choice',
+    reasoning: ['analysis'],
+  });
+  const holdingSchema = declareAnswerFields(z.object({ analysis: z.string().default(''), holding: yesNoSchema() }), {
+    answer: 'holding',
+    reasoning: ['analysis'],
+  });
+
+  it('json_schema: an `analysis` concluding "the answer is C" beside "choice": "B" counts; one naming B, or C under a condition, does not', async () => {
+    expect(
+      await run(
+        'json_schema',
+        choiceSchema,
+        'choice',
+        {
+          mbe_137: text('{"analysis": "The recording act protects the subsequent purchaser, so the answer is C.", "choice": "B"}'),
+          mbe_581: text('{"analysis": "The deed was never delivered. Answer: B", "choice": "B"}'),
+          mbe_222: text('{"analysis": "If, as the grantee argues, the answer is C, the deed fails; it does not.", "choice": "B"}'),
+        },
+        join(dir, 'choice'),
+      ),
+    ).toEqual([
+      ['mbe_137', 'B', 1],
+      ['mbe_581', 'B', undefined],
+      ['mbe_222', 'B', undefined],
+    ]);
+  });
+
+  it('tool mode: a Yes/No `holding` whose `analysis` says "The answer is No." counts', async () => {
+    expect(
+      await run(
+        'tool',
+        holdingSchema,
+        'holding',
+        { mbe_137: call({ analysis: 'The statement is not offered for its truth. The answer is No.', holding: 'Yes' }) },
+        join(dir, 'holding'),
+        1,
+      ),
+    ).toEqual([['mbe_137', 'Yes', 1]]);
+  });
+
+  it('a schema declaring no reasoning field has none read: a `reasoning` naming C beside "answer": "B" is not counted', async () => {
+    const schema = declareAnswerFields(z.object({ reasoning: z.string(), answer: optionLetterSchema(['A', 'B', 'C', 'D']) }), {
+      answer: 'answer',
+      reasoning: [],
+    });
+    expect(await run('json_schema', schema, 'answer', { mbe_137: text('{"reasoning": "so the answer is C.", "answer": "B"}') }, join(dir, 'none'), 1)).toEqual([
+      ['mbe_137', 'B', undefined],
+    ]);
+  });
+});
+
 describe('textOtherAnswerReading', () => {
   it('is recorded; a run dir an older lexcase wrote (none recorded) resumes with a warning naming it, and report.md says its earlier items were not counted so', async () => {
     const runDir = join(dir, 'old');
@@ -239,5 +296,37 @@ describe('textOtherAnswerReading', () => {
     });
     const t = await tokensSection(await readRun(runDir), {} as never);
     expect(t?.json).toMatchObject({ textOtherAnswer: 1, textOtherAnswerUncountedItems: 1 });
+  });
+
+  it('a run dir that records the reading of before the declared fields resumes with a warning that it records an older one', async () => {
+    // what a lexcase that read the name lists only, and named a letter under a condition cut by a set-off clause, recorded
+    const older =
+      'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read: in a forced call\'s text, a reasoning field, or the prose around a JSON object; never one under a condition ("if the answer is B, …", "the answer is B only if …")';
+    const runDir = join(dir, 'older');
+    const reply = { mbe_137: text('{"reasoning": "r", "answer": "B"}'), mbe_581: text('{"reasoning": "so the answer is C.", "answer": "B"}') };
+    await run('json_schema', letterSchema, 'answer', reply, runDir, 1);
+    const file = join(runDir, 'config.json');
+    const old = JSON.parse(readFileSync(file, 'utf8'));
+    old.config.textOtherAnswerReading = older;
+    writeFileSync(file, JSON.stringify(old));
+    let stderr = '';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+      stderr += String(s);
+      return true;
+    });
+    setLogLevel('warn');
+    try {
+      expect(await run('json_schema', letterSchema, 'answer', reply, runDir, 2)).toEqual([
+        ['mbe_137', 'B', undefined],
+        ['mbe_581', 'B', 1],
+      ]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(stderr).toMatch(/records an older textOtherAnswerReading \(what tokens\.textOtherAnswer counts .*whatever the schema declared/);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      config: { textOtherAnswerReading: TEXT_OTHER_ANSWER_READING },
+      resumes: [{ unchecked: ['textOtherAnswerReading'] }],
+    });
   });
 });

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { LETTERS } from '../../corpora/types.js';
+import { declareAnswerFields } from '../../core/llm/answer-fields.js';
 import { optionLetterSchema } from '../common/option-letter.js';
 
 const str = z.preprocess((v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v)), z.string());
@@ -27,7 +28,10 @@ export const factsSchema = z.object({ facts: list });
  * A party's position. The evidence and the reasoning come before the conclusion and the option: a
  * schema-following server writes keys in schema order, so the party reasons before it decides.
  */
-export const claimSchema = (letters: string[]) => z.object({ evidence: list, argument: str, claim: str, answer: letterSchema(letters) });
+export const claimSchema = (letters: string[]) =>
+  // a party's argument answers the other party's ("the proponent's answer is B, but …"): it is not read
+  declareAnswerFields(z.object({ evidence: list, argument: str, claim: str, answer: letterSchema(letters) }), { answer: 'answer', reasoning: [] });
 
 /** The judge: established facts, then the rationale, then the option (reasoning before the decision). */
-export const judgeSchema = (letters: string[]) => z.object({ established_facts: list, rationale: str, answer: letterSchema(letters) });
+export const judgeSchema = (letters: string[]) =>
+  declareAnswerFields(z.object({ established_facts: list, rationale: str, answer: letterSchema(letters) }), { answer: 'answer', reasoning: ['rationale'] });

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { optionLetterSchema } from '../common/option-letter.js';
 import { sendAs } from '../../core/llm/json-schema.js';
+import { declareAnswerFields } from '../../core/llm/answer-fields.js';
 import { CHECKLIST_ITEMS } from './types.js';
 
 /**
@@ -49,12 +50,16 @@ export const letterSchema = optionLetterSchema;
  * about the winning brief, so they follow the verdict.
  */
 export function judgeSchema(letters: string[], handles: readonly string[]) {
-  return z.object({
-    rationale: z.array(z.string()).length(3),
-    verdict: letterSchema(letters),
-    checklist: z.object(Object.fromEntries(CHECKLIST_ITEMS.map((k) => [k, z.boolean()])) as Record<(typeof CHECKLIST_ITEMS)[number], z.ZodBoolean>),
-    unsupported_citations: citesSchema(handles),
-  });
+  // the rationale's three sentences weigh each debater's answer in turn ("Debater A's answer is B, but …"): none is read
+  return declareAnswerFields(
+    z.object({
+      rationale: z.array(z.string()).length(3),
+      verdict: letterSchema(letters),
+      checklist: z.object(Object.fromEntries(CHECKLIST_ITEMS.map((k) => [k, z.boolean()])) as Record<(typeof CHECKLIST_ITEMS)[number], z.ZodBoolean>),
+      unsupported_citations: citesSchema(handles),
+    }),
+    { answer: 'verdict', reasoning: [] },
+  );
 }
 
 /**
@@ -90,13 +95,17 @@ export function crossExamSchema(letters: string[]) {
   return z.object({ questions: sendAs(byLetter, json) });
 }
 
-export const crossAnswerSchema = z.object({ answer: z.string() });
+/** A debater's answer to the cross-examiner's question: prose, not an option to check. */
+export const crossAnswerSchema = declareAnswerFields(z.object({ answer: z.string() }), { answer: null, reasoning: [] });
 
 /** A single agent's cited answer (the baselines); `handles`: the pool it was shown. */
 export function citedAnswerSchema(letters: string[], handles: readonly string[]) {
-  return z.object({
-    reasoning: z.string().default(''),
-    answer: letterSchema(letters),
-    claims: z.array(claimSchema(handles)).default([]),
-  });
+  return declareAnswerFields(
+    z.object({
+      reasoning: z.string().default(''),
+      answer: letterSchema(letters),
+      claims: z.array(claimSchema(handles)).default([]),
+    }),
+    { answer: 'answer', reasoning: ['reasoning'] },
+  );
 }

@@ -374,7 +374,7 @@ function readValue<S extends z.ZodType>(got: ReadReply, schema: S, what: string)
         ? [{ text: got.content, json: tryExtractJson(got.content) }]
         : []
       : [{ text: proseOutsideJson(got.text) }]),
-    ...reasoningOf(obj),
+    ...reasoningOf(obj, schema),
   ];
   const other = otherAnswerBeside(beside, obj, checked.value, schema);
   if (other) countTextOtherAnswer(what, other, got.json !== undefined ? 'call' : 'field');

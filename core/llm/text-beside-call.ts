@@ -16,8 +16,11 @@
  *   other label: "Answer: No" beside {"decision": "Yes"} (labelsNamed: "if the answer is yes, …" names none);
  * - a reply in json_schema or prompt mode (and a forced call's arguments) whose reasoning names another
  *   answer than its answer field: {"reasoning": "… so the answer is C.", "answer": "B"}, or "The answer is
- *   No." before a {"decision": "Yes"} object. Only the reasoning fields (`reasoning`, `rationale`,
- *   `explanation`, `justification`) and the prose outside the JSON object are read, by the same rule: a
+ *   No." before a {"decision": "Yes"} object. Only the answer field and the reasoning fields the schema declares
+ *   (core/llm/answer-fields.ts: `choice` and `analysis` for a system of one's own; a schema declaring none is read for
+ *   `answer`, `vote`, `verdict`, `decision` and `reasoning`, `rationale`, `explanation`, `justification`) and the
+ *   prose outside the JSON object are read, by the same rule (a letter in an answer field named otherwise than
+ *   `vote` or `verdict` named after "answer": "the answer is C" beside {"choice": "B"}): a
  *   letter or label named as the answer, never a mention ("option C is tempting, but …" names none) nor one under a
  *   condition ("If the answer is B, the seller would win; …" beside C: counted before 2026-12-02's fourth change), and
  *   a sentence "Option C is the correct answer." names C (not counted before that change); a
@@ -25,16 +28,18 @@
  */
 import type { z } from 'zod';
 import { log } from '../log.js';
+import { declaredAnswerFields } from './answer-fields.js';
 import { answersNamed, labelsNamed } from './named-answer.js';
 import { currentUsageScope } from './usage.js';
 
 /**
- * The fields that carry an answer in the systems that ask for one (baselines, MAD, EMAR: `answer`; CASE's jurors:
- * `vote`; MAD's judge: `verdict`; ACAL's judge: `decision`): an option letter, or Yes/No.
+ * The fields read for a schema that declares none (answer-fields.ts; every system of lexcase's declares its own):
+ * those that may carry an answer, an option letter or Yes/No, and those that may hold the reasoning beside it.
  */
 const ANSWER_FIELDS = ['answer', 'vote', 'verdict', 'decision'] as const;
-/** The fields of a reply's object that hold its reasoning, read beside its answer field. */
 const REASONING_FIELDS = ['reasoning', 'rationale', 'explanation', 'justification'] as const;
+/** The words prose names a letter with (answersNamed); a letter in an answer field of another name is named after "answer". */
+const NAMING_WORDS: readonly string[] = ['answer', 'vote', 'verdict'];
 const ONE_LETTER = /^[A-Z]$/;
 const YES_NO = /^(?:Yes|No)$/;
 
@@ -44,15 +49,22 @@ const YES_NO = /^(?:Yes|No)$/;
  * report.md says how many of the lines that older lexcase wrote are still in the run, not counted so (eval/item-counts.ts).
  */
 export const TEXT_OTHER_ANSWER_READING =
-  'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read: in a forced call\'s text, a reasoning field, or the prose around a JSON object; never one under a condition ("if the answer is B, …", "the answer is B only if …")';
+  'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read in the answer field the schema declares: in a forced call\'s text, a reasoning field the schema declares, or the prose around a JSON object (a schema declaring none: answer, vote, verdict, decision beside reasoning, rationale, explanation, justification); never one under a condition ("if the answer is B, …", "If, as the buyer argues, the answer is B, …", "the answer is B only if …")';
 
 /** Text a reply holds beside the answer read: its prose, with `json` where that prose is itself a JSON object (a forced call's `content`). */
 export type Beside = { text: string; json?: unknown };
 
-/** The reasoning fields of a reply's object (REASONING_FIELDS), each as text beside its answer. */
-export function reasoningOf(obj: unknown): Beside[] {
+/** The answer fields `schema` declares (answer-fields.ts), else ANSWER_FIELDS. */
+const answerFieldsOf = (schema: z.ZodType): readonly string[] => {
+  const d = declaredAnswerFields(schema);
+  return d ? (d.answer === null ? [] : [d.answer]) : ANSWER_FIELDS;
+};
+
+/** The reasoning fields of a reply's object, those `schema` declares (else REASONING_FIELDS), each as text beside its answer. */
+export function reasoningOf(obj: unknown, schema: z.ZodType): Beside[] {
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return [];
-  return REASONING_FIELDS.map((f) => (obj as Record<string, unknown>)[f]).flatMap((v) => (typeof v === 'string' && v.trim() ? [{ text: v }] : []));
+  const fields = declaredAnswerFields(schema)?.reasoning ?? REASONING_FIELDS;
+  return fields.map((f) => (obj as Record<string, unknown>)[f]).flatMap((v) => (typeof v === 'string' && v.trim() ? [{ text: v }] : []));
 }
 
 /** The answers (letters, or Yes/No labels) `b` names for `field`, in order. */
@@ -62,8 +74,9 @@ function namedIn(b: Beside, field: string, kind: 'letter' | 'label'): string[] {
     return typeof v === 'string' ? [v] : [];
   }
   if (kind === 'label') return labelsNamed(b.text);
+  const word = NAMING_WORDS.includes(field) ? field : 'answer';
   return answersNamed(b.text)
-    .filter((n) => n.word === field)
+    .filter((n) => n.word === word)
     .map((n) => n.letter);
 }
 
@@ -92,7 +105,7 @@ export function otherAnswerBeside<S extends z.ZodType>(
 ): { field: string; text: string; call: string } | undefined {
   const texts = beside.filter((b) => b.text.trim());
   if (!texts.length || !read || typeof read !== 'object') return undefined;
-  for (const field of ANSWER_FIELDS) {
+  for (const field of answerFieldsOf(schema)) {
     const called = (read as Record<string, unknown>)[field];
     if (typeof called !== 'string') continue;
     const kind = ONE_LETTER.test(called) ? 'letter' : YES_NO.test(called) ? 'label' : undefined;

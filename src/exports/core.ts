@@ -7,4 +7,5 @@ export { UsageMeter, withUsageScope, recordUsage } from '../../core/llm/usage.js
 export { DiskCache } from '../../core/llm/disk-cache.js';
 export { invokeStructured, messageText, extractJson } from '../../core/llm/structured.js';
 export { structuredFailure, structuredRequest, structuredOutputMode, type StructuredOutputMode, type StructuredFailure } from '../../core/llm/structured.js';
+export { declareAnswerFields, type AnswerFields } from '../../core/llm/answer-fields.js';
 export { redactValue } from '../../core/redact-value.js';

@@ -5,6 +5,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
+import { declareAnswerFields } from '../../../core/llm/answer-fields.js';
 import { invokeStructured } from '../../../core/llm/structured.js';
 import { yesNoSchema } from '../../common/yes-no.js';
 import type { AcalGraph, Verdict } from '../graph/types.js';
@@ -15,7 +16,10 @@ import { msgs, type CaseInput } from './common.js';
  * Reasoning first: a schema-following server writes keys in schema order, so the judge reasons before
  * it decides. The decision is read as agents/common/yes-no.ts reads one ("yes", "No." taken).
  */
-export const judgeSchema = z.object({ reasoning: z.string().default(''), decision: yesNoSchema() });
+export const judgeSchema = declareAnswerFields(z.object({ reasoning: z.string().default(''), decision: yesNoSchema() }), {
+  answer: 'decision',
+  reasoning: ['reasoning'],
+});
 
 export async function judge(
   llm: BaseChatModel,

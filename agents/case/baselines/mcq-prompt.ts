@@ -7,6 +7,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import type { Question } from '../../../corpora/types.js';
+import { declareAnswerFields } from '../../../core/llm/answer-fields.js';
 import { invokeStructured } from '../../../core/llm/structured.js';
 import { CASE_PROMPT_LIMITS } from '../../common/defaults.js';
 import { optionLetterSchema } from '../../common/option-letter.js';
@@ -37,10 +38,13 @@ export function mcqPrompt(
 }
 
 export function answerSchema(letters: string[]) {
-  return z.object({
-    reasoning: z.string().default(''),
-    answer: optionLetterSchema(letters),
-  });
+  return declareAnswerFields(
+    z.object({
+      reasoning: z.string().default(''),
+      answer: optionLetterSchema(letters),
+    }),
+    { answer: 'answer', reasoning: ['reasoning'] },
+  );
 }
 
 export async function answerMcq(llm: BaseChatModel, q: Pick<Question, 'prompt' | 'question' | 'choices'>, passages: ContextPassage[], signal?: AbortSignal) {
