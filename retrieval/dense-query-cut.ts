@@ -11,16 +11,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { isMainThread } from 'node:worker_threads';
 import { log } from '../core/log.js';
-import { lastWords } from '../indexer/embed/batching.js';
 import type { Embedder } from '../indexer/embed/types.js';
-import { queryWindows, type DenseQueryRule } from './dense-query.js';
+import { queryTexts, type DenseQueryRule } from './dense-query.js';
 import type { QueriesReadInPart } from './types.js';
 
 /** Whether the model reads `query` under `rule` only in part; undefined where its limit is unknown. */
 export function queryReadInPart(embedder: Embedder, query: string, rule: DenseQueryRule, maxWords?: number): { maxTokens: number; cut: boolean } | undefined {
   const limit = embedder.tokenLimit;
   if (!limit) return undefined;
-  const texts = rule.kind === 'last-words' ? [lastWords(query, rule.words)] : queryWindows(query, embedder.provider, maxWords);
+  const texts = queryTexts(query, rule, embedder.provider, maxWords);
   return { maxTokens: limit.maxTokens, cut: texts.some((t) => limit.readsInPart(t, 'query')) };
 }
 

@@ -16,7 +16,7 @@ import { sharedUseLiteTokenizer, USE_LITE_MAX_TOKENS } from '../indexer/embed/us
 import { runRetrievalGridRun } from '../eval/reproduce/retrieval-run.js';
 import { runCli } from '../tests/support/run-cli.js';
 import { closeSparseIndexes } from './open.js';
-import { denseQueryRule, embedDenseQuery, queryWindows, USE_LITE_WINDOW_WORDS, WHOLE_QUERY } from './dense-query.js';
+import { denseQueryConfig, denseQueryRule, embedDenseQuery, queryWindows, USE_LITE_WINDOW_WORDS, WHOLE_QUERY } from './dense-query.js';
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean);
 
@@ -84,6 +84,52 @@ describe('dense query windows', () => {
     expect(tail.asked).toEqual([[words(query).slice(-24).join(' ')]]);
     expect(denseQueryRule(0)).toEqual(WHOLE_QUERY);
     expect(denseQueryRule(undefined)).toEqual(WHOLE_QUERY);
+  });
+});
+
+describe("no query word is past the index's word limit (--max-words)", () => {
+  it('use-lite: windows of at most the word limit when it is under 64 words, every word once, in order', () => {
+    const w = queryWindows(query, 'use-lite', 32);
+    expect(w.flatMap(words)).toEqual(words(query));
+    for (const x of w) expect(words(x).length).toBeLessThanOrEqual(32);
+    expect(w.map((x) => words(x).length)).toEqual([9, 7, 32, 32, 32, 32, 22, 4]);
+    expect(denseQueryConfig(WHOLE_QUERY, 'use-lite', 32).text).toContain("pieces of 32 words, the index's word limit");
+    expect(denseQueryConfig(WHOLE_QUERY, 'use-lite', 128).text).toContain('pieces of 64 words;');
+  });
+
+  it('last-words N over the word limit: the last N words in pieces of the limit, so the question at the end is embedded', async () => {
+    const e = fake('transformers');
+    await embedDenseQuery(e, query, denseQueryRule(48), 20);
+    expect(e.asked).toHaveLength(1);
+    expect(e.asked[0].map((x) => words(x).length)).toEqual([20, 20, 8]);
+    expect(e.asked[0].flatMap(words)).toEqual(words(query).slice(-48));
+    expect(denseQueryConfig(denseQueryRule(48), 'transformers', 20)).toMatchObject({
+      rule: 'last-words',
+      words: 48,
+      windows: expect.stringContaining('pieces of at most 20 words'),
+    });
+    // within the limit: one text, as before
+    const one = fake('transformers');
+    await embedDenseQuery(one, query, denseQueryRule(16), 20);
+    expect(one.asked).toEqual([[words(query).slice(-16).join(' ')]]);
+  });
+
+  it('the real use-lite embedder of a --max-words 32 index tells apart two queries that differ only past word 32 of a sentence', {
+    timeout: 60_000,
+  }, async () => {
+    const start =
+      'The landowner, who had for many years permitted his neighbor to cross the northern strip of the farm on foot to reach the public road, later sold the farm to a buyer,';
+    expect(words(start)).toHaveLength(32);
+    const land = `${start} who after reading the recorded deed built a fence that blocked the path the neighbor had always used.`;
+    const hearsay = `${start} who after a hearsay statement was offered at trial by the prosecutor objected to the testimony.`;
+    const e = await createEmbedder({ provider: 'use-lite', workers: 0, maxWords: 32 });
+    try {
+      const [a, b] = [await embedDenseQuery(e, land, WHOLE_QUERY, 32), await embedDenseQuery(e, hearsay, WHOLE_QUERY, 32)];
+      const diff = Math.max(...Array.from(a, (x, i) => Math.abs(x - b[i])));
+      expect(diff).toBeGreaterThan(1e-3);
+    } finally {
+      await e.close?.();
+    }
   });
 });
 

@@ -15,15 +15,21 @@
  *   characters); no Bar Exam QA window needs it, so their windows are as chosen.
  * - other embedders read 512 tokens or more: the query is one window, or, when the index's
  *   embedder spec truncates at `maxWords`, windows of whole sentences up to that many words.
+ * No window is longer than the embedder keeps of a text (its spec's `maxWords`, use-lite's 256 when
+ * unset; indexer/embed truncateWords): an index built with `--max-words 32` gets use-lite windows of
+ * at most 32 words, so no word of the query is dropped by the embedder's own cut.
  *
  * `last-words` (opt-in, `--dense-query-words N`): only the last N words are embedded — the use-lite
  * rule before issue 36 (N = 24, tuned on train for the question at the end of a fact pattern); it
- * drops the rest of a longer query, so a passage's own opening no longer finds it.
+ * drops the rest of a longer query, so a passage's own opening no longer finds it. Where N is more
+ * than the embedder keeps of a text, the N words are embedded in pieces of that many, mean-pooled
+ * by words, so the query's last words (its question) are read.
  */
 import { errors } from '../core/errors.js';
 import { l2normalize, lastWords } from '../indexer/embed/batching.js';
 import type { Embedder } from '../indexer/embed/types.js';
 import { sharedUseLiteTokenizer, USE_LITE_MAX_TOKENS } from '../indexer/embed/use-lite-tokenizer.js';
+import { USE_LITE_DEFAULT_MAX_WORDS } from '../indexer/embed/vector-spec.js';
 
 export type DenseQueryRule = { kind: 'whole' } | { kind: 'last-words'; words: number };
 
@@ -72,9 +78,21 @@ function fitUseLite(window: string): string[] {
   return longestRuns(words(window), ' ', fits).flatMap((run) => (fits(run) ? [run] : longestRuns(Array.from(run), '', fits)));
 }
 
+/** The words the embedder keeps of each text it embeds (its spec's `maxWords`, use-lite's default when unset); 0: all of them. */
+function keptWords(provider: string, maxWords?: number): number {
+  if (maxWords && maxWords > 0) return maxWords;
+  return provider === 'use-lite' ? USE_LITE_DEFAULT_MAX_WORDS : 0;
+}
+
+/** The words of one window under `whole`: use-lite's sentence pieces, never more than the embedder keeps; 0: one window. */
+function windowWords(provider: string, maxWords?: number): number {
+  const kept = keptWords(provider, maxWords);
+  return provider === 'use-lite' ? Math.min(USE_LITE_WINDOW_WORDS, kept) : kept;
+}
+
 /** The windows of a query under `whole` for this embedder (`maxWords`: the index spec's per-text limit). */
 export function queryWindows(query: string, provider: string, maxWords?: number): string[] {
-  const limit = provider === 'use-lite' ? USE_LITE_WINDOW_WORDS : maxWords && maxWords > 0 ? maxWords : 0;
+  const limit = windowWords(provider, maxWords);
   if (!limit) return query.trim() ? [query] : [];
   const pieces: string[][] = [];
   for (const s of sentences(query)) {
@@ -92,10 +110,25 @@ export function queryWindows(query: string, provider: string, maxWords?: number)
   return out.map((p) => p.join(' '));
 }
 
+/** The last N words of `last-words`: one text, or pieces of as many words as the embedder keeps of a text when N is more. */
+function lastWordsWindows(query: string, n: number, provider: string, maxWords?: number): string[] {
+  const text = lastWords(query, n);
+  const kept = keptWords(provider, maxWords);
+  const w = words(text);
+  if (!kept || w.length <= kept) return [text];
+  const out: string[] = [];
+  for (let i = 0; i < w.length; i += kept) out.push(w.slice(i, i + kept).join(' '));
+  return out;
+}
+
+/** The texts embedded for `query` under `rule`, each one the embedder keeps whole (`maxWords`: the index spec's per-text limit). */
+export function queryTexts(query: string, rule: DenseQueryRule, provider: string, maxWords?: number): string[] {
+  return rule.kind === 'last-words' ? lastWordsWindows(query, rule.words, provider, maxWords) : queryWindows(query, provider, maxWords);
+}
+
 /** One unit vector for `query` under `rule`. */
 export async function embedDenseQuery(embedder: Embedder, query: string, rule: DenseQueryRule, maxWords?: number): Promise<Float32Array> {
-  if (rule.kind === 'last-words') return (await embedder.embed([lastWords(query, rule.words)], { kind: 'query' }))[0];
-  const windows = queryWindows(query, embedder.provider, maxWords);
+  const windows = queryTexts(query, rule, embedder.provider, maxWords);
   if (windows.length <= 1) return (await embedder.embed([windows[0] ?? query], { kind: 'query' }))[0];
   const vectors = await embedder.embed(windows, { kind: 'query' });
   const out = new Float32Array(embedder.dimension);
@@ -108,11 +141,17 @@ export async function embedDenseQuery(embedder: Embedder, query: string, rule: D
 
 /** What a run records about its dense queries (and `--help` says). */
 export function denseQueryConfig(rule: DenseQueryRule, provider: string, maxWords?: number): { rule: string; words?: number; windows?: string; text: string } {
-  if (rule.kind === 'last-words')
-    return { rule: 'last-words', words: rule.words, text: `only the last ${rule.words} words of each query are embedded (--dense-query-words ${rule.words})` };
+  if (rule.kind === 'last-words') {
+    const kept = keptWords(provider, maxWords);
+    const text = `only the last ${rule.words} words of each query are embedded (--dense-query-words ${rule.words})`;
+    if (!kept || rule.words <= kept) return { rule: 'last-words', words: rule.words, text };
+    const windows = `pieces of at most ${kept} words (the index's word limit), mean-pooled weighted by words`;
+    return { rule: 'last-words', words: rule.words, windows, text: `${text}, in ${windows}` };
+  }
+  const pieces = windowWords(provider, maxWords);
   const windows =
     provider === 'use-lite'
-      ? `sentences (a longer one in pieces of ${USE_LITE_WINDOW_WORDS} words; a piece of more than ${USE_LITE_MAX_TOKENS} tokens in runs of words that fit), mean-pooled weighted by words`
+      ? `sentences (a longer one in pieces of ${pieces} words${pieces < USE_LITE_WINDOW_WORDS ? ", the index's word limit" : ''}; a piece of more than ${USE_LITE_MAX_TOKENS} tokens in runs of words that fit), mean-pooled weighted by words`
       : maxWords && maxWords > 0
         ? `whole sentences packed into windows of at most ${maxWords} words, mean-pooled weighted by words`
         : 'one window (the embedder reads up to its own maximum length)';
@@ -140,5 +179,5 @@ export function denseQueryLines(results: readonly { method: string; config?: Rec
 /** The --help line of --dense-query-words. */
 export const DENSE_QUERY_WORDS_HELP =
   "dense (also hybrid's dense): embed only the last N words of each query (the use-lite rule before issue 36 was 24); " +
-  `default 0 = the whole query: use-lite embeds each sentence (pieces of ${USE_LITE_WINDOW_WORDS} words, or fewer where ${USE_LITE_WINDOW_WORDS} words pass its ${USE_LITE_MAX_TOKENS}-token limit) and averages the vectors weighted by words, ` +
+  `default 0 = the whole query: use-lite embeds each sentence (pieces of ${USE_LITE_WINDOW_WORDS} words or the index's lower max words, fewer where they pass its ${USE_LITE_MAX_TOKENS}-token limit) and averages the vectors weighted by words, ` +
   "other embedders the query in one window (windows of the index's max words when it sets one); recorded in the run's config";
