@@ -43,6 +43,10 @@
  *                 ({ hybrid: 10 }, retrieval/top-k.ts searchScoreDigits; MAD --method hybrid, CASE where its tools search it, ACAL over an index
  *                 with dense, the hybrid-rag baseline); an older lexcase read them to 6 decimals, which ties close fused
  *                 scores (then ordered by id), so an item it ran may have seen another passage: unknown (the resume warns)
+ *   denseQueryWordLimit
+ *                 the word limit an agent run's dense queries are embedded in pieces of, where the index sets
+ *                 it (a use-lite index built with --max-words under 64; retrieval/dense-query.ts); an older
+ *                 lexcase embedded 64-word pieces there, of which the embedder kept the first N words (a warning)
  *   evidence      the evidence selection an offline CASE run ran ("learned" or "plan"): an older lexcase
  *                 recorded "learned" (the default asked for) also where the query plan ran (--tools given, or
  *                 an index without bm25 and qld); such a record is taken as unknown, and corrected from then on
@@ -361,6 +365,14 @@ const ADDED: {
     // fused scores tie at 6 decimals there, in the rare search, while a reproduce hybrid run's whole ranking is refused
     path: ['searchScoreDigits'],
     what: "the significant digits a hybrid's fused scores are read with where each search's top k is cut: an older lexcase read them to 6 decimals, where close fused scores tie (then ordered by id), so an item it ran may have seen another passage at the cut than the items this resume runs",
+    lacks: absent,
+  },
+  {
+    // agent runs whose dense (or hybrid's dense) queries are embedded in pieces of the index's word limit (a use-lite index
+    // built with --max-words under 64) record it (retrieval/dense-query.ts denseQueryWordLimit); an older lexcase embedded
+    // 64-word pieces there, of which the embedder kept the first N words. Unknown (a warning): only a sentence of more words changed
+    path: ['denseQueryWordLimit'],
+    what: 'the word limit each dense query is embedded in pieces of: an older lexcase embedded 64-word pieces over this index, of which the embedder kept only the first --max-words words (the rest of a longer sentence was not read), so an item it ran may have searched with another query vector than the items this resume runs',
     lacks: absent,
   },
   {

@@ -140,18 +140,27 @@ export async function embedDenseQuery(embedder: Embedder, query: string, rule: D
 }
 
 /** What a run records about its dense queries (and `--help` says). */
-export function denseQueryConfig(rule: DenseQueryRule, provider: string, maxWords?: number): { rule: string; words?: number; windows?: string; text: string } {
+export function denseQueryConfig(
+  rule: DenseQueryRule,
+  provider: string,
+  maxWords?: number,
+): { rule: string; words?: number; windows?: string; wordLimit?: number; text: string } {
   if (rule.kind === 'last-words') {
     const kept = keptWords(provider, maxWords);
     const text = `only the last ${rule.words} words of each query are embedded (--dense-query-words ${rule.words})`;
     if (!kept || rule.words <= kept) return { rule: 'last-words', words: rule.words, text };
     const windows = `pieces of at most ${kept} words (the index's word limit), mean-pooled weighted by words`;
-    return { rule: 'last-words', words: rule.words, windows, text: `${text}, in ${windows}` };
+    return { rule: 'last-words', words: rule.words, windows, wordLimit: kept, text: `${text}, in ${windows}` };
   }
   const pieces = windowWords(provider, maxWords);
+  // the index's word limit sets the pieces (use-lite under 64 words): recorded apart for agent runs (denseQueryWordLimit)
+  if (provider === 'use-lite' && pieces < USE_LITE_WINDOW_WORDS) {
+    const windows = `sentences (a longer one in pieces of ${pieces} words, the index's word limit; a piece of more than ${USE_LITE_MAX_TOKENS} tokens in runs of words that fit), mean-pooled weighted by words`;
+    return { rule: 'whole', windows, wordLimit: pieces, text: `the whole query is embedded: ${windows}` };
+  }
   const windows =
     provider === 'use-lite'
-      ? `sentences (a longer one in pieces of ${pieces} words${pieces < USE_LITE_WINDOW_WORDS ? ", the index's word limit" : ''}; a piece of more than ${USE_LITE_MAX_TOKENS} tokens in runs of words that fit), mean-pooled weighted by words`
+      ? `sentences (a longer one in pieces of ${USE_LITE_WINDOW_WORDS} words; a piece of more than ${USE_LITE_MAX_TOKENS} tokens in runs of words that fit), mean-pooled weighted by words`
       : maxWords && maxWords > 0
         ? `whole sentences packed into windows of at most ${maxWords} words, mean-pooled weighted by words`
         : 'one window (the embedder reads up to its own maximum length)';
@@ -159,11 +168,30 @@ export function denseQueryConfig(rule: DenseQueryRule, provider: string, maxWord
 }
 
 /** The dense query rule a retriever's `config` records (dense's own, or hybrid's dense component's), if any. */
-export function denseQueryOf(config: Record<string, unknown> | undefined): { rule: string; text: string } | undefined {
+export function denseQueryOf(config: Record<string, unknown> | undefined): { rule: string; text: string; wordLimit?: number } | undefined {
   const q = (config?.query ?? (config?.components as Record<string, Record<string, unknown>> | undefined)?.dense?.query) as
-    | { rule?: unknown; text?: unknown }
+    | { rule?: unknown; text?: unknown; wordLimit?: unknown }
     | undefined;
-  return q && typeof q.rule === 'string' && typeof q.text === 'string' ? { rule: q.rule, text: q.text } : undefined;
+  if (!q || typeof q.rule !== 'string' || typeof q.text !== 'string') return undefined;
+  return { rule: q.rule, text: q.text, ...(typeof q.wordLimit === 'number' ? { wordLimit: q.wordLimit } : {}) };
+}
+
+/**
+ * The config fragment an agent run that searches records beside `searchRanking`: for each of its
+ * retrievers (dense, or a hybrid with dense) whose queries are embedded in pieces of the index's word
+ * limit (a use-lite index built with --max-words under 64: denseQueryConfig `wordLimit`), that limit,
+ * as `denseQueryWordLimit` ({ dense: 32 }); nothing elsewhere. An older lexcase embedded 64-word
+ * pieces there of which the embedder kept the first N words, so resuming a run dir it started warns
+ * (eval/resume-unrecorded.ts). `retrievers`: those the run's searches use.
+ */
+export function denseQueryWordLimit(retrievers: Partial<Record<string, { config?: Record<string, unknown> }>>): {
+  denseQueryWordLimit?: Record<string, number>;
+} {
+  const limits = Object.entries(retrievers)
+    .map(([m, r]) => [m, denseQueryOf(r?.config)?.wordLimit] as const)
+    .filter((e): e is readonly [string, number] => e[1] !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return limits.length ? { denseQueryWordLimit: Object.fromEntries(limits) } : {};
 }
 
 /** "Dense queries (dense, hybrid): …" — one line per rule in force, from each result's recorded config. */

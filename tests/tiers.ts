@@ -122,6 +122,7 @@ export const PROCESS_TESTS: readonly string[] = [
  */
 export const HEAVY_TESTS: readonly string[] = [
   'agents/case/experiment-index-content.test.ts',
+  'agents/dense-query-word-limit.test.ts',
   'bench/embed-scale.test.ts',
   'bench/run.test.ts',
   'eval/demo/build-index-step.test.ts',

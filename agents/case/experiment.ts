@@ -33,6 +33,7 @@ import { indexContent, openCaseIndex } from '../../retrieval/open-index.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { METHODS } from '../../retrieval/methods.js';
 import { PRINTED_RUN_RANKING, PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
+import { denseQueryWordLimit } from '../../retrieval/dense-query.js';
 import { HYPOTHESIS_MAPPING } from './map-hypotheses.js';
 import { JURY_TIE_RULE } from './majority-vote.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS, casePromptLimitsConfig } from '../common/defaults.js';
@@ -217,6 +218,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
         ? {
             searchRanking: PRINTED_SEARCH_RANKING,
             ...searchScoreDigits(rag ? { [rag]: retrievers[rag] } : Object.fromEntries(searched.map((m) => [m, retrievers[m]]))),
+            // the word limit its dense queries are embedded in pieces of, where the index sets it (resume-unrecorded.ts warns on an older dir)
+            ...denseQueryWordLimit(rag ? { [rag]: retrievers[rag] } : Object.fromEntries(searched.map((m) => [m, retrievers[m]]))),
           }
         : {}),
       k: o.system === 'baseline' && o.mode === 'llm-only' ? 0 : k,

@@ -13,6 +13,7 @@ import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.
 import { writeReport } from '../../eval/report/write-report.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
+import { denseQueryWordLimit } from '../../retrieval/dense-query.js';
 import { errors } from '../../core/errors.js';
 import { checkSearchToolK } from '../../retrieval/tools/search-tool.js';
 import { log } from '../../core/log.js';
@@ -126,6 +127,8 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       searchRanking: PRINTED_SEARCH_RANKING,
       // and the digits it reads a hybrid's fused scores with there (--method hybrid: 10; an older lexcase: 6 decimals; resume-unrecorded.ts warns)
       ...searchScoreDigits({ [s.method]: idx.retrievers[s.method] }),
+      // the word limit its dense queries are embedded in pieces of, where the index sets it (an older lexcase: 64-word pieces, cut; resume-unrecorded.ts warns)
+      ...denseQueryWordLimit({ [s.method]: idx.retrievers[s.method] }),
       passageChars: s.passageChars,
       dataset: o.dataset,
       split: o.split,
