@@ -42,6 +42,8 @@ import { planGeneration, type WireRequest } from '../core/llm/local/chat-request
 import { cpuLlama } from '../core/llm/local/runtime.js';
 import { localModelUnavailable, SCHEMA_VALID_FAILURES } from './support/local-model.js';
 import {
+  forcedTool,
+  requestedSchema,
   schemaConstrained,
   startScriptedServer,
   type RecordedRequest,
@@ -218,6 +220,22 @@ describe('the five systems against the contract-fuzzing server', () => {
     expect(sent.length).toBeGreaterThan(0);
     const problems = sent.flatMap(({ system, s }) => decisionBeforeReasoning(s.json).map((p) => `${system} ${s.what}: ${p}`));
     expect([...new Set(problems)]).toEqual([]);
+    // and as the server received them: every request body's response format and tools (forced or offered), after the
+    // OpenAI client's own serialisation, so no layer between the rendering and the wire reorders the keys
+    expect(requestShapes.size).toBeGreaterThan(0);
+    const wire = [...requestShapes.values()].flatMap((shape) => {
+      const req = { body: shape } as unknown as RecordedRequest;
+      const asked = requestedSchema(req);
+      const name = shape.response_format?.json_schema?.name ?? forcedTool(req) ?? 'text';
+      return [
+        ...(asked ? decisionBeforeReasoning(asked).map((p) => `request ${name}: ${p}`) : []),
+        ...(shape.tools ?? []).flatMap((t) => decisionBeforeReasoning(t.function?.parameters).map((p) => `tool ${t.function?.name}: ${p}`)),
+      ];
+    });
+    expect([...new Set(wire)]).toEqual([]);
+    // the decision keys of the systems' replies reached the wire (the walk saw them, not an empty set)
+    const onWire = JSON.stringify([...requestShapes.values()]);
+    for (const key of ['verdict', 'vote', 'answer', 'winner', 'analysis_outcome', 'revision_needed']) expect(onWire, key).toContain(`"${key}"`);
   });
 
   it('property: every value a sent schema allows (ajv-valid) passes the zod parser of that reply', () => {
