@@ -156,6 +156,11 @@ describe('dense index in LanceDB', () => {
       );
       expect(info.mock.calls.flat().join('\n')).not.toMatch(/resuming/);
       expect((m.dense as unknown as DenseSection).spec).toMatchObject({ maxWords: 5 });
+      // and recorded, so `index info` says it after the build
+      expect((m.dense as unknown as DenseSection).passagesOverMaxWords).toBe(cut);
+      expect(manifestSummary(out, m, { total: 0, parts: {} })).toContain(
+        `maxWords 5, ${cut} passages longer than maxWords 5: embedded from their first 5 words`,
+      );
     } finally {
       warn.mockRestore();
       info.mockRestore();

@@ -386,6 +386,8 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
       // unknown where older prebuilt vectors' record has none (their texts were not checked)
       ...(known && known.embeddedTextChecksum === undefined ? {} : { embeddedTextChecksum }),
       ...(maxTokens !== undefined ? { modelMaxTokens: maxTokens, passagesOverModelMaxTokens: over } : {}),
+      // the passages the word limit cut (the model then reading their first maxWords words whole), where counted here
+      ...(maxWords > 0 ? { passagesOverMaxWords: overWords } : {}),
       ...buildTime(prior, { uri, table, owner, rows, resumedAt: done.size, ms: Date.now() - t0 }),
     };
     // Re-read: the manifest may have been rewritten meanwhile (e.g. another method added).

@@ -28,6 +28,12 @@
  *              and how many passages are longer (embedded from their first modelMaxTokens tokens);
  *              absent for other providers and in manifests from before it. Informational: not part of
  *              the vector settings (embed/vector-spec.ts) nor of a run's indexContent
+ *   passagesOverMaxWords
+ *              how many passages the spec's word limit (maxWords, use-lite's 256 when unset) cut, the
+ *              model then reading their first maxWords words whole (one it also cuts at its tokens is
+ *              in passagesOverModelMaxTokens); absent where no limit applies, for vectors whose record
+ *              gave the count of the passages over the model's tokens (prebuilt), and in manifests from
+ *              before it. Informational, as passagesOverModelMaxTokens; `index info` shows it
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -63,6 +69,8 @@ export interface DenseSection {
   modelMaxTokens?: number;
   /** Passages longer than modelMaxTokens (after the word limit): embedded from their first modelMaxTokens tokens. */
   passagesOverModelMaxTokens?: number;
+  /** Passages the word limit (maxWords) cut and the model read whole from their first maxWords words; absent where not counted. */
+  passagesOverMaxWords?: number;
   /** How long embedding the table took (the build, not a rerun that found every passage embedded: that keeps this). */
   buildMs?: number;
   /** Passages an earlier, interrupted attempt had embedded when the build that `buildMs` times resumed (its time is not in `buildMs`). */

@@ -172,6 +172,14 @@ function tokenLimitNote(d: NonNullable<Manifest['dense']>): string {
   return `, modelMaxTokens ${limit}${over ? ` (${over.toLocaleString('en-US')} ${them} first ${limit} tokens)` : ''}`;
 }
 
+/** ", 1,067 passages longer than maxWords 32: embedded from their first 32 words"; "" where none was cut or the build did not count them. */
+function wordLimitNote(d: NonNullable<Manifest['dense']>): string {
+  const over = (d as { passagesOverMaxWords?: number }).passagesOverMaxWords;
+  const limit = Number(denseVectorSettings(d).maxWords);
+  if (!over || !(limit > 0)) return '';
+  return `, ${over.toLocaleString('en-US')} ${over === 1 ? 'passage' : 'passages'} longer than maxWords ${limit}: embedded from ${over === 1 ? 'its' : 'their'} first ${limit} words`;
+}
+
 /** "ids, titles and texts sha256 0123456789ab…": the checksum of what the dense vectors were made from (the corpus checksum covers no titles). */
 function embeddedTextNote(d: NonNullable<Manifest['dense']>): string {
   const c = (d as { embeddedTextChecksum?: string }).embeddedTextChecksum;
@@ -220,7 +228,7 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
     `  analyzer  ${a.preset ? `${a.preset} preset: ` : ''}lowercase=${a.lowercase} stopwords=${a.stopwords} stemmer=${a.stemmer} minTokenLength=${a.minTokenLength}`,
     ...(m.dense
       ? [
-          `  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension}), ${describeVectorSettings(denseVectorSettings(m.dense))}${tokenLimitNote(m.dense)}`,
+          `  dense     ${m.dense.embedder} ${m.dense.model} (dim ${m.dense.dimension}), ${describeVectorSettings(denseVectorSettings(m.dense))}${wordLimitNote(m.dense)}${tokenLimitNote(m.dense)}`,
           `  embedded  ${embeddedTextNote(m.dense)}`,
           // where the vectors came from beyond the model id (an endpoint, a model folder's digest): what a search's "another source" warning points here for
           ...(typeof m.dense.source === 'string' ? [`  vectors   from ${withoutKeyedQueryDigests(m.dense.source)}`] : []),
