@@ -27,6 +27,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'eval/report/compare-config-fields-process.test.ts',
   'eval/reproduce/replay-offline-cells-process.test.ts',
   'eval/reference/stats-agreement.test.ts',
+  'eval/reference/macro-swap-agreement.test.ts',
   'eval/replay-fifo-process.test.ts',
   'eval/replay-refused.test.ts',
   'eval/run-dir-lock.test.ts',

@@ -16,8 +16,11 @@ import { LEVEL, MIN_N, PERMUTATIONS, RESAMPLES, SEED, EXACT_FLIP_MAX } from './s
 
 export type MeasureKind = 'proportion' | 'mean' | 'statistic';
 export type IntervalMethod = 'wilson' | 'bootstrap';
-/** `none`: a statistic of the whole sample (macro-F1), no per-item mean: no exact paired test, its interval is the figure to read. */
-export type PairedTest = 'mcnemar-exact' | 'sign-flip-exact' | 'sign-flip-monte-carlo' | 'none';
+/**
+ * `swap-…`: the paired randomization (swap) test of a statistic of the whole sample (macro-F1: eval/metrics/macro-swap.ts),
+ * exact up to EXACT_FLIP_MAX differing items, else PERMUTATIONS seeded swaps. `none`: no paired test, its interval is the figure to read.
+ */
+export type PairedTest = 'mcnemar-exact' | 'sign-flip-exact' | 'sign-flip-monte-carlo' | 'swap-exact' | 'swap-monte-carlo' | 'none';
 
 /** The interval method of each measure kind. */
 export const INTERVAL_METHOD: Readonly<Record<MeasureKind, IntervalMethod>> = { proportion: 'wilson', mean: 'bootstrap', statistic: 'bootstrap' };
@@ -37,6 +40,8 @@ export const TEST_LABEL: Readonly<Record<PairedTest, string>> = {
   'mcnemar-exact': 'exact McNemar',
   'sign-flip-exact': 'exact sign-flip',
   'sign-flip-monte-carlo': `sign-flip, ${PERMUTATIONS.toLocaleString('en-US')} seeded flips`,
+  'swap-exact': 'exact paired swap',
+  'swap-monte-carlo': `paired swap, ${PERMUTATIONS.toLocaleString('en-US')} seeded swaps`,
   none: 'none (no per-item mean: read the interval)',
 };
 
