@@ -21,11 +21,13 @@ import {
   statisticInterval,
   type Interval,
   type MeasureKind,
+  type PairedDifference,
   type Unit,
 } from './stats/index.js';
 import { canonicalById } from './bootstrap.js';
 import { correctFlags, isFailed } from './metrics/failures.js';
 import { macroScores } from './metrics/macro.js';
+import { MACRO_PAIRED_NOTE, macroF1Paired } from './metrics/macro-paired.js';
 import type { ResultRecord } from './types.js';
 import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from './gold-in-index.js';
 
@@ -94,6 +96,24 @@ export interface HeadlineMetric {
   perItem?: string;
   /** The figures this metric gives for a run: none when its records cannot give it (no item carries the metric), several for one per k. */
   compute(records: readonly ResultRecord[], ctx: FigureContext): HeadlineFigure[];
+  /**
+   * How `lexcase compare` compares two runs' figure of this metric on the same items, declared with the
+   * metric as its interval is: where both runs' systems name a metric of this id that declares it, the
+   * comparison gives this paired statistic (whatever the metric's place in `headline`). Absent: the
+   * metric is compared by its per-item values where it has them (accuracy, boolean metrics), else not.
+   */
+  paired?: PairedStatistic;
+}
+
+/** A headline metric's paired comparison (HeadlineMetric `paired`). */
+export interface PairedStatistic {
+  /** B − A on `pairs` (item i's record in A and in B): the difference, its interval and its test. */
+  compute(pairs: readonly (readonly [ResultRecord, ResultRecord])[], ctx: Pick<FigureContext, 'labels' | 'seed' | 'iterations'>): PairedDifference;
+  unit: Unit;
+  /** What the row is and how its interval and p are computed (the comparison's note). */
+  note: string;
+  /** How a failed item counts in it ("as no prediction in macro-F1"), for the comparison's failed-items line. */
+  failed: string;
 }
 
 /** A figure from its interval (eval/stats): the numbers, the method's name and the printed text. */
@@ -205,6 +225,8 @@ export const macroF1: HeadlineMetric = {
     const m = macroScores(records, { labels: ctx.labels, seed: ctx.seed, iterations: ctx.iterations });
     return [figureOf('macro-f1', 'macro-F1', m.f1, { note: `mean F1 over the labels ${m.labels.join(', ')}` })];
   },
+  // no per-item mean: the paired bootstrap of the report's macro-F1 and the paired swap test (eval/metrics/macro-paired.ts)
+  paired: { compute: macroF1Paired, unit: 'percent', note: MACRO_PAIRED_NOTE, failed: 'as no prediction in macro-F1' },
 };
 
 /** The ks a retrieval run recorded (config.ks, else every recall@k key of its records). */

@@ -12,7 +12,10 @@ import '../../agents/systems.js';
 import { compareRunsView } from '../../web/server/compare-api.js';
 import { compareManyRuns } from '../../web/server/compare-runs-api.js';
 import type { RunEntry } from '../../web/server/runs.js';
+import { accuracy, macroF1 } from '../headline-metrics.js';
 import { macroScores, pairedMacroF1 } from '../metrics/macro.js';
+import { macroF1SwapTest } from '../metrics/macro-swap.js';
+import { SYSTEMS, systemSpec, useSystems, type SystemPlugin } from '../systems.js';
 import { runExperiment } from '../runner.js';
 import type { AgentSystem, SystemContext } from '../types.js';
 import { compareRuns, formatComparison } from './compare.js';
@@ -73,7 +76,17 @@ describe('compare: runs whose headline is macro-F1 are compared on macro-F1', ()
     expect([m.lo, m.hi]).toEqual([d.lo, d.hi]);
     expect(m.lo).not.toBeNull();
     expect(m.estimate).toBeCloseTo(m.b - m.a, 12);
-    expect(m.text.test).toContain('none');
+    // p from the paired swap test of that statistic (eval/metrics/macro-swap.ts), exact here (8 items differ); before: none
+    const swap = macroF1SwapTest(
+      pairs.map(([x]) => x.gold),
+      pairs.map(([x]) => x.prediction),
+      pairs.map(([, y]) => y.prediction),
+      ['Yes', 'No'],
+    );
+    expect(swap).toMatchObject({ exact: true, m: 8 });
+    expect(m).toMatchObject({ p: swap.p, test: 'swap-exact' });
+    expect(m.text.test).toBe('exact paired swap');
+    expect(m.text.p).toBe(swap.p.toFixed(3));
     const text = formatComparison(c);
     expect(text).toMatch(/\| macro-F1 \| 20 \| +42\.9% \|/);
     expect(text).toContain('as no prediction in macro-F1');
@@ -96,6 +109,23 @@ describe('compare: runs whose headline is macro-F1 are compared on macro-F1', ()
     const c = await compareRuns(a.dir, b.dir);
     expect(c.primary).toMatchObject({ id: 'macro-f1', estimate: 0, lo: null, missing: 'no item differs' });
     expect(c.measures[1].missing).toBe('no item differs');
+  });
+
+  it('a system whose headline names macro-F1 second (after accuracy) is compared on macro-F1 as it declares, not only when it leads', async () => {
+    const saved = [...SYSTEMS];
+    // a labelling system listed as ACAL is, its headline accuracy first, then macro-F1 (which declares its paired statistic)
+    useSystems([{ ...(systemSpec('acal/sp') as SystemPlugin), id: 'labeler', matches: (s: string) => s === 'labeler', headline: [accuracy, macroF1] }]);
+    try {
+      const a = await makeRun('A', allNo, 'labeler');
+      const b = await makeRun('B', mixed, 'labeler');
+      const c = await compareRuns(a.dir, b.dir);
+      // before: ['accuracy'] — macro-F1 was compared only where it was both systems' first headline figure
+      expect(c.measures.map((m) => m.id)).toEqual(['macro-f1', 'accuracy']);
+      expect(c.primary).toMatchObject({ id: 'macro-f1', test: 'swap-exact' });
+      expect(c.agreement).toEqual({ both: 10, onlyA: 5, onlyB: 3, neither: 2 });
+    } finally {
+      SYSTEMS.splice(0, SYSTEMS.length, ...saved);
+    }
   });
 
   it("a system of the user's own (headline accuracy) is still judged by accuracy", async () => {

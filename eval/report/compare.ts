@@ -7,9 +7,13 @@
  *
  * What is compared follows the system list (eval/systems.ts): retrieval runs by their retrieval
  * measures (Recall@k for each k both recorded, MRR from the first gold rank, a TREC run's measures),
- * never by "accuracy" (gold at rank 1); every other run by accuracy and each boolean per-item
- * metric both report (e.g. CASE evidence recall). The first measure is the primary one: the 2×2
- * agreement table counts its items when it is 0/1.
+ * never by "accuracy" (gold at rank 1); every other run by the headline metrics both runs' systems
+ * name that declare a paired statistic (HeadlineMetric `paired`: macro-F1 for EMAR and ACAL, with the
+ * paired swap test's p), then accuracy and each boolean per-item metric both report (e.g. CASE evidence
+ * recall) — a metric both declare an outcome of every item (MAD's correctAfterRound<r>) over every
+ * shared item, one that did not record it 0, as report.md's per-item table (eval/stats metricValueOf),
+ * its row's `over` saying so. The first measure is the primary one: the 2×2 agreement table counts
+ * the first per-item measure's items when it is 0/1.
  *
  * Items are paired by id where both runs recorded the same item (the same gold label and, where
  * recorded, content checksum: compare-pairs.ts); an id the runs hold for different items is left
@@ -21,27 +25,28 @@
  * measure and is left out of each n.
  */
 import { errors } from '../../core/errors.js';
-import { correctFlags, isFailed, scoredPrediction } from '../metrics/failures.js';
+import { correctFlags, isFailed } from '../metrics/failures.js';
 import {
   diffIntervalText,
   diffText,
   disagreementNotes,
-  NO_ITEM_DIFFERS,
-  NO_SPREAD,
+  metricValueOf,
   PAIRED_METHODS_NOTE,
   pairedDifference,
   pText,
+  readableKinds,
   RESAMPLES,
   SEED,
   TEST_LABEL,
   testText,
+  unrecordedCount,
   valueText,
+  type MetricKinds,
   type PairedDifference,
   type Unit,
 } from '../stats/index.js';
-import { measureLabel } from '../headline-metrics.js';
-import { pairedMacroF1 } from '../metrics/macro.js';
-import { recordedSystemSpec, taskLabels, type SystemSpec } from '../systems.js';
+import { measureLabel, type HeadlineMetric } from '../headline-metrics.js';
+import { recordedMetricKinds, recordedSystemSpec, taskLabels, type SystemSpec } from '../systems.js';
 import type { ResultRecord } from '../types.js';
 import { codeSpan, table } from './format.js';
 import { pairRecords, type Pair } from './compare-pairs.js';
@@ -71,6 +76,8 @@ export interface PairedMeasure extends PairedDifference {
   id: string;
   label: string;
   unit: Unit;
+  /** A per-item outcome's denominator (declared `outcome` by both runs' systems): every shared item, with how many each run did not record (counted as 0). */
+  over?: string;
   text: { a: string; b: string; diff: string; interval: string; p: string; test: string; pLine: string };
 }
 
@@ -168,7 +175,7 @@ function byRetrievalMeasure(x: string, y: string): number {
   return a0 - b0 || a1.localeCompare(b1, 'en') || a2 - b2;
 }
 
-function measuresOf(pairs: readonly Pair[], retrieval: boolean): { id: string; label: string; unit: Unit; value: Extract }[] {
+function measuresOf(pairs: readonly Pair[], retrieval: boolean, kinds: MetricKinds = {}): { id: string; label: string; unit: Unit; value: Extract }[] {
   const keysOf = (pick: (p: Pair) => ResultRecord) => new Set(pairs.flatMap((p) => Object.keys(pick(p).metrics ?? {})));
   const shared = [...keysOf((p) => p[0])].filter((k) => keysOf((p) => p[1]).has(k));
   if (retrieval) {
@@ -183,16 +190,47 @@ function measuresOf(pairs: readonly Pair[], retrieval: boolean): { id: string; l
     }
     return out;
   }
-  const booleans = shared.filter((k) => pairs.some(([x, y]) => typeof x.metrics?.[k] === 'boolean' && typeof y.metrics?.[k] === 'boolean')).sort();
+  // boolean metrics, and metrics both runs declare outcomes of every item (0/1 numbers too): an outcome's item without it counts 0
+  const booleans = shared
+    .filter((k) => kinds[k] === 'outcome' || pairs.some(([x, y]) => typeof x.metrics?.[k] === 'boolean' && typeof y.metrics?.[k] === 'boolean'))
+    .sort();
   return [
     { id: 'accuracy', label: 'accuracy', unit: 'percent', value: (r) => correctFlags([r])[0] },
-    ...booleans.map((k) => ({
-      id: k,
-      label: k,
-      unit: 'percent' as const,
-      value: (r: ResultRecord) => (typeof r.metrics?.[k] === 'boolean' ? (r.metrics[k] ? 1 : 0) : null),
-    })),
+    ...booleans.map((k) => {
+      const outcome = metricValueOf(k, kinds);
+      return {
+        id: k,
+        label: k,
+        unit: 'percent' as const,
+        value: kinds[k] === 'outcome' ? outcome : (r: ResultRecord) => (typeof r.metrics?.[k] === 'boolean' ? (r.metrics[k] ? 1 : 0) : null),
+      };
+    }),
   ];
+}
+
+/**
+ * The per-item metrics both runs declare outcomes of every item (eval/stats/metric-kinds.ts `outcome`:
+ * MAD's correctAfterRound<r>), as their values allow (readableKinds): compared over every shared item,
+ * one that did not record it 0, as report.md's per-item table gives each run's figure. A metric one run
+ * declares so and the other not is compared over the items both recorded.
+ */
+function outcomeKinds(A: RunData, B: RunData): MetricKinds {
+  const a = readableKinds(A.results, recordedMetricKinds(A.config)).kinds;
+  const b = readableKinds(B.results, recordedMetricKinds(B.config)).kinds;
+  return Object.fromEntries(
+    Object.keys(a)
+      .filter((k) => a[k] === 'outcome' && b[k] === 'outcome')
+      .map((k) => [k, 'outcome' as const]),
+  );
+}
+
+/** "over every shared item (n = 12); an item that did not record it counts as 0 (…): A 2, B 0 such items": an outcome row's denominator, per run. */
+function outcomeOver(key: string, pairs: readonly Pair[]): string {
+  const inA = pairs.map(([x]) => x);
+  const inB = pairs.map(([, y]) => y);
+  const a = unrecordedCount(key, inA);
+  const b = unrecordedCount(key, inB);
+  return `over every shared item (n = ${pairs.length}); an item that did not record it counts as 0 (metric kind outcome, as report.md's per-item table): A ${a}, B ${b} such item${a + b === 1 ? '' : 's'}`;
 }
 
 function measureText(d: PairedDifference, unit: Unit): PairedMeasure['text'] {
@@ -213,39 +251,12 @@ function paired(id: string, label: string, unit: Unit, a: number[], b: number[],
 }
 
 /**
- * Macro-F1 B − A where both runs' systems declare it their headline figure (EMAR, ACAL: LegalBench-style
- * label tasks): the report's macro-F1 (eval/metrics/macro.ts, over the task's labels, a failed item
- * scored as no prediction) on the shared items, with the paired bootstrap of that same code (its seed
- * and resamples, items resampled jointly in id order). No exact test: macro-F1 is no per-item mean.
+ * The headline metrics both runs' systems name that declare a paired statistic (HeadlineMetric `paired`:
+ * macro-F1, EMAR's and ACAL's), in A's order: each compared as it declares, wherever it stands in the headline.
  */
-function macroMeasure(pairs: readonly Pair[], labels: readonly string[] | undefined, o: { iterations?: number; seed?: number }): PairedMeasure {
-  const m = pairedMacroF1(pairs, { labels, seed: o.seed, iterations: o.iterations });
-  const right = pairs.map(([x, y]) => [correctFlags([x])[0], correctFlags([y])[0]] as const);
-  const d: PairedDifference = {
-    outcome: 'graded',
-    n: pairs.length,
-    a: m.a,
-    b: m.b,
-    estimate: m.b - m.a,
-    lo: m.diff.lo,
-    hi: m.diff.hi,
-    level: m.diff.level,
-    iterations: m.diff.iterations ?? RESAMPLES,
-    seed: m.diff.seed ?? SEED,
-    // runs that predict the same on every item: "no item differs", as a per-item measure says it, not "no spread"
-    ...(m.diff.missing
-      ? { missing: m.diff.missing === NO_SPREAD && pairs.every(([x, y]) => scoredPrediction(x) === scoredPrediction(y)) ? NO_ITEM_DIFFERS : m.diff.missing }
-      : {}),
-    p: null,
-    test: 'none',
-    aOnly: right.filter(([x, y]) => x > y).length,
-    bOnly: right.filter(([x, y]) => x < y).length,
-  };
-  return { id: 'macro-f1', label: 'macro-F1', unit: 'percent', ...d, text: measureText(d, 'percent') };
+function pairedHeadlines(a: SystemSpec, b: SystemSpec): HeadlineMetric[] {
+  return a.headline.filter((m) => m.paired && b.headline.some((x) => x.id === m.id && x.paired));
 }
-
-/** Whether a system's headline figure (its first) is macro-F1. */
-const headsWithMacroF1 = (s: SystemSpec) => s.headline[0]?.id === 'macro-f1';
 
 /** What a comparison does with a failed item, by what it judges. */
 const FAILED_COUNTS: Record<Comparison['judgedBy'], string> = {
@@ -256,13 +267,9 @@ const FAILED_COUNTS: Record<Comparison['judgedBy'], string> = {
 /** The first sentence of a comparison's note: which items Δ is over, and how a failed one counts. */
 const SIGN_NOTE: Record<Comparison['judgedBy'], string> = {
   accuracy:
-    'Δ = B − A on the items both runs hold, failed ones included: an item a run failed (an error or no prediction) counts as wrong in its accuracy; every other measure is over the items both runs scored (its n).',
+    'Δ = B − A on the items both runs hold, failed ones included: an item a run failed (an error or no prediction) counts as wrong in its accuracy; every other measure is over the items both runs scored (its n), but a metric both systems declare an outcome of every item is over every shared item (its line says so).',
   'retrieval measures': 'Δ = B − A on the items both runs scored (a failed item has no measure).',
 };
-
-/** What the macro-F1 row is, where it leads the comparison. */
-const MACRO_NOTE =
-  "macro-F1 (both runs' headline figure): over every shared item and the task's labels as in report.md (a failed item is no prediction), its interval that report's bootstrap over items with each resample drawing the same items for A and B; no test (macro-F1 is no per-item mean).";
 
 /** The label set of a paired macro-F1: the task's, as both runs' systems give it (their union where they differ), else the labels of the items (macroLabels). */
 function macroLabelsOf(a: readonly string[] | undefined, b: readonly string[] | undefined): readonly string[] | undefined {
@@ -305,14 +312,21 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     );
   const retrieval = !!specA.retrieval;
   const measures: PairedMeasure[] = [];
-  // the headline each system declares: macro-F1 first where both runs' is macro-F1 (EMAR, ACAL), over the task's labels
-  const macro = !retrieval && headsWithMacroF1(specA) && headsWithMacroF1(specB);
-  if (macro) measures.push(macroMeasure(pairs, macroLabelsOf(taskLabels(specA, A.config.config), taskLabels(specB, B.config.config)), opts));
-  for (const m of measuresOf(pairs, retrieval)) {
+  // the headline metrics that declare their paired statistic (macro-F1: EMAR, ACAL), first, as each declares it, over the task's labels
+  const heads = retrieval ? [] : pairedHeadlines(specA, specB);
+  const labels = macroLabelsOf(taskLabels(specA, A.config.config), taskLabels(specB, B.config.config));
+  for (const h of heads) {
+    const d = h.paired!.compute(pairs, { labels, seed: opts.seed, iterations: opts.iterations });
+    measures.push({ id: h.id, label: h.label, unit: h.paired!.unit, ...d, text: measureText(d, h.paired!.unit) });
+  }
+  // a per-item metric both runs declare an outcome of every item is over every shared item, one without it 0 (eval/stats metricValueOf)
+  const kinds = outcomeKinds(A, B);
+  const perItem = measuresOf(pairs, retrieval, kinds);
+  for (const m of perItem) {
     const both = pairs.map(([x, y]) => [m.value(x), m.value(y)] as const).filter((v): v is readonly [number, number] => v[0] !== null && v[1] !== null);
     if (both.length)
-      measures.push(
-        paired(
+      measures.push({
+        ...paired(
           m.id,
           m.label,
           m.unit,
@@ -320,15 +334,16 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
           both.map((v) => v[1]),
           opts,
         ),
-      );
+        ...(kinds[m.id] === 'outcome' ? { over: outcomeOver(m.id, pairs) } : {}),
+      });
   }
   if (measures.length === 0) throw errors.runInvalid(`${A.dir} vs ${B.dir}`, 'the two runs share no measure on their shared items; nothing to compare');
   const primary = measures[0];
-  // the 2×2 table counts the first per-item 0/1 measure's items (accuracy where macro-F1 leads)
-  const first = measures[macro ? 1 : 0];
+  // the 2×2 table counts the first per-item 0/1 measure's items (accuracy where a paired headline statistic leads)
+  const first = measures[heads.length];
   let agreement: Comparison['agreement'] = null;
   if (first?.outcome === 'binary') {
-    const m = measuresOf(pairs, retrieval)[0];
+    const m = perItem[0];
     agreement = { both: 0, onlyA: 0, onlyB: 0, neither: 0 };
     for (const [x, y] of pairs) {
       const a = m.value(x);
@@ -379,10 +394,10 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
       ...(A.config.seed !== B.config.seed ? { seed: [A.config.seed, B.config.seed] as [unknown, unknown] } : {}),
       ...codeDiff(A.config, B.config),
     },
-    failedLine: `failed among the shared items: A ${failedA}, B ${failedB} (${FAILED_COUNTS[judgedBy]}${macro ? '; as no prediction in macro-F1' : ''})`,
+    failedLine: `failed among the shared items: A ${failedA}, B ${failedB} (${[FAILED_COUNTS[judgedBy], ...heads.map((h) => h.paired!.failed)].join('; ')})`,
     note:
       comparisonNote(judgedBy) +
-      (macro ? ` ${MACRO_NOTE}` : '') +
+      heads.map((h) => ` ${h.paired!.note}`).join('') +
       (primary.iterations !== RESAMPLES || primary.seed !== SEED
         ? ` This comparison: ${primary.iterations.toLocaleString('en-US')} resamples, seed ${primary.seed}.`
         : ''),
@@ -433,6 +448,7 @@ export function formatComparison(c: Comparison): string {
     table(['measure', 'n', 'A', 'B', 'B − A', '95% interval of B − A', 'p', 'test'], rows),
     '',
     ...(ag ? [`Both ${what[0]} ${ag.both}, only A ${ag.onlyA}, only B ${ag.onlyB}, neither ${ag.neither}.`, ''] : []),
+    ...withBlank(c.measures.filter((m) => m.over).map((m) => `${m.label}: ${m.over}.`)),
     ...withBlank(disagreementNotes(c.measures)),
     c.note,
   ].join('\n');

@@ -53,7 +53,8 @@ export const Where = z.strictObject({
 /**
  * How a cell's value comes from its run's results.jsonl:
  *  accuracy            share of items with correct = true (failed items count as wrong)
- *  mean                mean of a per-item metric `key` (booleans as 0/1; null/missing skipped)
+ *  mean                mean of a per-item metric `key` (booleans as 0/1; null/missing skipped, but 0 for a metric
+ *                      the run's system declares an outcome of every item: eval/stats metricValueOf)
  *  ratio               Σ num / Σ den over items (per-item metrics), one-minus-ratio = 1 − that
  *  macro-precision | macro-recall | macro-f1 | micro-f1   over the task's labels (eval/metrics/macro.ts)
  * `where` keeps only some items (id prefix, gold label, confidence label — or `{ not: label }`, every

@@ -5,13 +5,25 @@
  * flag) are proportions — Wilson; a mean of graded values, a pooled ratio and macro
  * precision/recall/F1 a seeded percentile bootstrap, none below n = 10, over the records in a
  * canonical order (by id); a mean of a metric the run's system declares a count (`kinds`: its
- * config.json's, eval/systems.ts recordedMetricKinds) a bootstrap whatever its values. The macro figures follow the run's headline rule
+ * config.json's, eval/systems.ts recordedMetricKinds) a bootstrap whatever its values; a mean of a metric it
+ * declares an outcome of every item (MAD's correctAfterRound<r>) is over every item the cell keeps, one
+ * that did not record it 0, as report.md's per-item table has it (eval/stats metricValueOf: the one reading
+ * of a metric's kind; a declaration its values contradict is read by the values). The macro figures follow the run's headline rule
  * (eval/metrics/macro.ts: over the task's label set, a failed item scored as no prediction).
  */
 import { canonicalById } from '../bootstrap.js';
 import { correctFlags, isFailed } from '../metrics/failures.js';
 import { macroScores } from '../metrics/macro.js';
-import { metricInterval, proportionInterval, statisticInterval, type BootstrapSettings, type Interval, type MetricKinds } from '../stats/index.js';
+import {
+  metricInterval,
+  metricValueOf,
+  proportionInterval,
+  readableKinds,
+  statisticInterval,
+  type BootstrapSettings,
+  type Interval,
+  type MetricKinds,
+} from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import type { Metric } from './recipe.js';
 
@@ -23,14 +35,20 @@ function confidenceMatches(r: ResultRecord, want: string | { not: string }): boo
   return typeof want === 'string' ? label === want : label !== want.not;
 }
 
-export function selectRecords(records: readonly ResultRecord[], m: Metric): ResultRecord[] {
+/**
+ * The records a cell's statistic is over. `kinds`: the run's per-item metric kinds as its values allow
+ * them (cellKinds): a mean of a declared outcome keeps every item `where` keeps, any other mean the items
+ * that recorded the metric.
+ */
+export function selectRecords(records: readonly ResultRecord[], m: Metric, kinds: MetricKinds = {}): ResultRecord[] {
   const w = m.where;
+  const value = m.key === undefined ? () => null : metricValueOf(m.key, kinds);
   return records.filter(
     (r) =>
       (!w?.idPrefix || r.id.startsWith(w.idPrefix)) &&
       (w?.gold === undefined || r.gold === w.gold) &&
       (w?.confidence === undefined || confidenceMatches(r, w.confidence)) &&
-      (m.stat !== 'mean' || num(r.metrics?.[m.key!]) !== null) &&
+      (m.stat !== 'mean' || value(r) !== null) &&
       // a pooled ratio over the answered items, as the run's own report pools it (3-ply's summary:
       // a failed triple is left out of n and of the sums), so both give one n and one interval
       (!POOLED.has(m.stat) || (!isFailed(r) && num(r.metrics?.[m.den!]) !== null)),
@@ -64,21 +82,27 @@ export function cellValue(
   m: Metric,
   o: BootstrapSettings & { labels?: readonly string[]; kinds?: MetricKinds } = {},
 ): Interval {
+  const kinds = cellKinds(records, o.kinds);
   // a canonical order (by id): a resampled statistic does not depend on the order of results.jsonl
-  const rs = canonicalById(selectRecords(records, m));
+  const rs = canonicalById(selectRecords(records, m, kinds));
   const bo = { seed: o.seed, iterations: o.iterations };
   if (m.stat === 'accuracy')
     return proportionInterval(
       correctFlags(rs).reduce((a, b) => a + b, 0),
       rs.length,
     );
-  if (m.stat === 'mean')
+  if (m.stat === 'mean') {
+    const value = metricValueOf(m.key!, kinds);
     return metricInterval(
       m.key!,
-      rs.map((r) => num(r.metrics?.[m.key!])!),
+      rs.map((r) => value(r)!),
       bo,
-      o.kinds,
+      kinds,
     );
+  }
   if (m.stat in MACRO) return macroScores(rs, { ...bo, labels: o.labels })[MACRO[m.stat as keyof typeof MACRO]];
   return statisticInterval(rs.length, pooledRatio(rs, m), bo); // ratio | one-minus-ratio
 }
+
+/** A run's declared metric kinds (`declared`, its config.json's) as its records' values allow them (eval/stats readableKinds). */
+export const cellKinds = (records: readonly ResultRecord[], declared: MetricKinds = {}): MetricKinds => readableKinds(records, declared).kinds;

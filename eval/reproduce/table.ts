@@ -23,14 +23,14 @@ import { errors } from '../../core/errors.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { readConfig, readResults, writeAtomic } from '../run-dir.js';
 import { recordedMetricKinds, recordedSystemSpec, taskLabels } from '../systems.js';
-import type { MetricKinds } from '../stats/index.js';
+import { denominatorText, type MetricKinds } from '../stats/index.js';
 import { isFailed } from '../metrics/failures.js';
 import { METHOD_LABEL, METHODS_NOTE, MIN_N, outsideInterval, type IntervalMethod } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import { goldCoverage } from '../gold-in-index.js';
 import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
-import { cellValue, selectRecords } from './stats.js';
+import { cellKinds, cellValue, selectRecords } from './stats.js';
 import { samplingNotes } from './sampling-notes.js';
 import { noHitsLeftOutLine } from '../trec/format.js';
 import { codeSpan, mdCell } from '../report/format.js';
@@ -50,6 +50,12 @@ export interface TableCell {
    * skips them, so they are not in `n` (n + count = the topics searched); only where there are any.
    */
   noHits?: { count: number; examples: string[] };
+  /**
+   * A mean cell's denominator where its run's system declares the metric an outcome of every item:
+   * "over every item (n = 12), the 2 that did not record it counted as 0 (metric kind outcome)"
+   * (eval/stats denominatorText); absent for any other cell (its n is the items that recorded the metric).
+   */
+  over?: string;
   /** The interval's method (eval/stats): "95% Wilson" or "95% bootstrap"; null without a value. */
   method: string | null;
   /** Why `ci` is null although there is a value ("n < 10"). */
@@ -85,12 +91,12 @@ const COUNTS_AS_WRONG = new Set<Metric['stat']>(['accuracy', 'micro-f1', 'macro-
  * The cell's failed items and how its value treats them. A retrieval or trec item's prediction is the
  * top-ranked id (null when nothing was retrieved: a miss, not a failure), so there only an error fails.
  */
-function cellFailures(recs: readonly ResultRecord[], m: Metric, offline: boolean): { failed: number; failedNote?: string } {
+function cellFailures(recs: readonly ResultRecord[], m: Metric, offline: boolean, kinds: MetricKinds): { failed: number; failedNote?: string } {
   const failedOf = (r: ResultRecord) => (offline ? r.error !== undefined : isFailed(r));
   const failed = selectRecords(recs, { ...m, stat: 'accuracy' }).filter(failedOf).length; // the items `where` keeps
   if (!failed) return { failed };
   if (COUNTS_AS_WRONG.has(m.stat)) return { failed, failedNote: 'counted as wrong' };
-  const inN = selectRecords(recs, m).filter(failedOf).length;
+  const inN = selectRecords(recs, m, kinds).filter(failedOf).length;
   return { failed, failedNote: inN === 0 ? 'left out of n' : inN === failed ? 'in n with what they recorded' : `${inN} of them in n with what they recorded` };
 }
 
@@ -99,10 +105,16 @@ const noHitIds = (recs: readonly ResultRecord[]): string[] => recs.filter((r) =>
 const topicSet = (ids: readonly string[]) => ({ count: ids.length, examples: ids.slice(0, 10) });
 
 /** The cell's topics that got no hit and so are not in its n (a mean over a measure they have none of). */
-function cellNoHits(recs: readonly ResultRecord[], m: Metric): { noHits?: { count: number; examples: string[] } } {
-  const inN = new Set(selectRecords(recs, m).map((r) => r.id));
+function cellNoHits(recs: readonly ResultRecord[], m: Metric, kinds: MetricKinds): { noHits?: { count: number; examples: string[] } } {
+  const inN = new Set(selectRecords(recs, m, kinds).map((r) => r.id));
   const out = noHitIds(selectRecords(recs, { ...m, stat: 'accuracy' })).filter((id) => !inN.has(id)); // the items `where` keeps
   return out.length ? { noHits: topicSet(out) } : {};
+}
+
+/** A mean cell's denominator (TableCell `over`) where its metric is declared an outcome of every item: every item the cell keeps, one without the metric 0. */
+function cellOver(recs: readonly ResultRecord[], m: Metric, kinds: MetricKinds): { over?: string } {
+  if (m.stat !== 'mean' || m.key === undefined || kinds[m.key] !== 'outcome') return {};
+  return { over: `over ${denominatorText(m.key, selectRecords(recs, { ...m, stat: 'accuracy' }), kinds)}` }; // the items `where` keeps
 }
 
 const round = (x: number, scale: number) => Number((x * scale).toFixed(scale === 100 ? 2 : 4));
@@ -142,10 +154,11 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
       if (recs) checkMetricKeys(recipe, `rows[${i}].cells[${j}].metric`, c.run, c.metric, recs);
       if (!recs?.length) return none;
       const iv = cellValue(recs, c.metric, { labels: labels.get(c.run), kinds: kinds.get(c.run), ...bootstraps.get(c.run) });
+      const readable = cellKinds(recs, kinds.get(c.run));
       if (iv.n === 0) return none;
       const ci: [number, number] | null = iv.lo !== null && iv.hi !== null ? [round(iv.lo, recipe.scale), round(iv.hi, recipe.scale)] : null;
       const flag = row.comparable && c.paper !== null ? outsideInterval(c.paper, { lo: ci?.[0] ?? null, hi: ci?.[1] ?? null, n: iv.n }) : { outside: null };
-      const fails = cellFailures(recs, c.metric, offline.has(c.run));
+      const fails = cellFailures(recs, c.metric, offline.has(c.run), readable);
       // a ⚠ beside failed items may be theirs (counted as wrong, or a smaller, selected n): the cell says so
       const reason =
         flag.outside && fails.failed ? `may come from the ${fails.failed} failed item${fails.failed === 1 ? '' : 's'} (${fails.failedNote})` : flag.reason;
@@ -156,7 +169,8 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
         ci,
         n: iv.n,
         ...fails,
-        ...cellNoHits(recs, c.metric),
+        ...cellNoHits(recs, c.metric, readable),
+        ...cellOver(recs, c.metric, readable),
         method: METHOD_LABEL[iv.method as IntervalMethod],
         ...(ci ? {} : { ciNote: iv.missing }),
         outsideCi: flag.outside,
@@ -276,8 +290,9 @@ function cellText(c: TableCell | undefined, scale: number): string {
   if (c.value === null) return `${paper} · lexcase — (${c.status === 'done' ? 'no items' : c.status})`;
   const ci = c.ci ? `[${fmt(c.ci[0], scale)}, ${fmt(c.ci[1], scale)}] ${c.method}` : `(${c.ciNote ?? 'no interval'})`;
   const failed = c.failed ? ` (${c.failed} failed, ${c.failedNote})` : '';
+  const over = c.over ? ` (${c.over})` : '';
   const noHits = c.noHits ? ` (${c.noHits.count} without hits left out)` : '';
-  return `${paper} · lexcase ${fmt(c.value, scale)} ${ci} n=${c.n}${noHits}${failed}${c.outsideCi ? ` ⚠${c.failed ? ' (may come from the failed items)' : ''}` : ''}`;
+  return `${paper} · lexcase ${fmt(c.value, scale)} ${ci} n=${c.n}${over}${noHits}${failed}${c.outsideCi ? ` ⚠${c.failed ? ' (may come from the failed items)' : ''}` : ''}`;
 }
 
 export function tableMarkdown(t: TableJson): string {

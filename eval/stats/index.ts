@@ -10,6 +10,7 @@ export * from './methods.js';
 export * from './interval.js';
 export * from './metric-kinds.js';
 export * from './outcome-interval.js';
+export * from './metric-values.js';
 export * from './mcnemar.js';
 export * from './sign-flip.js';
 export * from './paired.js';

@@ -163,6 +163,10 @@ describe("Per-item metrics: MAD's verdict after each round by the rule of the ac
     expect(s!.markdown).toContain(
       'The correctAfterRound1 and correctAfterRound2 rows count every item (n = 12), the 2 that did not record them as 0: their system declares them outcomes of every item (metric kind `outcome`), as accuracy counts a failed item wrong.',
     );
+    // the failed items' line does not say they are in no row (before: "are in no row" beside the rows that count them)
+    expect(s!.markdown).toContain(
+      'the 2 failed items recorded none and are in no row but the outcome rows (as 0, below) (the Accuracy section counts them as wrong).',
+    );
   });
 });
 

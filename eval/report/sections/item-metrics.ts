@@ -20,12 +20,12 @@ import {
   figureText,
   type Interval,
   isOutcomeMetric,
-  kindConflict,
   metricInterval,
   metricMeasure,
   methodLabel,
   outcomeInterval,
   proportionInterval,
+  readableKinds,
   type MetricKind,
   type Unit,
 } from '../../stats/index.js';
@@ -41,35 +41,20 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
   if (recordedSystemSpec(run.config).retrieval) return null;
   // a boolean per item is a rate (printed as a percent); a number a mean (printed as a decimal: 0 juror
   // abstentions on every item is still a count) — its interval by the values' rule, as every surface
-  const keys = new Map<string, { kind: 'rate' | 'mean'; values: number[]; ids: string[] }>();
+  const keys = new Map<string, { kind: 'rate' | 'mean'; values: number[] }>();
   for (const r of run.results)
     for (const [k, v] of Object.entries(r.metrics ?? {})) {
       if (typeof v !== 'boolean' && typeof v !== 'number') continue;
-      const e = keys.get(k) ?? { kind: typeof v === 'boolean' ? 'rate' : 'mean', values: [], ids: [] };
+      const e = keys.get(k) ?? { kind: typeof v === 'boolean' ? 'rate' : 'mean', values: [] };
       if (typeof v === 'number') e.kind = 'mean';
       e.values.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
-      e.ids.push(r.id);
       keys.set(k, e);
     }
   if (keys.size === 0) return null;
   const declared = recordedMetricKinds(run.config);
   // a declaration its values contradict (a proportion at 0.5 on an item) is read as undeclared, by the values, and said
-  const conflicts = new Map<string, string>();
-  const kinds = { ...declared };
-  for (const [k, { kind, values, ids }] of keys) {
-    const conflict =
-      kind === 'mean'
-        ? kindConflict(
-            k,
-            declared[k],
-            values.map((value, i) => ({ id: ids[i], value })),
-          )
-        : null;
-    if (conflict) {
-      conflicts.set(k, conflict);
-      delete kinds[k];
-    }
-  }
+  // (eval/stats readableKinds: the reading the reproduction tables and `lexcase compare` give it too)
+  const { kinds, conflicts } = readableKinds(run.results, declared);
   // a metric its system declares an outcome of every item (eval/stats/metric-kinds.ts `outcome`: MAD's verdict after
   // each round, correctAfterRound<r>) is over every item, one that did not record it 0 — outcomeInterval, the code of
   // MAD's accuracy by round (eval/plots/round-accuracy.ts); any other over the items that recorded it. Before, this
@@ -93,7 +78,8 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
       rows.push([k, metricMeasure(kinds[k], { kind: 'proportion' }, true), values.length, NO_GOLD_IN_INDEX, '–']);
       continue;
     }
-    const ci = isOutcomeMetric(k, kinds)
+    const outcome = isOutcomeMetric(k, kinds);
+    const ci = outcome
       ? outcomeInterval(k, run.results)
       : kind === 'rate'
         ? proportionInterval(
@@ -101,7 +87,7 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
             values.length,
           )
         : metricInterval(k, values, o, kinds);
-    const n = isOutcomeMetric(k, kinds) ? run.results.length : values.length;
+    const n = outcome ? run.results.length : values.length;
     // what the figure is: a share of items (Wilson) or a mean (bootstrap), said beside its interval's method
     const pooledFigure = pooledBy.get(k);
     const measure = pooledFigure ? MEAN_OF_RATIOS : metricMeasure(kinds[k], ci, kind === 'rate');
@@ -128,7 +114,12 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
     title: 'Per-item metrics',
     markdown:
       table(['metric', 'figure', 'n', 'value [95% interval]', 'interval'], rows) +
-      notes(unitNote(units), pooledNote([...pooledBy].filter(([k]) => keys.has(k))), failedNote(run.results), outcomeNote(unrecorded, run.results.length)) +
+      notes(
+        unitNote(units),
+        pooledNote([...pooledBy].filter(([k]) => keys.has(k))),
+        failedNote(run.results, unrecorded.size > 0),
+        outcomeNote(unrecorded, run.results.length),
+      ) +
       warnings.map((w) => `\n\n**Warning:** ${w}.`).join(''),
     json,
   };
@@ -137,12 +128,14 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
 /**
  * Where failed items recorded no metric, the line that says n is over the items that recorded one:
  * "n counts the items that recorded the metric: the 2 failed items recorded none and are in no row
- * (the Accuracy section counts them as wrong)." Before, a row's n of 10 beside 12 items said nothing of why.
+ * (the Accuracy section counts them as wrong)." — "in no row but the outcome rows" where an outcome row counts them as 0 (outcomeNote).
+ * Before, a row's n of 10 beside 12 items said nothing of why.
  */
-function failedNote(results: readonly ResultRecord[]): string {
+function failedNote(results: readonly ResultRecord[], outcomeRows: boolean): string {
   const none = results.filter((r) => isFailed(r) && Object.keys(r.metrics ?? {}).length === 0).length;
   if (!none) return '';
-  return `n counts the items that recorded the metric: the ${none} failed item${none === 1 ? '' : 's'} recorded none and ${none === 1 ? 'is' : 'are'} in no row (the Accuracy section counts ${none === 1 ? 'it' : 'them'} as wrong).`;
+  const where = outcomeRows ? 'in no row but the outcome rows (as 0, below)' : 'in no row';
+  return `n counts the items that recorded the metric: the ${none} failed item${none === 1 ? '' : 's'} recorded none and ${none === 1 ? 'is' : 'are'} ${where} (the Accuracy section counts ${none === 1 ? 'it' : 'them'} as wrong).`;
 }
 
 /** The measure of a row whose metric is a per-item ratio its system pools into a headline figure. */
