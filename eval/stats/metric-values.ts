@@ -23,7 +23,7 @@ export const recordedValue = (v: unknown): number | null => (typeof v === 'boole
  * value it recorded; where it recorded none, 0 for a metric declared an outcome of every item, else
  * null (the item is not in the metric's n).
  */
-export function metricValueOf(key: string, kinds: MetricKinds = {}): (r: MetricRecord) => number | null {
+export function metricValueOf(key: string, kinds: MetricKinds = {}): (r: Pick<MetricRecord, 'metrics'>) => number | null {
   const outcome = kinds[key] === 'outcome';
   return (r) => recordedValue(r.metrics?.[key]) ?? (outcome ? 0 : null);
 }
