@@ -473,7 +473,9 @@ async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
         .filter((m) => m.disagreement)
         .map((m) => h('div', { class: 'muted', 'data-testid': 'disagreement' }, `‡ ${m.label}: ${m.disagreement}.`)),
       // a per-item outcome's denominator (every shared item, one that did not record it 0), as the CLI prints it
-      (c.measures as any[]).filter((m) => m.over).map((m) => h('div', { class: 'muted', 'data-testid': 'compare-over' }, `${m.label}: ${m.over}.`)),
+      (c.measures as { label: string; over?: string }[])
+        .filter((m) => m.over)
+        .map((m) => h('div', { class: 'muted', 'data-testid': 'compare-over' }, `${m.label}: ${m.over}.`)),
       h('div', { class: c.failed.a || c.failed.b ? 'error-text' : 'muted', 'data-testid': 'compare-failed' }, c.failedLine),
       ((c.pairingLines ?? []) as string[]).map((l) => h('div', { class: 'error-text', 'data-testid': 'compare-pairing' }, l)),
       h('div', { class: 'muted' }, c.note),
