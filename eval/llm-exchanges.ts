@@ -19,15 +19,15 @@
  * of an older lexcase: record it again). `replayInfo` checks every file of the dir before a replay
  * runs anything.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { readRegularFile } from '../core/read-regular.js';
 import { join } from 'node:path';
 import { errors } from '../core/errors.js';
 import { jsonLine } from '../core/jsonl.js';
 import { exchangeHashes, type Exchange } from '../core/llm/record-replay.js';
 import { redactValue } from '../core/redact-value.js';
-import { itemFileToRead, legacyTraceFileName, readConfig, readResults, readRunFile, traceFileName, writeAtomic, writeJsonAtomic } from './run-dir.js';
+import { itemFileToRead, legacyTraceFileName, readConfig, readResults, readRunFile, traceFileName, writeJsonAtomic } from './run-dir.js';
 import type { ResultRecord } from './types.js';
 import { dataFilesComparable, deepDifferences } from './resume-config.js';
 import { withUnrecorded } from './resume-unrecorded.js';
@@ -44,11 +44,35 @@ export const exchangesReadPath = (runDir: string, id: string) => {
 };
 export const modelSettingsPath = (runDir: string) => join(exchangesDir(runDir), 'model.json');
 
+/** Item `id`'s exchanges, as a temp file renamed into place (a full disk leaves no empty temp file). */
 export async function writeExchanges(runDir: string, id: string, exchanges: Exchange[]): Promise<void> {
+  (await stageExchanges(runDir, id, exchanges)).commit();
+}
+
+/** Exchanges written to their temp file, not yet in place: `commit` renames them over llm/<item>.jsonl, `drop` removes them. */
+export interface StagedExchanges {
+  commit(): void;
+  drop(): void;
+}
+
+/**
+ * Item `id`'s exchanges written to a temp file (`llm/<item>.jsonl.tmp-<pid>`), put in place only by
+ * `commit`, which the runner calls in the write of the item's results.jsonl line: a retried item whose
+ * new attempt gets no line (a full disk at its trace or line, a signal, a kill) keeps the earlier
+ * attempt's llm/<item>.jsonl, the exchanges of the line that stays. A failed write leaves no temp file;
+ * one a kill leaves is removed at the next start (run-dir.ts removeStaleTemps).
+ */
+export async function stageExchanges(runDir: string, id: string, exchanges: Exchange[]): Promise<StagedExchanges> {
   await mkdir(exchangesDir(runDir), { recursive: true });
   const file = exchangesPath(runDir, id);
-  // a temp file renamed into place (a full disk leaves no empty temp file)
-  await writeAtomic(file, exchanges.map((x) => jsonLine(withHashes(x))).join(''));
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    await writeFile(tmp, exchanges.map((x) => jsonLine(withHashes(x))).join(''));
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  return { commit: () => renameSync(tmp, file), drop: () => rmSync(tmp, { force: true }) };
 }
 
 /** The exchange as written: redacted, with the hashes of what the line holds. */

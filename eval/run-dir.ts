@@ -340,12 +340,16 @@ export class ResultsWriter {
     noteResultsDir(dir);
   }
 
-  /** One line for the record: appended, or (an item already recorded) the file rewritten atomically. A signal's hold (results-writes.ts) lets it finish, or keeps it from starting. */
-  write(record: ResultRecord): Promise<void> {
+  /**
+   * One line for the record: appended, or (an item already recorded) the file rewritten atomically. A signal's hold (results-writes.ts) lets it finish, or keeps it from starting.
+   * `written`: called once the line is in the file, before anything else (the runner puts the item's staged exchanges in place: llm-exchanges.ts stageExchanges).
+   */
+  write(record: ResultRecord, written?: () => void): Promise<void> {
     return resultsWrite(async () => {
       const line = resultLine(record);
       if (!this.lines.has(record.id)) {
         await appendFile(resultsPath(this.dir), line);
+        written?.();
         this.lines.set(record.id, line);
         noteItemWritten(this.dir, record.id);
         this.afterWrite?.(record.id);
@@ -355,6 +359,7 @@ export class ResultsWriter {
       next.delete(record.id);
       next.set(record.id, line);
       await writeAtomic(resultsPath(this.dir), [...next.values()].join(''));
+      written?.();
       this.lines = next;
       noteItemWritten(this.dir, record.id);
       this.afterWrite?.(record.id);

@@ -77,9 +77,10 @@ import {
   readExchanges,
   readModelSettings,
   replayInfo,
-  writeExchanges,
+  stageExchanges,
   writeModelSettings,
   type ReplayInfo,
+  type StagedExchanges,
 } from './llm-exchanges.js';
 import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
@@ -722,10 +723,12 @@ async function runLocked<Item extends { id: string }>(
         return;
       }
       if (writeError) return; // the run dir cannot be written: record nothing more
+      const staged: { exchanges?: StagedExchanges } = {};
       try {
         if (ctx.llm) await noteModeSwitches(ctx.llm, item.id);
-        await recordItem(item, outcome, cut, replay, recorder, tally, dense, gold, itemSeed, t0);
+        await recordItem(item, outcome, cut, replay, recorder, tally, dense, gold, itemSeed, t0, (s) => (staged.exchanges = s));
       } catch (e) {
+        staged.exchanges?.drop(); // its exchanges never replace the earlier attempt's
         failWrite(e);
       }
     } finally {
@@ -766,6 +769,7 @@ async function runLocked<Item extends { id: string }>(
     gold: string,
     itemSeed: number,
     t0: number,
+    onStaged: (staged: StagedExchanges | undefined) => void,
   ): Promise<void> => {
     const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
     const { tokens } = cut;
@@ -774,7 +778,10 @@ async function runLocked<Item extends { id: string }>(
       const diff = tokenDiff(replay.recorded.get(item.id)?.tokens, tokens);
       if (diff) replayTokenDiffs.set(item.id, diff);
     }
-    if (cut.exchanges.length) await writeExchanges(runDir, item.id, cut.exchanges);
+    // in place only with the item's line (below): a retry stopped before it keeps the earlier attempt's llm/<item>.jsonl;
+    // removed by the caller when the record is not written (runOne)
+    const staged = cut.exchanges.length ? await stageExchanges(runDir, item.id, cut.exchanges) : undefined;
+    onStaged(staged);
     const error = outcome.error ? withoutTroubleshootingUrl(outcome.error) : undefined;
     const prediction = outcome.error ? (outcome.prediction ?? null) : outcome.prediction;
     const stepFailures = outcome.stepFailures && Object.keys(outcome.stepFailures).length ? outcome.stepFailures : undefined;
@@ -864,7 +871,7 @@ async function runLocked<Item extends { id: string }>(
         runner: { ...trace.runner, prediction: null, correct: false, error: record.error },
       });
     }
-    appendChain = appendChain.then(() => resultsFile.write(record));
+    appendChain = appendChain.then(() => resultsFile.write(record, staged?.commit));
     await appendChain;
     state.recorded++;
     state.done++;
