@@ -19,8 +19,12 @@ import { RUN_FILES } from './run-files.js';
 
 export const RUN_LOCK = 'run.lock';
 
-/** What a run dir holds before config.json is written (a run killed at its very start). */
-const EARLY_ENTRIES = new Set([RUN_FILES.traces, RUN_FILES.results, RUN_LOCK, `${RUN_LOCK}.break`]);
+/**
+ * What a run dir holds without config.json: a run killed at its very start, or one that stopped before
+ * it recorded an item after its items had sent requests (their journal, under-way/, kept for the next
+ * run to count: run-start-undo.ts).
+ */
+const EARLY_ENTRIES = new Set([RUN_FILES.traces, RUN_FILES.results, RUN_FILES.underWay, RUN_LOCK, `${RUN_LOCK}.break`]);
 
 function isRunConfig(dir: string): boolean {
   try {

@@ -20,12 +20,19 @@
  *
  * Only what this run made goes: `before` lists the entries the dir held when the run took its lock,
  * and nothing else writes there while the lock is held.
+ *
+ * Except the requests it sent (keptRequests): an item that sent requests and got no record (a full
+ * disk at its first write, a sibling's setup error) leaves its request journal (under-way/, beside an
+ * earlier attempt's lines), so the next run of the dir, a resume or a new run, records them in
+ * config.json `interrupts` (killed-attempt.ts) and report.md counts them: what the endpoint was paid
+ * for is never undone. A dir that held no run then holds under-way/ alone, which the run-dir rule
+ * accepts (run-dir-guard.ts).
  */
 import { readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { RUN_FILES, writeAtomic } from './run-dir.js';
-import { SENT_DIR } from './sent-journal.js';
+import { killedAttempts, SENT_DIR } from './sent-journal.js';
 
 export interface RunDirBefore {
   dir: string;
@@ -79,11 +86,16 @@ export async function undoRunStart(before: RunDirBefore): Promise<void> {
   if (!entries) return;
   for (const [name, bytes] of before.files ?? []) {
     const file = join(dir, name);
-    if (readOrUndefined(file)?.equals(bytes)) continue;
+    const now = readOrUndefined(file);
+    if (now?.equals(bytes)) continue;
+    // an item's request journal: the requests this run sent stay beside the earlier attempt's (keptRequests)
+    const journal = dirname(name) === SENT_DIR && now !== undefined;
+    if (journal && now.subarray(0, bytes.length).equals(bytes)) continue;
     await mkdir(dirname(file), { recursive: true });
-    await writeAtomic(file, bytes);
+    await writeAtomic(file, journal ? Buffer.concat([bytes, now]) : bytes);
   }
   for (const name of [RUN_FILES.config, RUN_FILES.results, RUN_FILES.traces, RUN_FILES.llm, SENT_DIR]) {
+    if (name === SENT_DIR && killedAttempts(dir)) continue; // keptRequests
     if (!entries.has(name)) await rm(join(dir, name), { recursive: true, force: true });
   }
 }

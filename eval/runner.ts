@@ -51,7 +51,9 @@
  * error, a deferred preflight that fails) leaves the run dir as it found it (`undoRunStart`): what it
  * created is removed, the files a resume rewrote (config.json, results.jsonl, llm/model.json, the
  * request journal under-way/) are put back byte for byte, so the corrected command is not refused for
- * its leftovers and the next resume still records what the earlier attempts left.
+ * its leftovers and the next resume still records what the earlier attempts left — but for the requests
+ * its items sent, kept in under-way/, which the next run of the dir (a new one too) records as a killed
+ * attempt's, so report.md counts them.
  */
 import { existsSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
@@ -514,7 +516,11 @@ async function runLocked<Item extends { id: string }>(
   } else {
     const file: RunConfigFile = { seed, config, provenance: prov, ...(metricKinds ? { metricKinds } : {}) };
     await deferredPreflights(opts);
+    // the requests of an attempt that stopped before it recorded an item (its config.json undone, its journal kept:
+    // run-start-undo.ts), recorded as a resume records a killed attempt's
+    const killedTaken = takeKilledAttempt(runDir, file);
     await writeJsonAtomic(configPath(runDir), opts.replayOf !== undefined ? { ...file, replayOf: opts.replayOf } : file);
+    killedTaken();
   }
   // a write stopped midway (kill -9, full disk, file-size limit): the item is not done; cut off, and said, only now that the
   // resume is accepted and config.json records the cut (before, a refused resume cut the line off and said "cut off … runs

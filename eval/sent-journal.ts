@@ -15,9 +15,9 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { traceFileName } from './run-dir.js';
+import { RUN_FILES, traceFileName } from './run-dir.js';
 
-export const SENT_DIR = 'under-way';
+export const SENT_DIR = RUN_FILES.underWay;
 /** The signal an `interrupts` entry of a killed attempt names: none was taken, the process ended without its handler. */
 export const KILLED = 'killed';
 

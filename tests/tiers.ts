@@ -78,6 +78,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'src/cli/run-interrupt-counts-process.test.ts',
   'src/cli/resume-refused-no-request-process.test.ts',
   'src/cli/run-killed-resume-process.test.ts',
+  'src/cli/run-retry-disk-full-process.test.ts',
   'src/cli/run-interrupt-process.test.ts',
   'src/cli/search-control-chars.test.ts',
   'src/cli/search-large-passage.test.ts',
