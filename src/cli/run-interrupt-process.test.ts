@@ -29,6 +29,9 @@ function openGate(): void {
   gate.release();
 }
 
+/** Set: the next chat request calls it and waits for the gate (a run stopped with its first request under way). */
+let holdFirst: (() => void) | undefined;
+
 /** One answer per question, fixed by its prompt: the same on every run and resume (A–D, not all right). */
 function reply(r: RecordedRequest) {
   const letter = 'ABCD'[createHash('sha256').update(JSON.stringify(r.body.messages)).digest()[0] % 4];
@@ -67,7 +70,12 @@ beforeAll(async () => {
   closeGate();
   srv = await startScriptedServer(
     async (r) => {
-      if (gate.answered++ >= 1 && !gate.open) await gate.opened;
+      const reached = holdFirst;
+      holdFirst = undefined;
+      if (reached) {
+        reached();
+        await gate.opened;
+      } else if (gate.answered++ >= 1 && !gate.open) await gate.opened;
       return reply(r);
     },
     { models: ['m'] },
@@ -128,6 +136,28 @@ describe('Ctrl-C during lexcase run', () => {
     expect(readdirSync(join(dir, 'tmpleft', 'traces')).filter((n) => /\.tmp-\d+$/.test(n))).toEqual([]);
     openGate();
   }, 120_000);
+
+  it('SIGINT with the first request under way (config.json written, no line yet): no item said saved, the resume command runs every item and counts the request', async () => {
+    closeGate();
+    const reached = new Promise<void>((r) => (holdFirst = r));
+    const s = startLexcase([...ARGS, '--run-dir', 'first'], { cwd: dir, env });
+    await reached;
+    expect(existsSync(join(dir, 'first', 'config.json'))).toBe(true);
+    const r = await s.stop('SIGINT');
+    openGate();
+    expect(r.code, r.stderr).toBe(130);
+    // before: "0 items completed and saved in first/results.jsonl", a file the run had not written
+    expect(r.stderr).toContain('interrupted (SIGINT):\n  no item completed yet (first/results.jsonl not written); run dir: first\n');
+    expect(r.stderr).toContain('1 request sent by 1 item under way at an interrupt is in no results.jsonl line');
+    const resume = r.stderr.match(/^to resume: lexcase (.+)$/m)?.[1];
+    expect(resume).toBe('run baseline --mode llm-only --limit 6 --no-cache --run-dir first');
+
+    const again = await lexcase(resume!.split(' '), { cwd: dir, env, timeoutMs: 180_000 });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('resuming first: 0 of 6 items already done; 1 request sent by 1 item under way at an interrupt');
+    expect(predictions('first')).toEqual(predictions('full'));
+    expect(readFileSync(join(dir, 'first', 'report.md'), 'utf8')).toContain('1 request sent by 1 item under way at an interrupt');
+  }, 300_000);
 
   it('SIGTERM: exit 143 and the same message', async () => {
     const r = await interrupted('term', 'SIGTERM');

@@ -99,7 +99,13 @@ export function interruptMessage(
   for (const dir of dirs) {
     const { saved, failed } = savedItems(dir);
     const failedText = failed ? ` (${failed} failed: a resume runs ${failed === 1 ? 'it' : 'them'} again)` : '';
-    lines.push(`  ${saved} item${saved === 1 ? '' : 's'} completed and saved in ${join(dir, RUN_FILES.results)}${failedText}; run dir: ${dir}`);
+    const results = join(dir, RUN_FILES.results);
+    // stopped before its first line (its config.json written, its first request under way): no results.jsonl to name as holding items
+    lines.push(
+      existsSync(results)
+        ? `  ${saved} item${saved === 1 ? '' : 's'} completed and saved in ${results}${failedText}; run dir: ${dir}`
+        : `  no item completed yet (${results} not written); run dir: ${dir}`,
+    );
     const u = underWay(dir);
     if (u.requests)
       lines.push(
