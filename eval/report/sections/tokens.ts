@@ -165,7 +165,7 @@ export const tokensSection: SectionBuilder = (run) => {
       : []),
     ...(underWay.requests
       ? [
-          `**${underWayText(underWay)}** (Ctrl-C, SIGTERM, or a kill the next resume found; config.json \`interrupts\`): those items had no results.jsonl line, so a resume ran them again; their requests (each attempt, retries too, answered or not) are in no figure above, nor in LLM calls, cut off, refused or sent again, and what the endpoint spent on them is in no total.`,
+          `**${underWayText(underWay)}** (Ctrl-C, SIGTERM, or a kill or a failed write the next run found; config.json \`interrupts\`): those items had no results.jsonl line, so a resume ran them again; their requests (each attempt, retries too, answered or not) are in no figure above, nor in LLM calls, cut off, refused or sent again, and what the endpoint spent on them is in no total.`,
         ]
       : []),
     ...(retriesUnrecorded
