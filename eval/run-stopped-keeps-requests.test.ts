@@ -91,7 +91,7 @@ it('a new run stopped before its first record keeps only the journal of the requ
   expect(existsSync(join(runDir, 'under-way'))).toBe(false);
 });
 
-it("a resume stopped before its first record keeps the requests it sent beside the killed attempt's its journal held", async () => {
+it('a resume stopped before its first record keeps the requests it sent beside those of the killed attempt its journal held', async () => {
   const runDir = join(dir, 'run');
   mkdirSync(runDir);
   writeFileSync(join(runDir, 'config.json'), '{"seed":13,"config":{}}\n');
