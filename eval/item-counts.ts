@@ -59,11 +59,12 @@ export function itemsUncounted(
 /**
  * "the 28 items run before the resume of 2026-12-02 (by an older lexcase) were not counted", and where some
  * of them failed and were kept as failed: "the 8 items run before the resume of 2026-12-02 (by an older
- * lexcase; 2 of them failed and were kept as failed) were not counted".
+ * lexcase; 2 of them failed and were kept as failed) were not counted". `by` says by what, where the older
+ * lexcase may have counted by a rule of its own: "were not counted by this reading".
  */
-export function uncountedText(u: { items: number; failed?: number; at: string }): string {
+export function uncountedText(u: { items: number; failed?: number; at: string }, by = ''): string {
   const failed = u.failed
     ? `; ${u.failed === u.items ? (u.items === 1 ? 'it' : 'all of them') : `${u.failed.toLocaleString('en-US')} of them`} failed and ${u.failed === 1 ? 'was' : 'were'} kept as failed`
     : '';
-  return `the ${u.items.toLocaleString('en-US')} item${u.items === 1 ? '' : 's'} run before the resume of ${u.at.slice(0, 10)} (by an older lexcase${failed}) ${u.items === 1 ? 'was' : 'were'} not counted`;
+  return `the ${u.items.toLocaleString('en-US')} item${u.items === 1 ? '' : 's'} run before the resume of ${u.at.slice(0, 10)} (by an older lexcase${failed}) ${u.items === 1 ? 'was' : 'were'} not counted${by ? ` ${by}` : ''}`;
 }

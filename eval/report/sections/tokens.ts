@@ -1,6 +1,9 @@
 /** Token usage summed from results (input/output tokens actually sent to the endpoint; cache hits counted apart). */
 import { textOtherAnswerText } from '../../../core/llm/text-beside-call.js';
 import { itemsUncounted, uncountedText } from '../../item-counts.js';
+
+/** An older lexcase counted textOtherAnswer by an older reading, or not at all: its items are not counted by this one. */
+const READING_BY = 'by this reading (the older lexcase counted by its own reading, or not at all)';
 import {
   cacheHitsText,
   cutOffText,
@@ -205,11 +208,11 @@ export const tokensSection: SectionBuilder = (run) => {
       : []),
     ...(t.textOtherAnswer
       ? [
-          `**${textOtherAnswerText(t.textOtherAnswer)}**: the reply's text named as its answer another option letter or Yes/No label (or several, none of them the one read) than the answer read — in tool mode its text (\`content\`) or reasoning beside its forced call's arguments, in json_schema or prompt mode its reasoning field or the prose around its JSON object beside its answer field; the call's or field's is the answer recorded (each is logged with both answers)${uncounted ? `; ${uncountedText(uncounted)}` : ''}.`,
+          `**${textOtherAnswerText(t.textOtherAnswer)}**: the reply's text named as its answer another option letter or Yes/No label (or several, none of them the one read) than the answer read — in tool mode its text (\`content\`) or reasoning beside its forced call's arguments, in json_schema or prompt mode its reasoning field or the prose around its JSON object beside its answer field; the call's or field's is the answer recorded (each is logged with both answers)${uncounted ? `; ${uncountedText(uncounted, READING_BY)}` : ''}.`,
         ]
       : uncounted
         ? [
-            `**Replies whose text named another answer than the one read were counted for the items resumed only** (none was found there): ${uncountedText(uncounted)} (eval/item-counts.ts).`,
+            `**Replies whose text named another answer than the one read were counted for the items resumed only** (none was found there): ${uncountedText(uncounted, READING_BY)} (eval/item-counts.ts).`,
           ]
         : []),
     ...(t.filtered
