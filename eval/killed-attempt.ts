@@ -8,8 +8,8 @@
  *   taken();                                          // the journal goes: its requests are in config.json now
  *
  * In this order a kill between the two steps leaves the journal beside the entry (counted twice) rather
- * than neither; a resume that fails before its first item puts both back (run-start-undo.ts). Before,
- * the runner tested `if (killed)` once to add the entry and again after the write to drop the journal.
+ * than neither; a resume that fails before its first item puts both back (run-start-undo.ts). A new run over
+ * a dir that holds only such a journal (a run stopped before its first record) takes it the same way.
  */
 import { log } from '../core/log.js';
 import type { RunConfigFile } from './run-config-file.js';
@@ -23,7 +23,7 @@ export function takeKilledAttempt(runDir: string, file: RunConfigFile): () => vo
   file.interrupts = [...(file.interrupts ?? []), { signal: KILLED, at: killed.at, items: killed.items, requests: killed.requests }];
   const it = killed.requests === 1;
   log.warn(
-    `${runDir}: the attempt before this one ended with no record of its items under way (killed: kill -9, out of memory, a crash; or stopped by a failed write) and ${underWayText(killed)}; ${it ? 'it is' : 'they are'} in no results.jsonl line (this resume runs ${killed.items === 1 ? 'the item' : 'those items'} again): recorded in config.json (interrupts), report.md counts ${it ? 'it' : 'them'}`,
+    `${runDir}: the attempt before this one ended with no record of its items under way (killed: kill -9, out of memory, a crash; or stopped by an error before its first record, a failed write or a setup error) and ${underWayText(killed)}; ${it ? 'it is' : 'they are'} in no results.jsonl line (${killed.items === 1 ? 'the item is' : 'those items are'} run again now): recorded in config.json (interrupts), report.md counts ${it ? 'it' : 'them'}`,
   );
   return () => dropSentJournals(runDir);
 }

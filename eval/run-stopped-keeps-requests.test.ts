@@ -2,8 +2,6 @@
  * A run that stops before it records an item puts its run dir back as it found it (run-start-undo.ts),
  * but for the requests its items sent: their journal (under-way/) stays, and the next run of the dir
  * records them in config.json `interrupts`, so report.md counts every request the endpoint received.
- * Before, the stopped run removed them with the rest of what it wrote: a new run dir was removed
- * whole, and the next run's figures left those requests out without a word.
  *
  * The stop: two items at once, the first's request held by the server (sent, never answered), the
  * second's context failing (a setup error: its index gone) once the server holds that request.
@@ -12,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { llmConfigSchema } from '../core/config.js';
 import { createChatModel } from '../core/llm/factory.js';
 import { setLogLevel } from '../core/log.js';
@@ -82,8 +80,23 @@ it('a new run stopped before its first record keeps only the journal of the requ
   // before: the run dir removed whole
   expect(readdirSync(runDir, { recursive: true, encoding: 'utf8' }).sort()).toEqual(['under-way', 'under-way/mbe_137.sent']);
 
-  const r = await run(runDir, llm);
+  let stderr = '';
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+    stderr += String(s);
+    return true;
+  });
+  setLogLevel('warn');
+  let r: Awaited<ReturnType<typeof run>>;
+  try {
+    r = await run(runDir, llm);
+  } finally {
+    spy.mockRestore();
+    setLogLevel('silent');
+  }
   expect(r.ran).toBe(2);
+  // a new run, not a resume, takes the journal: the warning says the item is run again, naming no resume
+  expect(stderr).toMatch(/1 request sent by 1 item under way at an interrupt; it is in no results\.jsonl line \(the item is run again now\)/);
+  expect(stderr).not.toMatch(/this resume/);
   const cfg = (await readConfig(runDir)) as unknown as RunConfigFile;
   expect(cfg.interrupts).toMatchObject([{ signal: 'killed', items: 1, requests: 1 }]);
   const calls = (await readResults(runDir)).records.reduce((n, x) => n + (x.tokens?.calls ?? 0), 0);

@@ -96,7 +96,7 @@ it('a run killed twice mid-triple (kill -9) and resumed: report.md counts every 
   const received = first + second + chat;
   expect(received).toBe(uninterrupted + 6);
   expect(again.stderr).toMatch(
-    /the attempt before this one ended with no record of its items under way \(killed: kill -9, out of memory, a crash; or stopped by a failed write\) and 2 requests sent by 1 item under way/,
+    /the attempt before this one ended with no record of its items under way \(killed: kill -9, out of memory, a crash; or stopped by an error before its first record, a failed write or a setup error\) and 2 requests sent by 1 item under way/,
   );
 
   const cfg = JSON.parse(readFileSync(join(dir, 'cut', 'config.json'), 'utf8')) as { interrupts?: { signal: string; items: number; requests: number }[] };
