@@ -111,7 +111,7 @@ describe('a metric declared an outcome of every item is averaged over every item
     expect(tableMarkdown(t)).toContain(`lexcase 60.00 [38.66, 78.12] 95% Wilson n=20 (${over})`);
   });
 
-  it('undeclared, the same values stay over the items that recorded them, on every surface, with no outcome line', async () => {
+  it('undeclared in one run, the same values stay over the items both recorded, on every surface, the compare row saying why', async () => {
     const plain = join(root, 'plain');
     await runExperiment({
       runDir: plain,
@@ -128,7 +128,11 @@ describe('a metric declared an outcome of every item is averaged over every item
     });
     const c = await compareRuns(a, plain);
     expect(c.measures.find((x) => x.id === 'solved')).toMatchObject({ n: 12, b: 1 });
-    expect(c.measures.find((x) => x.id === 'solved')!.over).toBeUndefined();
+    // A declares it an outcome, the other run not: over the items both recorded, and the row says so (it said nothing)
+    expect(c.measures.find((x) => x.id === 'solved')!.over).toBe(
+      'over the 12 shared items both runs recorded it for: A declares it an outcome of every item (metric kind outcome: report.md counts an item without it as 0), B does not, so items that did not record it are left out of both, not counted as 0',
+    );
+    expect(formatComparison(c)).toContain('solved: over the 12 shared items both runs recorded it for: A declares it');
     const run = await readRun(plain, { traces: false });
     expect(cellValue(run.results, { stat: 'mean', key: 'solved' } as Metric, { kinds: {} })).toMatchObject({ n: 12, estimate: 1 });
   });

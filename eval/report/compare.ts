@@ -212,16 +212,26 @@ function measuresOf(pairs: readonly Pair[], retrieval: boolean, kinds: MetricKin
  * The per-item metrics both runs declare outcomes of every item (eval/stats/metric-kinds.ts `outcome`:
  * MAD's correctAfterRound<r>), as their values allow (readableKinds): compared over every shared item,
  * one that did not record it 0, as report.md's per-item table gives each run's figure. A metric one run
- * declares so and the other not is compared over the items both recorded.
+ * declares so and the other not (`oneSided`) is compared over the items both recorded, its row saying so.
  */
-function outcomeKinds(A: RunData, B: RunData): MetricKinds {
+function outcomeKinds(A: RunData, B: RunData): { kinds: MetricKinds; oneSided: Map<string, 'A' | 'B'> } {
   const a = readableKinds(A.results, recordedMetricKinds(A.config)).kinds;
   const b = readableKinds(B.results, recordedMetricKinds(B.config)).kinds;
-  return Object.fromEntries(
+  const oneSided = new Map<string, 'A' | 'B'>();
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+    if ((a[k] === 'outcome') !== (b[k] === 'outcome')) oneSided.set(k, a[k] === 'outcome' ? 'A' : 'B');
+  const kinds = Object.fromEntries(
     Object.keys(a)
       .filter((k) => a[k] === 'outcome' && b[k] === 'outcome')
       .map((k) => [k, 'outcome' as const]),
   );
+  return { kinds, oneSided };
+}
+
+/** A metric one run declares an outcome of every item and the other not: its row is over the items both recorded, and says so. */
+function oneSidedOver(declares: 'A' | 'B', n: number): string {
+  const other = declares === 'A' ? 'B' : 'A';
+  return `over the ${n} shared item${n === 1 ? '' : 's'} both runs recorded it for: ${declares} declares it an outcome of every item (metric kind outcome: report.md counts an item without it as 0), ${other} does not, so items that did not record it are left out of both, not counted as 0`;
 }
 
 /** "over every shared item (n = 12); an item that did not record it counts as 0 (…): A 2, B 0 such items": an outcome row's denominator, per run. */
@@ -320,7 +330,7 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     measures.push({ id: h.id, label: h.label, unit: h.paired!.unit, ...d, text: measureText(d, h.paired!.unit) });
   }
   // a per-item metric both runs declare an outcome of every item is over every shared item, one without it 0 (eval/stats metricValueOf)
-  const kinds = outcomeKinds(A, B);
+  const { kinds, oneSided } = outcomeKinds(A, B);
   const perItem = measuresOf(pairs, retrieval, kinds);
   for (const m of perItem) {
     const both = pairs.map(([x, y]) => [m.value(x), m.value(y)] as const).filter((v): v is readonly [number, number] => v[0] !== null && v[1] !== null);
@@ -334,7 +344,11 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
           both.map((v) => v[1]),
           opts,
         ),
-        ...(kinds[m.id] === 'outcome' ? { over: outcomeOver(m.id, pairs) } : {}),
+        ...(kinds[m.id] === 'outcome'
+          ? { over: outcomeOver(m.id, pairs) }
+          : oneSided.has(m.id)
+            ? { over: oneSidedOver(oneSided.get(m.id)!, both.length) }
+            : {}),
       });
   }
   if (measures.length === 0) throw errors.runInvalid(`${A.dir} vs ${B.dir}`, 'the two runs share no measure on their shared items; nothing to compare');
