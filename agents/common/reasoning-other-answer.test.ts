@@ -297,7 +297,9 @@ describe('textOtherAnswerReading', () => {
     const t = await tokensSection(await readRun(runDir), {} as never);
     expect(t?.json).toMatchObject({ textOtherAnswer: 1, textOtherAnswerUncountedItems: 1 });
     // the older lexcase may have counted its items by a reading of its own: not counted by this one, not "not counted"
-    expect(t?.markdown).toMatch(/the 1 item run before the resume of \d{4}-\d{2}-\d{2} \(by an older lexcase\) was not counted by this reading \(the older lexcase counted by its own reading, or not at all\)/);
+    expect(t?.markdown).toMatch(
+      /the 1 item run before the resume of \d{4}-\d{2}-\d{2} \(by an older lexcase\) was not counted by this reading \(the older lexcase counted by its own reading, or not at all\)/,
+    );
   });
 
   it('a run dir that records the reading of before the declared fields resumes with a warning that it records an older one', async () => {
