@@ -10,21 +10,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { runBuiltCli, stdioMcp } from '../../mcp/test-support/children.js';
 import { mixedIndexFixture } from '../../../tests/support/five-systems.js';
-import { startScriptedServer, type RecordedRequest, type ScriptReply } from '../../../tests/support/scripted-openai-server.js';
+import { startScriptedServer, type RecordedRequest } from '../../../tests/support/scripted-openai-server.js';
+import { oneSearchAdvocate } from '../../../tests/support/one-search-advocate.js';
 
 const fx = mixedIndexFixture('evidence-cache', 3);
 
-/** An advocate that searches once with bm25, then selects the first passage it saw. */
-function advocate(req: RecordedRequest): ScriptReply {
-  const tools = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
-  const usage = { usage: { prompt_tokens: 50, completion_tokens: 10 } };
-  if (tools.length === 0) return { ...usage, toolCalls: [{ name: 'bm25_search', args: { query: 'hearsay statement', k: null }, id: 'call_1' }] };
-  const seen = tools.flatMap((m) => JSON.parse(m.content).results.map((x: { id: string }) => x.id));
-  return {
-    ...usage,
-    content: JSON.stringify({ analysis: 'one search', evidence: seen.slice(0, 1).map((p: string) => ({ id: p, justification: 'on point' })) }),
-  };
-}
+const advocate = oneSearchAdvocate;
 
 const HYPOTHESIS = 'An out-of-court statement offered for its truth is hearsay';
 const chats = (reqs: RecordedRequest[]) => reqs.filter((r) => /\/chat\/completions/.test(r.path)).length;
