@@ -79,7 +79,10 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
     ['C. If, as the buyer argues, the answer is B, the contract fails.', 'C'],
     ['C. Assuming, arguendo, that the answer is B, the statute of frauds still bars enforcement.', 'C'],
     ['C. If — as the seller claims — the answer is B, the warranty was breached; it was not.', 'C'],
-  ])('reads %j as %s: a letter under a condition is discussed, not named', (raw, letter) => {
+    // refused too until 2026-12-02's sixth change (another party's position reported read as named)
+    ['C. The seller argues that the answer is B, but the deed was never delivered.', 'C'],
+    ['C. Opposing counsel would say the answer is B; the recording act says otherwise.', 'C'],
+  ])('reads %j as %s: a letter under a condition or in a reported position is discussed, not named', (raw, letter) => {
     expect(optionLetterSchema(letters).parse(raw)).toBe(letter);
   });
   it.each([
@@ -87,6 +90,7 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
     'C. If we read the facts closely, the answer is B.',
     'C. If the answer is A, the buyer wins; but the answer is B.',
     'C. I suppose the answer is B.',
+    'C. We would say the answer is B.',
   ])('refuses %j: a letter named outside a condition names another option', (raw) => {
     expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
   });

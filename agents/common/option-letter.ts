@@ -66,7 +66,8 @@ export function optionLetterSchema(letters: string[], message?: string) {
  * correct answer." as B; "B. Option A is correct." is still B (said of a true statement, it names no answer). A condition cut by
  * a clause set off inside it ("C. If, as the buyer argues, the answer is B, …", "Assuming, arguendo, that the answer is
  * B") names none either; the reading recorded before it refused such a reply as two answers, and resumes with the same
- * warning ("records an older optionLetterReading").
+ * warning ("records an older optionLetterReading"). Nor does another party's position reported ("C. The seller
+ * argues that the answer is B."), which the reading recorded before refused as two answers.
  */
 export const OPTION_LETTER_READING =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition, a clause set off inside it or not ("C. If the answer is B, …", "C. If, as the buyer argues, the answer is B, …", "whether the answer is D", "the answer is B only if …")';
+  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition, a clause set off inside it or not ("C. If the answer is B, …", "C. If, as the buyer argues, the answer is B, …", "whether the answer is D", "the answer is B only if …", nor one another party is reported to give ("C. The seller argues that the answer is B.")';

@@ -83,6 +83,14 @@ const CONDITIONS: [text: string, named: string[]][] = [
   ['Suppose, for the sake of argument, that the answer is A. The deed still fails.', []],
   ['The court must decide whether, under the recording act, the answer is C.', []],
   ['If, as the buyer argues, the answer is B, the contract fails; but the answer is C.', ['answer C']],
+  // another party's position reported: discussed, not named
+  ['The seller argues that the answer is C, but the deed was never delivered.', []],
+  ['The prosecution contends the answer is (a).', []],
+  ['Opposing counsel would say the answer is B.', []],
+  ['One might argue that the correct answer is D; the recording act says otherwise.', []],
+  ['The buyer claimed that the answer is C. The answer is B.', ['answer B']],
+  ['I argued that the answer is B.', ['answer B']],
+  ['We would say the answer is B.', ['answer B']],
   // the letter followed by a condition, no punctuation between
   ['The answer is B only if the deed was delivered.', []],
   ['The answer is B if the deed was delivered.', []],

@@ -36,6 +36,10 @@
  *   the answer is B" name none. A condition ended by punctuation before it (words of its own before the comma) leaves
  *   the answer named, the main clause concluding: "If the deed was delivered, the answer is B.", "If we read the facts
  *   closely, the answer is B.", "Even if, as the buyer argues, the deed was delivered, the answer is B." name B;
+ * - "answer"/"vote"/"verdict" after another party's reported position (REPORTED: "argues", "contends", "claims",
+ *   "asserts", "insists", "maintains" in the third person or past, or "would/might/could/may" + "argue", "say", …), an
+ *   optional "that" and at most two words: "The seller argues that the answer is C", "Opposing counsel would say the
+ *   answer is B" name none; "I argued that the answer is B" and "We would say the answer is B" name B;
  * - a letter or label followed, with no punctuation between, by "if", "only if", "unless", "provided",
  *   "providing", "assuming" or "supposing": "the answer is B only if the deed was delivered", "the answer is (c)
  *   unless …" name none ("The answer is B, even if …", after a comma, names B).
@@ -59,8 +63,15 @@ const ASIDE = String.raw`(?:[^\S\n]*,[^,.!?;:\n]{1,80},|[^\S\n]*[—–][^—–
  * The one guard of both rules for a condition (header): a lookbehind for the answer word in a condition's clause, and a
  * lookahead (placed after the letter or label) for a condition following it.
  */
+/**
+ * Another party's position reported (header): a reporting verb in the third person or after a modal — "The seller argues
+ * that the answer is C", "Opposing counsel would say the answer is B" — not after "I" or "we" ("I argued that the answer
+ * is B", "We would say the answer is B" name B).
+ */
+const REPORTED = String.raw`(?<!\b(?:I|we)\s+)(?:argues|argued|contends|contended|claims|claimed|asserts|asserted|insists|insisted|maintains|maintained|(?:would|might|could|may)\s+(?:argue|say|contend|claim|insist|suggest))`;
+
 const CONDITIONAL = {
-  before: String.raw`(?<!(?:\b(?:whether|${CONDITION})|(?:(?:^|[.!?;:(\n])[^\S\n]*|\blet(?:'s|’s|\s+us)\s+)suppose)${ASIDE}{0,2}(?:\s+or\s+not)?${ASIDE}{0,2}(?:\s+that)?${ASIDE}{0,2}(?:\s+[\p{L}'’]+){0,2}\s+)`,
+  before: String.raw`(?<!(?:\b(?:whether|${CONDITION})|(?:(?:^|[.!?;:(\n])[^\S\n]*|\blet(?:'s|’s|\s+us)\s+)suppose)${ASIDE}{0,2}(?:\s+or\s+not)?${ASIDE}{0,2}(?:\s+that)?${ASIDE}{0,2}(?:\s+[\p{L}'’]+){0,2}\s+|\b${REPORTED}(?:\s+that)?(?:\s+[\p{L}'’]+){0,2}\s+)`,
   after: String.raw`(?![*_]*[^\S\n]+(?:only\s+)?(?:${CONDITION})\b)`,
 };
 
