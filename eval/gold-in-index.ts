@@ -10,6 +10,7 @@
  * passage in the index as NO_GOLD_IN_INDEX, never as 0%.
  */
 import type { Question } from '../corpora/types.js';
+import { errors } from '../core/errors.js';
 import type { ResultRecord } from './types.js';
 
 /** What the checks read of an index's doc store. */
@@ -57,6 +58,41 @@ export function goldMissingHint(docs: DocIds, questions: readonly Question[]): s
       `${lists.join(', ')} ${lists.length === 1 ? 'is' : 'are'} several passage ids of this index in one gold field, read as one id; this format has one gold passage id per question`,
     );
   return hints.length ? hints.join('; ') : undefined;
+}
+
+/** Questions (with gold ids) none of whose gold passages is in the index, with the likely cause where one shows. */
+export interface GoldMissing {
+  questions: number;
+  examples: string[];
+  hint?: string;
+}
+
+/** countGoldMissing with goldMissingHint: what a retrieval evaluation reports of its questions' gold passages. */
+export function goldMissingOf(docs: DocIds, questions: readonly Question[]): GoldMissing {
+  const missing: GoldMissing = countGoldMissing(docs, questions);
+  const hint = goldMissingHint(docs, questions);
+  return hint ? { ...missing, hint } : missing;
+}
+
+/**
+ * The refusal of a retrieval evaluation none of whose questions has its gold passage in the index:
+ * every metric would be 0. `of`: the questions (`124 questions of dataset "barexam" split "val"`),
+ * `index`: where they were looked for (`index DIR`, `this index`), `corpus`: the index's corpus name.
+ */
+export function noGoldInIndexError(m: GoldMissing, of: string, index: string, corpus: string): Error {
+  return errors.nothingToEvaluate(
+    `none of the ${of} has its gold passage in ${index} (corpus ${corpus}, e.g. ${m.examples.join(', ')} are missing): every metric would be 0${m.hint ? `; likely cause: ${m.hint}` : ''}`,
+    'index a corpus that contains the gold passages (e.g. "default" or "barexam")',
+  );
+}
+
+/**
+ * The warning beside retrieval figures some of whose questions (`unit`: question, topic) have no gold
+ * passage in the index: they count as misses. `bundled`: the questions are the bundled Bar Exam QA's.
+ */
+export function goldMissingLine(m: GoldMissing, evaluated: number, unit: string, bundled: boolean): string {
+  const int = (n: number) => n.toLocaleString('en-US');
+  return `${int(m.questions)} of ${int(evaluated)} ${unit}s have no gold passage in this index (e.g. ${m.examples.join(', ')}); they count as misses. ${m.hint ? `Likely cause: ${m.hint}.` : `Index a corpus that contains the gold passages${bundled ? ' (e.g. "default" or "barexam")' : ''}.`}`;
 }
 
 /** An id quoted with its non-ASCII characters escaped, so two Unicode forms that print alike read apart. */

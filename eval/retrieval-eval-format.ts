@@ -6,6 +6,7 @@ import { table } from './report/format.js';
 import { denseQueryLines } from '../retrieval/dense-query.js';
 import { scoringLines } from '../retrieval/scoring-lines.js';
 import { noHitsLine } from './trec/format.js';
+import { goldMissingLine } from './gold-in-index.js';
 
 /** "0.073 [0.039, 0.132]" — retrieval measures are decimals (eval/stats format). */
 export const fmtCi = (c: Interval): string => figureText(c, 'decimal');
@@ -28,11 +29,7 @@ export function reportHeader(r: RetrievalReport): string {
     ...r.results.flatMap((res) => (res.warnings ?? []).map((w) => `**Warning:** ${res.method}: ${w}.`)),
     // a question without hits scores 0 here; a run file has no line for it, so `eval run` equals these figures only with --complete
     ...r.results.filter((x) => x.noHits?.count).map((x) => noHitsLine(x.method, x.noHits, r.runFiles?.[x.method], 'question')),
-    ...(r.goldMissing?.questions
-      ? [
-          `**Warning:** ${int(r.goldMissing.questions)} of ${int(evaluated)} questions have no gold passage in this index (e.g. ${r.goldMissing.examples.join(', ')}); they count as misses. ${r.goldMissing.hint ? `Likely cause: ${r.goldMissing.hint}.` : `Index a corpus that contains the gold passages${r.dataset.file ? '' : ' (e.g. "default" or "barexam")'}.`}`,
-        ]
-      : []),
+    ...(r.goldMissing?.questions ? [`**Warning:** ${goldMissingLine(r.goldMissing, evaluated, 'question', !r.dataset.file)}`] : []),
   ].join('\n');
 }
 

@@ -14,13 +14,13 @@ import { errors } from '../core/errors.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import { VERSION } from '../core/version.js';
 import { runGitSha } from './provenance.js';
-import type { Question, Split } from '../corpora/types.js';
+import type { Split } from '../corpora/types.js';
 import { evalRetrieval, DEFAULT_KS, type QueryResult, type RetrievalEvalResult } from './retrieval-eval.js';
 import { TrecRunWriter, trecQrelsLines, writeTrecFile } from './retrieval-eval-run-file.js';
 import { runFileFor } from './retrieval-eval-run-file-name.js';
 import { checkOutputs, runFileOutputs } from './output-files.js';
 import type { Hit } from '../retrieval/types.js';
-import { countGoldMissing, goldMissingHint } from './gold-in-index.js';
+import { goldMissingOf, noGoldInIndexError, type GoldMissing } from './gold-in-index.js';
 
 export const PAPER_POOL_NOTE =
   "The Bar Exam QA paper (and CASE, Table 3) retrieves from the full 856,835-passage pool; this corpus is smaller, so these figures are not comparable with the paper's.";
@@ -64,7 +64,7 @@ export interface RetrievalReport {
   indexContent: Record<string, unknown>;
   dataset: { name: string; split: Split; n: number; splitSeed: number; checksum: string; file?: string };
   /** Questions (with gold ids) none of whose gold passages is in the index: they can only score 0. */
-  goldMissing: { questions: number; examples: string[]; hint?: string };
+  goldMissing: GoldMissing;
   query: string;
   /** The paper-pool caveat; only on the bundled Bar Exam QA questions, never on a user's own data. */
   note?: string;
@@ -103,16 +103,10 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
     );
   }
   const checksum = await datasetChecksum(opts.datasetFile ?? dataset);
-  const goldMissing: RetrievalReport['goldMissing'] = countGoldMissing(idx.docs, questions);
-  const goldHint = goldMissingHint(idx.docs, questions);
-  if (goldHint) goldMissing.hint = goldHint;
+  const goldMissing = goldMissingOf(idx.docs, questions);
   const withGold = questions.filter((q) => q.goldPassageIds.length > 0).length;
-  if (goldMissing.questions === withGold) {
-    throw errors.nothingToEvaluate(
-      `none of the ${withGold} questions of dataset "${dataset}" split "${split}" has its gold passage in index ${opts.index} (corpus ${manifest.corpus.name}, e.g. ${goldMissing.examples.join(', ')} are missing): every metric would be 0${goldHint ? `; likely cause: ${goldHint}` : ''}`,
-      'index a corpus that contains the gold passages (e.g. "default" or "barexam")',
-    );
-  }
+  if (goldMissing.questions === withGold)
+    throw noGoldInIndexError(goldMissing, `${withGold} questions of dataset "${dataset}" split "${split}"`, `index ${opts.index}`, manifest.corpus.name);
   // Open all retrievers first, so a missing method fails before any work.
   const retrievers = [];
   const optionsOf = shareOptions(opts.retrieverOptions, opts.methods, 'eval retrieval');

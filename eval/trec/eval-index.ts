@@ -226,8 +226,8 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
   };
 }
 
-/** The ids a run over `docs` can hold: passage ids, or with an aggregation its documents' ids. */
-async function judgedIdsOf(docs: OpenedDocStore, aggregation: Aggregation | undefined): Promise<JudgedIds> {
+/** The ids a run over `docs` can hold: passage ids, or with an aggregation its documents' ids (also the explorer's check of a topics+qrels set). */
+export async function judgedIdsOf(docs: OpenedDocStore, aggregation: Aggregation | undefined): Promise<JudgedIds> {
   if (aggregation) {
     const documents = new Set<string>();
     for (let i = 0; i < docs.size; i++) documents.add(aggregation.map.docOf(docs.idAt(i)));

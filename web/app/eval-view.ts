@@ -245,6 +245,8 @@ export async function renderEvalView(root: HTMLElement, info: Info, params: URLS
         { class: 'muted' },
         `${r.set.label}: ${r.set.n} topics${r.skippedNote ? ` (${r.skippedNote})` : r.skipped ? ` (${r.skipped} without relevant passages skipped)` : ''} · ${r.methodsNote}`,
       ),
+      // what the CLI warns of these figures (relevant passages not in the index, cutoffs past a hybrid's depth, dense queries read in part)
+      ...((r.warnings ?? []) as string[]).map((w) => h('div', { class: 'error-text', role: 'note', 'data-testid': 'eval-warning' }, `⚠ ${w}`)),
       plot(r.curveSpec, 'Recall@k per method with 95% interval bands', 'recall-plot'),
       scrollBox('metrics per method', metricsTable),
       exportControl(metricsTable, `retrieval-${r.set.id}`, `Retrieval metrics, ${r.set.label} (95% intervals: ${r.methodsNote})`),

@@ -57,6 +57,9 @@ beforeAll(async () => {
   await writeFile(join(dir, 'same-size.tsv'), 'e1\thearsay excited utterance\n');
   await writeFile(join(dir, 'same-size.qrels'), 'e1 0 p-hear2 1\n');
   await utimes(join(dir, 'same-size.qrels'), QRELS_MTIME, QRELS_MTIME);
+  // a qrels file judging one passage this index does not hold (p-gone) beside one it does
+  await writeFile(join(dir, 'gone.tsv'), 'g1\thearsay statement\n');
+  await writeFile(join(dir, 'gone.qrels'), 'g1 0 p-hear1 1\ng1 0 p-gone 1\n');
   s = await startExplorer({
     index,
     port: 0,
@@ -65,6 +68,7 @@ beforeAll(async () => {
       { topics: join(dir, 'nohit.tsv'), qrels: join(dir, 'nohit.qrels'), name: 'nohit' },
       { topics: join(dir, 'edited.tsv'), qrels: join(dir, 'edited.qrels'), name: 'edited' },
       { topics: join(dir, 'same-size.tsv'), qrels: join(dir, 'same-size.qrels'), name: 'same-size' },
+      { topics: join(dir, 'gone.tsv'), qrels: join(dir, 'gone.qrels'), name: 'gone' },
     ],
   });
 }, 120_000);
@@ -224,6 +228,43 @@ describe('explorer retrieval evaluation of a topics+qrels set', () => {
     const now = await metrics();
     expect(now['mrr@10'].estimate).toBe(0.5);
     expect(now['recall@1'].estimate).toBe(0);
+  }, 60_000);
+
+  it('a relevant judgement naming a passage the index does not hold: the view warns as eval retrieval --topics does (it showed recall@100 0.500 with no word)', async () => {
+    const res = await fetch(`${s.url}/api/eval/retrieval?set=user:5&methods=bm25`);
+    expect(res.status).toBe(200);
+    const api = (await res.json()) as { warnings: string[]; results: { metrics: Record<string, { estimate: number }> }[] };
+    // the figure is trec_eval's (p-gone relevant and never retrieved), and said
+    expect(api.results[0].metrics['recall@100'].estimate).toBe(0.5);
+    expect(api.warnings).toEqual([
+      '1 of 2 relevant judgements (1 topic) name passages not in this index (e.g. "p-gone"): they count as relevant and never retrieved, which lowers recall, MAP, nDCG and the other figures of those topics; check that the qrels are for this index\'s passages',
+    ]);
+    const cli = await runCli([
+      'eval',
+      'retrieval',
+      '--index',
+      index,
+      '--method',
+      'bm25',
+      '--topics',
+      join(dir, 'gone.tsv'),
+      '--qrels',
+      join(dir, 'gone.qrels'),
+    ]);
+    expect(cli.code).toBe(0);
+    expect(cli.stderr).toContain(`1 of 2 relevant judgements (1 topic) name passages not in ${index} (e.g. "p-gone")`);
+  }, 60_000);
+
+  it('a bundled split on an index without its gold passages is refused as eval retrieval refuses it (it showed Recall@k 0.000 [0.000, 0.030] over 124 topics)', async () => {
+    const res = await fetch(`${s.url}/api/eval/retrieval?set=barexam:val&methods=bm25`);
+    const body = (await res.json()) as { error: string };
+    expect(res.status).toBe(400);
+    expect(body.error).toMatch(
+      /none of the 124 topics of set "Bar Exam QA val \(bundled, split seed 13\)" has its gold passage in this index \(corpus mine\.jsonl, e\.g\. mbe_137, .* are missing\): every metric would be 0/,
+    );
+    const cli = await runCli(['eval', 'retrieval', '--index', index, '--method', 'bm25', '--split', 'val']);
+    expect(cli.code).not.toBe(0);
+    expect(cli.stderr).toMatch(/none of the 124 questions of dataset "barexam" split "val" has its gold passage in index .* every metric would be 0/);
   }, 60_000);
 
   it('a topic with more than 50 relevant passages: every one reaches the search view (it counted "50 of the topic\'s 50" for 80)', async () => {

@@ -38,7 +38,9 @@ import { recallCurve } from '../../eval/plots/recall-curve.js';
 import { recallCurveSpec } from '../../eval/plots/specs.js';
 import { evalRetrieval, MRR_K, NDCG_K, type QueryResult } from '../../eval/retrieval-eval.js';
 import type { RankedQuery } from '../../eval/plots/recall-curve.js';
-import { evalTopicsWith } from '../../eval/trec/eval-index.js';
+import { evalTopicsWith, judgedIdsOf } from '../../eval/trec/eval-index.js';
+import { judgementsNotInIndex } from '../../eval/trec/qrels-in-index.js';
+import { goldMissingLine, goldMissingOf, noGoldInIndexError } from '../../eval/gold-in-index.js';
 import { DEFAULT_DEPTH } from '../../eval/trec/depth.js';
 import { parseMeasures } from '../../eval/trec/measures.js';
 import { noHitsLine } from '../../eval/trec/format.js';
@@ -97,6 +99,8 @@ export interface MethodEval {
   }[];
   /** User sets: the CLI's topic accounting (eval/trec/evaluate.ts). */
   topics?: TrecEvalResult['topics'];
+  /** What the CLI warns of this method's figures (a cutoff beyond a hybrid's depth, dense queries read in part). */
+  warnings: string[];
 }
 
 const datasetValues = (q: QueryResult): Record<string, number> => ({
@@ -107,9 +111,13 @@ const datasetValues = (q: QueryResult): Record<string, number> => ({
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** A bundled split's topics as the questions `eval retrieval --dataset` evaluates (the query is the topic's whole text). */
+const questionsOf = (topics: EvalTopic[]): Question[] =>
+  topics.map((t) => ({ id: t.id, prompt: '', question: t.query, choices: [], answer: '', goldPassageIds: t.relevant }));
+
 /** A bundled split: `eval retrieval --dataset` (eval/retrieval-eval.ts). */
 async function evalDataset(ix: IndexContext, method: string, topics: EvalTopic[], onProgress: (done: number, total: number) => void): Promise<MethodEval> {
-  const questions: Question[] = topics.map((t) => ({ id: t.id, prompt: '', question: t.query, choices: [], answer: '', goldPassageIds: t.relevant }));
+  const questions = questionsOf(topics);
   const r = await evalRetrieval({ retriever: await ix.retriever(method), questions, ks: EVAL_KS, queryOf: (q) => q.question, onProgress });
   return {
     method: r.method,
@@ -124,6 +132,7 @@ async function evalDataset(ix: IndexContext, method: string, topics: EvalTopic[]
     depth: r.depth,
     metrics: r.metrics,
     latency: r.latency,
+    warnings: r.warnings ?? [],
     perQuery: r.perQuery.map((x) => ({
       id: x.id,
       relevant: x.goldIds.length,
@@ -164,6 +173,7 @@ async function evalUserTopics(ix: IndexContext, method: string, topics: EvalTopi
       .join('; '),
     depth: DEFAULT_DEPTH,
     metrics: result.means,
+    warnings: batch.queriesCut ? [batch.queriesCut] : [],
     latency: { meanMs: batch.latency.meanMs, p50Ms: batch.latency.p50Ms, p95Ms: batch.latency.p95Ms },
     perQuery: order.map((topic) => {
       const { t, ranked: rq } = byQid.get(topic.id)!;
@@ -172,6 +182,31 @@ async function evalUserTopics(ix: IndexContext, method: string, topics: EvalTopi
     }),
     topics: result.topics,
   };
+}
+
+/**
+ * What the CLI says of a set's relevant passages the index does not hold, before any figure: a
+ * bundled split none of whose gold passages is in the index is refused (every metric would be 0),
+ * some missing are a warning (they count as misses); a user set's relevant judgements naming ids not
+ * in the index are a warning (eval/trec/qrels-in-index.ts).
+ */
+async function relevantNotInIndex(ix: IndexContext, set: EvalSet, topics: EvalTopic[]): Promise<string[]> {
+  if (set.kind === 'topics') {
+    const qrels: Qrels = new Map(topics.flatMap((t) => (t.judged ? [[t.id, new Map(t.judged)] as const] : [])));
+    const w = await judgementsNotInIndex(
+      qrels,
+      topics.map((t) => t.id),
+      1,
+      await judgedIdsOf(ix.docs, undefined),
+      'this index',
+    );
+    return w ? [w] : [];
+  }
+  const missing = goldMissingOf(ix.docs, questionsOf(topics));
+  const withGold = topics.filter((t) => t.relevant.length > 0).length;
+  if (!missing.questions) return [];
+  if (missing.questions === withGold) throw noGoldInIndexError(missing, `${withGold} topics of set "${set.label}"`, 'this index', ix.manifest.corpus.name);
+  return [goldMissingLine(missing, withGold, 'topic', true)];
 }
 
 const flat = (s: string, n: number) => {
@@ -238,6 +273,7 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         if (!ix.methods.includes(m)) throw badRequest(`retrieval eval: field "methods": "${m}" is not a method of this index (${ix.methods.join(', ')})`);
       if (methods.length === 0) throw badRequest('retrieval eval: field "methods": give at least one method');
       const topics = await set.load();
+      const setWarnings = await relevantNotInIndex(ix, set, topics);
       const res: MethodEval[] = [];
       for (const m of methods) res.push(await run(set, m, topics));
       const curve = res.flatMap((r) =>
@@ -300,6 +336,8 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         kind: set.kind,
         skipped: res[0].skipped,
         skippedNote: res[0].skippedNote,
+        // what a reader must know to read the figures right, as the CLI warns it
+        warnings: [...setWarnings, ...res.flatMap((r) => r.warnings.map((w) => `${r.method}: ${w}`))],
         depth: res[0].depth,
         queryShown: QUERY_SHOWN,
         ks: EVAL_KS,
