@@ -15,6 +15,7 @@ import { evalCommand } from './eval-retrieval.js';
 import { addTrecEvalOptions, trecEvalOptions, type TrecEvalFlags } from './trec-eval-options.js';
 import { addAggregateOptions, aggregationFromFlags, checkAggregateFlags, type AggregateFlags } from './aggregate-options.js';
 import { errors } from '../../../core/errors.js';
+import { log } from '../../../core/log.js';
 import { exitOnInterrupt } from '../run-interrupt.js';
 
 interface EvalRunFlags extends TrecEvalFlags, AggregateFlags {
@@ -82,9 +83,17 @@ async function evalRun(runFile: string, flags: EvalRunFlags, g: GlobalOpts): Pro
   const a = evaluateRun(A.run, qrels, opts);
   const b = B ? evaluateRun(B.run, qrels, opts) : undefined;
   const comparison = b ? compareTrecEvals(a, b) : undefined;
+  // a metric cut deeper than the run ranks counts only what it ranks (trec_eval's figure), said
+  const { cutsPastRunDepth } = await import('../../../eval/trec/run-depth.js');
+  const warnings = [
+    cutsPastRunDepth(A.run, opts.measures, B ? `run A (${A.file})` : `the run (${A.file})`),
+    B ? cutsPastRunDepth(B.run, opts.measures, `run B (${B.file})`) : undefined,
+  ].filter((w): w is string => w !== undefined);
+  for (const w of warnings) log.warn(`eval run: ${w}`);
   const json = {
     kind: 'trec-eval',
     qrels: flags.qrels,
+    ...(warnings.length ? { warnings } : {}),
     ...(aggregate ? { aggregate } : {}),
     run: { file: A.file, tags: A.tags, ...a },
     ...(B && b ? { compare: { file: B.file, tags: B.tags, ...b }, comparison } : {}),
@@ -94,6 +103,7 @@ async function evalRun(runFile: string, flags: EvalRunFlags, g: GlobalOpts): Pro
       `Qrels: ${flags.qrels}`,
       ...(aggregate ? [`Per document: ${aggregate.strategy} of the run's passages, documents by ${aggregate.docIds}; the qrels judge documents.`] : []),
       ...(B && b ? [`Run A, ${label(A)}:`, ...topicLines(a).slice(0, -1), `Run B, ${label(B)}:`, ...topicLines(b)] : topicLines(a)),
+      ...warnings.map((w) => `**Warning:** ${w}.`),
       '',
       trecTable([{ label: label(A), result: a }, ...(B && b ? [{ label: label(B), result: b }] : [])]),
       ...(flags.perTopic ? ['', perTopicTable(a), ...(b ? ['', perTopicTable(b)] : [])] : []),
