@@ -17,11 +17,20 @@ export function beyondDepthNote(r: Retriever, k: number, got: number): string | 
     : `k = ${k} is beyond the ${r.method} depth ${d}: it fuses each component's top ${d} hits, so hits past rank ${d} leave out passages a component ranks below ${d}; use --depth ${k} to rank ${k} fully`;
 }
 
-/** For an evaluation at cutoffs `ks`: a warning naming the cutoffs beyond the retriever's ranking depth, else undefined. */
-export function cutoffsBeyondDepthWarning(r: Retriever, ks: readonly number[]): string | undefined {
-  const d = r.rankingDepth;
-  const over = d === undefined ? [] : ks.filter((k) => k > d);
+/**
+ * For cutoffs `ks` of a retriever that ranks `depth` deep (Retriever.rankingDepth): what the figures
+ * past it count, without the advice (a reproduction's table, which has no --depth); else undefined.
+ */
+export function cutoffsBeyondDepth(method: string, depth: number | undefined, ks: readonly number[]): string | undefined {
+  const over = depth === undefined ? [] : ks.filter((k) => k > depth);
   if (!over.length) return undefined;
   const cut = over.map((k) => `@${k}`).join(', ');
-  return `${cut} ${over.length === 1 ? 'is' : 'are'} beyond the ${r.method} depth ${d}: it fuses each component's top ${d} hits, so ${over.length === 1 ? 'that figure counts' : 'those figures count'} only passages a component ranks within its top ${d}; use --depth ${Math.max(...over)} to rank ${Math.max(...over)} fully`;
+  return `${cut} ${over.length === 1 ? 'is' : 'are'} beyond the ${method} depth ${depth}: it fuses each component's top ${depth} hits, so ${over.length === 1 ? 'that figure counts' : 'those figures count'} only passages a component ranks within its top ${depth}`;
+}
+
+/** For an evaluation at cutoffs `ks`: a warning naming the cutoffs beyond the retriever's ranking depth, else undefined. */
+export function cutoffsBeyondDepthWarning(r: Retriever, ks: readonly number[]): string | undefined {
+  const what = cutoffsBeyondDepth(String(r.method), r.rankingDepth, ks);
+  const most = Math.max(...ks);
+  return what && `${what}; use --depth ${most} to rank ${most} fully`;
 }

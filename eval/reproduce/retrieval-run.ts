@@ -29,6 +29,7 @@ import { log } from '../../core/log.js';
 import { firstRelevantRank, recallAtK } from '../metrics/index.js';
 import { trecRankedIds } from '../trec/order.js';
 import { printedRun } from '../../retrieval/top-k.js';
+import { cutoffsBeyondDepth } from '../../retrieval/ranking-depth.js';
 import { countGoldMissing, goldInIndexMetric } from '../gold-in-index.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
 import type { AgentSystem } from '../types.js';
@@ -112,6 +113,9 @@ export async function runRetrievalGridRun(o: RetrievalRunOptions): Promise<RunEx
       log.warn(
         `retrieval ${o.method}: ${missing.questions} of ${questions.length} questions have no gold passage in index ${index} (${manifest.corpus.name}, ${manifest.corpus.passages.toLocaleString('en-US')} passages; e.g. ${missing.examples.join(', ')}); they count as misses`,
       );
+    // Recall@k past a hybrid's depth counts only what its components rank within it: said here and in the table (table.ts)
+    const beyond = cutoffsBeyondDepth(o.method, retriever.rankingDepth, ks);
+    if (beyond) log.warn(`retrieval ${o.method}: Recall${beyond}`);
     const system: AgentSystem<Question> = async (q) => {
       const hits = await printedRun(retriever, retrievalQuery(q), depth, { of: `question "${q.id}"` });
       const ranked = trecRankedIds(hits, retriever.scoreDigits);

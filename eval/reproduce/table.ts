@@ -27,6 +27,7 @@ import { denominatorText, type MetricKinds } from '../stats/index.js';
 import { isFailed } from '../metrics/failures.js';
 import { METHOD_LABEL, METHODS_NOTE, MIN_N, outsideInterval, type IntervalMethod } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
+import { cutoffsBeyondDepth } from '../../retrieval/ranking-depth.js';
 import { goldCoverage } from '../gold-in-index.js';
 import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
@@ -229,7 +230,9 @@ async function indexNotes(dir: string, recipe: Recipe, results: ReadonlyMap<stri
   for (const run of recipe.runs) {
     const recs = results.get(run.id);
     if (!recs?.length || !done.has(run.id)) continue;
-    const config = (await readConfig(runDirOf(dir, run.id)))?.config as { index?: IndexRecord; indexContent?: IndexRecord } | undefined;
+    const config = (await readConfig(runDirOf(dir, run.id)))?.config as
+      | { index?: IndexRecord; indexContent?: IndexRecord; method?: string; ks?: number[]; retriever?: { depth?: number } }
+      | undefined;
     if (run.system !== 'retrieval') {
       if (config?.indexContent?.passages === undefined) continue;
       const where = indexText(config.indexContent);
@@ -244,7 +247,9 @@ async function indexNotes(dir: string, recipe: Recipe, results: ReadonlyMap<stri
       : c.missing
         ? `; ${c.missing} of ${c.items} questions${c.items < recs.length ? ' that record it' : ''} have no gold passage in it (e.g. ${c.examples.slice(0, 3).join(', ')}) and count as misses`
         : `; every question's gold passage is in it`;
-    notes.push(`Run ${run.id} searched the ${where}${gold}.`);
+    // Recall@k past a hybrid's depth (retrieval-run.ts warns it at the run's start)
+    const beyond = config?.ks && config.retriever ? cutoffsBeyondDepth(config.method ?? run.id, config.retriever.depth, config.ks) : undefined;
+    notes.push(`Run ${run.id} searched the ${where}${gold}.${beyond ? ` Its Recall${beyond}.` : ''}`);
   }
   for (const [where, ids] of agentRuns)
     notes.push(`${ids.length === 1 ? 'Run' : 'Runs'} ${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} given the ${where}.`);
