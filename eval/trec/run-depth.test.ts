@@ -60,7 +60,7 @@ describe('eval run of a run cut shallower than a cutoff', () => {
     expect(j.run.means['recall@100'].estimate).toBe(1);
     expect(j.run.means['recall@10'].estimate).toBe(1);
     expect(j.run.means['mrr@10'].estimate).toBeCloseTo(0.2, 12);
-    const said = `recall@100 is cut deeper than the run (${run}) ranks: 20 of its 20 topics hold exactly 10 documents and none more, as a run cut at 10 does; it counts only those, the missing ranks as not relevant (trec_eval's figure); to rank 100, write a run that deep (lexcase search --topics … -k 100)`;
+    const said = `recall@100 is cut deeper than the run (${run}) ranks: 20 of its 20 topics hold exactly 10 documents and none more, as a run cut at 10 does; it counts only those, the missing ranks as not relevant (trec_eval's figure); unless the collection holds no more, a run 100 deep (lexcase search --topics … -k 100) ranks 100`;
     expect(j.warnings).toEqual([said]);
     expect(r.stderr).toContain(said);
     const human = await runCli(['eval', 'run', run, '--qrels', qrels, '--metrics', 'recall@10,recall@100']);

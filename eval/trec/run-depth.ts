@@ -25,5 +25,5 @@ export function cutsPastRunDepth(run: TrecRun, measures: readonly Measure[], wha
   const most = Math.max(...over.map((m) => m.k!));
   const one = over.length === 1;
   const int = (n: number) => n.toLocaleString('en-US');
-  return `${over.map((m) => m.name).join(', ')} ${one ? 'is' : 'are'} cut deeper than ${what} ranks: ${int(atDepth)} of its ${int(run.size)} topics hold exactly ${int(deepest)} documents and none more, as a run cut at ${int(deepest)} does; ${one ? 'it counts' : 'they count'} only those, the missing ranks as not relevant (trec_eval's figure); to rank ${int(most)}, write a run that deep (lexcase search --topics … -k ${most})`;
+  return `${over.map((m) => m.name).join(', ')} ${one ? 'is' : 'are'} cut deeper than ${what} ranks: ${int(atDepth)} of its ${int(run.size)} topics hold exactly ${int(deepest)} documents and none more, as a run cut at ${int(deepest)} does; ${one ? 'it counts' : 'they count'} only those, the missing ranks as not relevant (trec_eval's figure); unless the collection holds no more, a run ${int(most)} deep (lexcase search --topics … -k ${most}) ranks ${int(most)}`;
 }
