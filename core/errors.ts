@@ -101,6 +101,9 @@ export const errors = {
 
   invalidInput: (field: string, message: string) => new LexcaseError('INVALID_INPUT', `invalid ${field}: ${message}`, { field }),
 
+  /** An item whose options a system cannot offer (fewer than 2 with text, more than 10): one failed item naming its id and field; the run goes on. */
+  itemOptions: (id: string, field: string, message: string) => new LexcaseError('INVALID_INPUT', `question ${id}: field "${field}" ${message}`, { field }),
+
   corpusParse: (file: string, line: number, message: string, cause?: unknown) =>
     new LexcaseError('CORPUS_PARSE', `${where(file, line)}${message}`, { file, line, cause }),
 

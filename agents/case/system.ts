@@ -16,7 +16,8 @@ import { exploratoryHypotheses } from './hypotheses-exploratory.js';
 import { jurorCaseFile, runJuror } from './juror.js';
 import { samplePanel } from './jury-panel.js';
 import { majorityVote } from './majority-vote.js';
-import { factsOf, optionLetters } from '../common/question-text.js';
+import { factsOf } from '../common/question-text.js';
+import { offeredLetters } from '../common/option-check.js';
 import { selectTools } from './select-tools.js';
 import { countingModel } from './token-tally.js';
 import { advocateTrace, evidenceScoreByLetter } from './trace-view.js';
@@ -75,6 +76,8 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
     const presentation: PresentationRecord[] = [];
     trace.presentation = presentation;
     try {
+      // an item without 2 options to weigh fails here, before any request (agents/common/option-check.ts)
+      const letters = offeredLetters(q, 'CASE');
       const tools = selectTools(ctx.tools, o.tools);
       trace.tools = tools.map((t) => t.name);
       const facts = factsOf(q);
@@ -108,7 +111,6 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
       }
       const panel = samplePanel(ctx.seed, o.jurors ?? AGENT_DEFAULTS.jurors);
       trace.panel = panel.map((p) => p.name);
-      const letters = optionLetters(q);
       // the paper does not order the hypothesis–evidence pairs a juror reads: a seeded order per item
       const shown = seededOrder(advocates, (a) => a.hypothesis.key, { seed: ctx.seed, kind: 'juror hypotheses' });
       presentation.push(shown.record);

@@ -11,6 +11,7 @@
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { errors } from '../../core/errors.js';
+import { offeredLetters } from '../common/option-check.js';
 import { claimSimilarity, DEFAULT_CONVERGENCE, DEFAULT_EPSILON, DEFAULT_MAX_DEPTH, hasConverged, type ConvergenceRule } from './convergence.js';
 import { extractFacts } from './fact-extraction.js';
 import { judge } from './judge.js';
@@ -39,7 +40,7 @@ export async function runEmar(model: BaseChatModel, c: EmarCase, opts: EmarOptio
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (!(epsilon > -1 && epsilon <= 1)) throw errors.invalidInput('epsilon', `expected a cosine similarity in (-1, 1], got ${epsilon}`);
   if (!Number.isInteger(maxDepth) || maxDepth < 1) throw errors.invalidInput('maxDepth', `expected a positive integer, got ${maxDepth}`);
-  if (c.choices.length < 2) throw errors.invalidInput('choices', `EMAR needs a multiple-choice question (item ${c.id} has ${c.choices.length} options)`);
+  offeredLetters(c, 'EMAR');
 
   const { signal } = opts;
   const facts = await extractFacts(model, c, signal);

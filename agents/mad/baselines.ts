@@ -14,10 +14,10 @@ import { errors, errorText, isLexcaseError } from '../../core/errors.js';
 import { createRng, deriveSeed } from '../../core/rng.js';
 import { blindQuestion } from '../common/gold-guard.js';
 import { PassageHandles, withPassageHandles } from '../common/passage-handles.js';
-import { optionLetters } from '../common/question-text.js';
+import { offeredLetters, refusedOptions } from '../common/option-check.js';
 import { citedAnswer, type CitedAnswer } from './cited-answer.js';
 import { itemCitationMetrics, unansweredCitationMetrics } from './citation-summary.js';
-import { checkOptionCount, madSettings } from './debate.js';
+import { madSettings } from './debate.js';
 import { buildEvidencePool, poolTrace } from './evidence-pool.js';
 import { seededModel } from './llm-call.js';
 import type { MadSettings } from './types.js';
@@ -49,9 +49,10 @@ type Sampler = (
 function baseline(name: 'single-rag' | 'self-consistency', s: MadSettings, sample: Sampler): AgentSystem<Question> {
   return async (item, ctx): Promise<SystemOutcome> => {
     const q = blindQuestion(item);
-    const letters = optionLetters(q);
-    checkOptionCount(q, letters);
-    const trace: Record<string, unknown> = { system: name, settings: s, letters };
+    const trace: Record<string, unknown> = { system: name, settings: s, letters: [] };
+    const refused = refusedOptions(q, name, trace);
+    if (refused) return refused;
+    const letters = (trace.letters = offeredLetters(q, name));
     let out: CitedAnswer | undefined;
     let error: string | undefined;
     const stepFailures: Record<string, number> = {};

@@ -20,7 +20,7 @@ import { structuredFailure } from '../../core/llm/structured.js';
 import { blindQuestion } from '../common/gold-guard.js';
 import { PassageHandles, passageHandles, withPassageHandles } from '../common/passage-handles.js';
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
-import { optionLetters } from '../common/question-text.js';
+import { offeredLetters, refusedOptions } from '../common/option-check.js';
 import { itemCitationMetrics, unansweredCitationMetrics } from './citation-summary.js';
 import { citedPassages, type ShownPassage } from './cited-evidence.js';
 import { crossExamine } from './cross-examiner.js';
@@ -56,11 +56,6 @@ export function madSettings(o: Partial<MadSettings> = {}): MadSettings {
   // a name lexcase does not know (BM25) gets the closest one, not "rebuild with --methods BM25" once the index is open
   if (!INDEX_METHODS.includes(s.method)) throw errors.methodUnknown(s.method, INDEX_METHODS);
   return s;
-}
-
-export function checkOptionCount(q: Question, letters: string[]): void {
-  if (letters.length < 2 || letters.length > 10)
-    throw errors.invalidInput(`question ${q.id} choices`, `a debate needs 2 to 10 non-empty options, got ${letters.length}`);
 }
 
 export interface DebateTrace {
@@ -192,6 +187,17 @@ async function debate(q: Question, ctx: SystemContext, s: MadSettings, trace: De
   return j;
 }
 
+/** With judgeEachRound, whether the verdict after each round is the gold (`correctAfterRound<r>`); a failed judgment counts as wrong. */
+function roundFlags(s: MadSettings, trace: DebateTrace, gold: string): Record<string, boolean> {
+  const flags: Record<string, boolean> = {};
+  if (s.judgeEachRound)
+    for (let r = 1; r <= s.rounds; r++) {
+      const v = trace.roundVerdicts?.find((x) => x.round === r);
+      flags[`correctAfterRound${r}`] = v?.verdict ? v.verdict === gold : false;
+    }
+  return flags;
+}
+
 function allEvidenceIds(trace: DebateTrace): string[] {
   const ids = new Set(trace.pool.map((p) => p.id));
   for (const r of trace.rounds) for (const b of r.briefs) for (const id of b.request?.ids ?? []) ids.add(id);
@@ -203,9 +209,12 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
   const s = madSettings(opts);
   return async (item, ctx): Promise<SystemOutcome> => {
     const q = blindQuestion(item);
-    const letters = optionLetters(q);
-    checkOptionCount(q, letters);
-    const trace: DebateTrace = { system: 'mad', settings: s, letters, pool: [], rounds: [] };
+    const trace: DebateTrace = { system: 'mad', settings: s, letters: [], pool: [], rounds: [] };
+    // fewer than 2 options with text: a failed item before any request, its round flags false (wrong,
+    // as every failed item's) and no other metric, as nothing was searched, argued or judged
+    const refused = refusedOptions(q, 'a debate', trace);
+    if (refused) return { ...refused, metrics: roundFlags(s, trace, item.answer) };
+    trace.letters = offeredLetters(q, 'a debate');
     let prediction: string | null = null;
     let error: string | undefined;
     const handles = new PassageHandles();
@@ -231,11 +240,7 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
       forfeits: trace.rounds.reduce((n, r) => n + r.briefs.filter((b) => b.error).length, 0),
       checklist: trace.judge ? CHECKLIST_ITEMS.filter((k) => trace.judge!.checklist[k]).length : null,
     };
-    if (s.judgeEachRound)
-      for (let r = 1; r <= s.rounds; r++) {
-        const v = trace.roundVerdicts?.find((x) => x.round === r);
-        metrics[`correctAfterRound${r}`] = v?.verdict ? v.verdict === item.answer : false; // a failed judgment counts as wrong
-      }
+    Object.assign(metrics, roundFlags(s, trace, item.answer));
     const stepFailures: Record<string, number> = {};
     if (metrics.forfeits) stepFailures['debater brief'] = metrics.forfeits as number;
     if (trace.crossExamination?.error) stepFailures['cross-examiner'] = 1;

@@ -10,6 +10,7 @@
  */
 import type { Question } from '../../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../../eval/types.js';
+import { refusedOptions } from '../../common/option-check.js';
 import { errors, errorText, isLexcaseError } from '../../../core/errors.js';
 import { blindQuestion } from '../../common/gold-guard.js';
 import { CASE_PROMPT_LIMITS } from '../../common/defaults.js';
@@ -74,6 +75,8 @@ function innerBaseline(mode: BaselineMode, defaultK: number): AgentSystem<Questi
     const k = typeof ctx.options.k === 'number' ? ctx.options.k : defaultK;
     const trace: Record<string, unknown> = { system: 'baseline', mode, k: mode === 'llm-only' ? 0 : k };
     if (!ctx.llm) throw errors.llmNotConfigured();
+    const refused = refusedOptions(q, 'the baseline', trace);
+    if (refused) return refused;
     try {
       const passages = await contextFor(mode, q, ctx, k, trace);
       const r = await answerMcq(ctx.llm, q, passages, ctx.signal);
@@ -94,6 +97,9 @@ export function createBaseline(mode: BaselineMode, opts: { k?: number } = {}): A
   const inner = innerBaseline(mode, opts.k ?? DEFAULT_K);
   if (mode === 'oracle') return inner;
   return async (q, ctx) => {
+    // refused before any retrieval: no goldInContext (nothing was retrieved)
+    const refused = refusedOptions(q, 'the baseline', { system: 'baseline', mode });
+    if (refused) return refused;
     const out = await inner(blindQuestion(q), ctx);
     const ids = ((out.trace.retrieval as { ids?: string[] } | undefined)?.ids ?? []) as string[];
     const goldInContext = q.goldPassageIds.length && ragMethod(mode) ? ids.some((id) => q.goldPassageIds.includes(id)) : null;
