@@ -30,10 +30,15 @@ export function readRegularFileSync(file: string): string {
 
 /** The text of `file` if it is a regular file; ENOTREGULAR (never blocks) otherwise. */
 export async function readRegularFile(file: string): Promise<string> {
+  return (await readRegularBytes(file)).toString('utf8');
+}
+
+/** The bytes of `file` if it is a regular file; ENOTREGULAR (never blocks) otherwise. */
+export async function readRegularBytes(file: string): Promise<Buffer> {
   const h = await open(file, FLAGS);
   try {
     if (!(await h.stat()).isFile()) throw notRegular(file);
-    return await h.readFile('utf8');
+    return await h.readFile();
   } finally {
     await h.close();
   }

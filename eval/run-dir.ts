@@ -254,10 +254,15 @@ export async function readRunFile(dir: string, file: string): Promise<string> {
   try {
     return await readRegularFile(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOTREGULAR')
-      throw errors.runInvalid(dir, `${file} is not a regular file (a FIFO, socket or device); a run dir holds only files: not read`);
-    throw e;
+    throw runFileReadError(dir, file, e);
   }
+}
+
+/** The error a run file that could not be read is reported with (a FIFO, socket or device where a file belongs: RUN_INVALID saying so). */
+export function runFileReadError(dir: string, file: string, e: unknown): unknown {
+  return (e as NodeJS.ErrnoException).code === 'ENOTREGULAR'
+    ? errors.runInvalid(dir, `${file} is not a regular file (a FIFO, socket or device); a run dir holds only files: not read`)
+    : e;
 }
 
 export async function readResults(dir: string): Promise<ParsedResults> {
@@ -379,7 +384,11 @@ export async function ensureRunDir(dir: string): Promise<void> {
 export async function readConfig(dir: string): Promise<Record<string, unknown> | undefined> {
   const file = configPath(dir);
   if (!existsSync(file)) return undefined;
-  const text = await readRunFile(dir, file);
+  return parseConfig(dir, await readRunFile(dir, file));
+}
+
+/** config.json's text as `readConfig` reads it: RUN_INVALID when it is not JSON. */
+export function parseConfig(dir: string, text: string): Record<string, unknown> {
   try {
     return JSON.parse(text);
   } catch (e) {

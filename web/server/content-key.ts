@@ -10,14 +10,32 @@
  * figures are of, so it is the key. Its cost is one read of the file, which these requests make
  * anyway: the runs list parses every results.jsonl, an evaluation searches every topic.
  */
+import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { regularFileSha256 } from '../../core/read-regular.js';
+import { readRegularBytes, regularFileSha256 } from '../../core/read-regular.js';
 
 export async function contentKey(file: string): Promise<string> {
   try {
     return await regularFileSha256(file);
   } catch {
     return '-';
+  }
+}
+
+/** A file read once: the key of its bytes (`contentKey`'s) and their text, or '-' and the error that stopped the read. */
+export type KeyedText = { key: string; text: string } | { key: '-'; error: unknown };
+
+/**
+ * `file`'s text and the key of those very bytes, for a cache that parses the file on a miss: one read
+ * on a hit and on a miss, and what is kept is of the bytes its key names (hashed, then read again,
+ * a file rewritten in between was kept under the key of the bytes before).
+ */
+export async function readKeyed(file: string): Promise<KeyedText> {
+  try {
+    const bytes = await readRegularBytes(file);
+    return { key: createHash('sha256').update(bytes).digest('hex'), text: bytes.toString('utf8') };
+  } catch (error) {
+    return { key: '-', error };
   }
 }
 

@@ -30,12 +30,12 @@ import { failedCount } from '../../eval/metrics/failures.js';
 import { confidenceBins, unlabelledNote } from '../../eval/plots/confidence-bins.js';
 import { madFinalRound, roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { gridSpec, reliabilitySpec, roundAccuracySpec, runColours, type GridPoint, type PlotSpec } from '../../eval/plots/specs.js';
-import { configPath, readConfig, readResults, resultsPath } from '../../eval/run-dir.js';
+import { configPath, parseConfig, parseResults, readResults, resultsPath, runFileReadError, type ParsedResults } from '../../eval/run-dir.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
 import { recordedBootstrap } from '../../eval/report/recorded-bootstrap.js';
 import { reproProvenance } from './repro-provenance.js';
-import { contentKey } from './content-key.js';
+import { contentKey, readKeyed, type KeyedText } from './content-key.js';
 import type { RunSummary } from '../common/run-summary-types.js';
 import { plannedItems } from '../../eval/run-planned.js';
 import { runWriter } from '../../eval/run-dir-guard.js';
@@ -60,18 +60,24 @@ export async function latestResults(run: RunEntry): Promise<ResultRecord[]> {
  * makes results.jsonl unreadable (its figures are then over no item, and the summary says why);
  * `droppedTail`, a truncated last line left out (as `lexcase report` warns).
  */
-async function summaryResults(run: RunEntry): Promise<{ results: ResultRecord[]; problem: string | null; droppedTail: boolean }> {
+function summaryResults(run: RunEntry, read: KeyedText): { results: ResultRecord[]; problem: string | null; droppedTail: boolean } {
   try {
-    const parsed = await readResults(run.dir);
+    const parsed = 'text' in read ? parseResults(read.text, resultsPath(run.dir)) : absentOrThrow(run, resultsPath(run.dir), read.error);
     return { results: [...new Map(parsed.records.map((r) => [r.id, r])).values()], problem: null, droppedTail: parsed.droppedTail };
   } catch (e) {
     return { results: [], problem: (e as Error).message, droppedTail: false };
   }
 }
 
-async function configOf(run: RunEntry): Promise<Record<string, unknown>> {
+/** An absent results.jsonl is a run of no results yet (as readResults has it); any other failed read, its error (readRunFile's). */
+function absentOrThrow(run: RunEntry, file: string, error: unknown): ParsedResults {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], validBytes: 0, droppedTail: false };
+  throw runFileReadError(run.dir, file, error);
+}
+
+function configOf(run: RunEntry, read: KeyedText): Record<string, unknown> {
   try {
-    return ((await readConfig(run.dir)) ?? {}) as Record<string, unknown>;
+    return 'text' in read ? parseConfig(run.dir, read.text) : {};
   } catch {
     return {};
   }
@@ -80,15 +86,30 @@ async function configOf(run: RunEntry): Promise<Record<string, unknown>> {
 /** Summaries by run dir, reused while results.jsonl, config.json and table.json hold the same bytes (content-key.ts). */
 const cache = new Map<string, { key: string; summary: Promise<Omit<RunSummary, 'inProgress'>> }>();
 
+/** A run's results.jsonl and config.json, each read once: what a summary is of and keyed by (content-key.ts readKeyed). */
+interface RunFiles {
+  results: KeyedText;
+  config: KeyedText;
+}
+
+async function readRunFiles(run: RunEntry): Promise<RunFiles> {
+  const [results, config] = await Promise.all([resultsPath(run.dir), configPath(run.dir)].map(readKeyed));
+  return { results, config };
+}
+
 export async function runSummary(run: RunEntry): Promise<RunSummary> {
+  return summaryOf(run, await readRunFiles(run));
+}
+
+/** The summary of the run's files as read (each once: the key is of the bytes a miss parses); the run page's plots are of the same read. */
+async function summaryOf(run: RunEntry, { results, config }: RunFiles): Promise<RunSummary> {
   // table.json only where it may be served (the runs list checked the others): a link out of the runs root is not read
   const table = join(run.dir, TABLE_FILE);
-  const files = await Promise.all([resultsPath(run.dir), configPath(run.dir)].map(contentKey));
-  const key = [run.id, ...files, servable(run.root, table) ? await contentKey(table) : 'outside'].join('|');
+  const key = [run.id, results.key, config.key, servable(run.root, table) ? await contentKey(table) : 'outside'].join('|');
   const hit = cache.get(run.dir);
   let summary = hit && hit.key === key ? hit.summary : undefined;
   if (!summary) {
-    summary = computeSummary(run);
+    summary = computeSummary(run, results, config);
     const mine = summary;
     cache.set(run.dir, { key, summary: mine });
     mine.catch(() => {
@@ -100,10 +121,10 @@ export async function runSummary(run: RunEntry): Promise<RunSummary> {
   return { ...s, inProgress: s.partial && runWriter(run.dir) !== undefined };
 }
 
-async function computeSummary(run: RunEntry): Promise<Omit<RunSummary, 'inProgress'>> {
-  const file = await configOf(run);
+async function computeSummary(run: RunEntry, resultsRead: KeyedText, configRead: KeyedText): Promise<Omit<RunSummary, 'inProgress'>> {
+  const file = configOf(run, configRead);
   const cfg = (file.config ?? {}) as Record<string, unknown>;
-  const { results, problem, droppedTail } = await summaryResults(run);
+  const { results, problem, droppedTail } = summaryResults(run, resultsRead);
   const prov = (file.provenance ?? {}) as Record<string, unknown>;
   const system = str(cfg.system) ?? (run.system === 'reproduce' ? 'reproduce' : null);
   // the figures of the system that wrote the run (recordedSystemSpec): a system of the user's own named "mad" gets accuracy, not MAD's
@@ -161,14 +182,18 @@ export async function runTable(run: RunEntry): Promise<unknown> {
 }
 
 /** A MAD run's accuracy of the verdict after each round over every item (report.md's rule), else []. */
-export async function madRounds(run: RunEntry, summary: RunSummary, results: ResultRecord[]) {
+export async function madRounds(run: RunEntry, summary: RunSummary, results: ResultRecord[], file?: Record<string, unknown>) {
   if (!summary.system?.startsWith('mad')) return [];
-  return roundAccuracy(results, madFinalRound((await configOf(run)).config as Record<string, unknown> | undefined));
+  const config = file ?? configOf(run, await readKeyed(configPath(run.dir)));
+  return roundAccuracy(results, madFinalRound(config.config as Record<string, unknown> | undefined));
 }
 
 export async function runPage(run: RunEntry) {
-  const summary = await runSummary(run);
-  const { results } = await summaryResults(run);
+  // the summary, the plots and the config shown are of one read of each file
+  const files = await readRunFiles(run);
+  const summary = await summaryOf(run, files);
+  const { results } = summaryResults(run, files.results);
+  const cfg = configOf(run, files.config);
   const plots: { id: string; title: string; spec: PlotSpec }[] = [];
   // every item, as report.md's "Accuracy by confidence": failed items count as wrong, items without a label have their bar
   const rel = confidenceBins(results, { iterations: 1000 });
@@ -178,9 +203,8 @@ export async function runPage(run: RunEntry) {
       title: `Accuracy by confidence (reliability; ${unlabelledNote(rel)})`,
       spec: reliabilitySpec(rel.bins, `Accuracy by confidence (n per bin, 95% CI)`, rel.unlabelled),
     });
-  const rounds = await madRounds(run, summary, results);
+  const rounds = await madRounds(run, summary, results, cfg);
   if (rounds.length) plots.push({ id: 'mad-rounds', title: 'Accuracy of the verdict after each round', spec: roundAccuracySpec(rounds) });
-  const cfg = await configOf(run);
   const provenance = run.system === 'reproduce' ? await reproProvenance(run) : null;
   const table = summary.hasTable ? await runTable(run) : null;
   const grid = run.system === 'reproduce' ? gridPlot(table) : null;
