@@ -31,6 +31,7 @@ import {
   diffText,
   disagreementNotes,
   metricValueOf,
+  outcomeDeclarations,
   PAIRED_METHODS_NOTE,
   pairedDifference,
   pText,
@@ -215,17 +216,8 @@ function measuresOf(pairs: readonly Pair[], retrieval: boolean, kinds: MetricKin
  * declares so and the other not (`oneSided`) is compared over the items both recorded, its row saying so.
  */
 function outcomeKinds(A: RunData, B: RunData): { kinds: MetricKinds; oneSided: Map<string, 'A' | 'B'> } {
-  const a = readableKinds(A.results, recordedMetricKinds(A.config)).kinds;
-  const b = readableKinds(B.results, recordedMetricKinds(B.config)).kinds;
-  const oneSided = new Map<string, 'A' | 'B'>();
-  for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
-    if ((a[k] === 'outcome') !== (b[k] === 'outcome')) oneSided.set(k, a[k] === 'outcome' ? 'A' : 'B');
-  const kinds = Object.fromEntries(
-    Object.keys(a)
-      .filter((k) => a[k] === 'outcome' && b[k] === 'outcome')
-      .map((k) => [k, 'outcome' as const]),
-  );
-  return { kinds, oneSided };
+  const { shared, mixed } = outcomeDeclarations([A, B].map((r) => readableKinds(r.results, recordedMetricKinds(r.config)).kinds));
+  return { kinds: shared, oneSided: new Map([...mixed].map(([k, [a]]) => [k, a ? 'A' : 'B'])) };
 }
 
 /** A metric one run declares an outcome of every item and the other not: its row is over the items both recorded, and says so. */

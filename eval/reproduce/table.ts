@@ -32,6 +32,7 @@ import { goldCoverage } from '../gold-in-index.js';
 import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { cellKinds, cellValue, selectRecords } from './stats.js';
+import { mixedOutcomeColumns } from './mixed-outcomes.js';
 import { samplingNotes } from './sampling-notes.js';
 import { noHitsLeftOutLine } from '../trec/format.js';
 import { codeSpan, mdCell } from '../report/format.js';
@@ -54,7 +55,9 @@ export interface TableCell {
   /**
    * A mean cell's denominator where its run's system declares the metric an outcome of every item:
    * "over every item (n = 12), the 2 that did not record it counted as 0 (metric kind outcome)"
-   * (eval/stats denominatorText); absent for any other cell (its n is the items that recorded the metric).
+   * (eval/stats denominatorText); in a column whose other runs declare it so and this one's not, "over the
+   * 10 items that recorded it (2 of 12 did not and are left out)" (mixed-outcomes.ts); absent for any other
+   * cell (its n is the items that recorded the metric).
    */
   over?: string;
   /** The interval's method (eval/stats): "95% Wilson" or "95% bootstrap"; null without a value. */
@@ -112,9 +115,13 @@ function cellNoHits(recs: readonly ResultRecord[], m: Metric, kinds: MetricKinds
   return out.length ? { noHits: topicSet(out) } : {};
 }
 
-/** A mean cell's denominator (TableCell `over`) where its metric is declared an outcome of every item: every item the cell keeps, one without the metric 0. */
-function cellOver(recs: readonly ResultRecord[], m: Metric, kinds: MetricKinds): { over?: string } {
-  if (m.stat !== 'mean' || m.key === undefined || kinds[m.key] !== 'outcome') return {};
+/**
+ * A mean cell's denominator (TableCell `over`) where its metric is declared an outcome of every item:
+ * every item the cell keeps, one without the metric 0; in a column whose runs read the metric both ways
+ * (`mixed`: mixed-outcomes.ts), every cell's, the items that recorded it where not declared so.
+ */
+function cellOver(recs: readonly ResultRecord[], m: Metric, kinds: MetricKinds, mixed = false): { over?: string } {
+  if (m.stat !== 'mean' || m.key === undefined || (kinds[m.key] !== 'outcome' && !mixed)) return {};
   return { over: `over ${denominatorText(m.key, selectRecords(recs, { ...m, stat: 'accuracy' }), kinds)}` }; // the items `where` keeps
 }
 
@@ -140,6 +147,11 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     bootstraps.set(run.id, recordedBootstrap(cfg, `${d}/config.json`));
   }
   const state = new Map(repro.runs.map((s) => [s.id, s]));
+  // the runs a table has figures of (finished in this reproduction), with the kinds their values allow
+  const readableOf = new Map(
+    [...results].filter(([id, recs]) => state.get(id)?.status === 'done' && recs.length).map(([id, recs]) => [id, cellKinds(recs, kinds.get(id))]),
+  );
+  const mixed = mixedOutcomeColumns(recipe, readableOf);
   const offline = new Set(recipe.runs.filter((r) => OFFLINE_SYSTEMS.includes(r.system)).map((r) => r.id));
   const rows = recipe.rows.map((row, i) => ({
     label: row.label,
@@ -171,7 +183,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
         n: iv.n,
         ...fails,
         ...cellNoHits(recs, c.metric, readable),
-        ...cellOver(recs, c.metric, readable),
+        ...cellOver(recs, c.metric, readable, c.metric.key !== undefined && mixed.has(c.column, c.metric.key)),
         method: METHOD_LABEL[iv.method as IntervalMethod],
         ...(ci ? {} : { ciNote: iv.missing }),
         outsideCi: flag.outside,
@@ -185,6 +197,8 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     ...recipe.differences.map((d) => `Difference from the paper: ${d}`),
     ...recipe.notes,
     ...recipe.rows.filter((r) => r.note).map((r) => `${r.label}: ${r.note}`),
+    // a column whose runs read one metric two ways (an outcome of every item in one, not in another)
+    ...mixed.notes,
     ...(await indexNotes(dir, recipe, results, repro.runs)),
     // the model and sampling each LLM run sent, and which values are the paper's
     ...(await samplingNotes(dir, recipe, repro.runs)),

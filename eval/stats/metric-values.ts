@@ -50,6 +50,25 @@ export function readableKinds(records: readonly MetricRecord[], declared: Metric
   return { kinds, conflicts };
 }
 
+/**
+ * Several runs' kinds (each as readableKinds gives them) side by side: `shared`, the metrics every run
+ * declares an outcome of every item (each run's figure over every item, one without it 0); `mixed`,
+ * those some declare so and others not — metric → for each run, whether it does (its figure is then
+ * over every item in one run and over the items that recorded it in another). `lexcase compare`
+ * (eval/report/compare.ts) sets two runs side by side, a reproduction table (eval/reproduce/table.ts)
+ * a column's runs.
+ */
+export function outcomeDeclarations(runs: readonly MetricKinds[]): { shared: MetricKinds; mixed: Map<string, boolean[]> } {
+  const shared: Record<string, 'outcome'> = {};
+  const mixed = new Map<string, boolean[]>();
+  for (const key of new Set(runs.flatMap((k) => Object.keys(k)))) {
+    const declares = runs.map((k) => k[key] === 'outcome');
+    if (declares.every(Boolean)) shared[key] = 'outcome';
+    else if (declares.some(Boolean)) mixed.set(key, declares);
+  }
+  return { shared, mixed };
+}
+
 /** How many of `records` recorded no value of `key`. */
 export const unrecordedCount = (key: string, records: readonly MetricRecord[]): number =>
   records.filter((r) => recordedValue(r.metrics?.[key]) === null).length;
