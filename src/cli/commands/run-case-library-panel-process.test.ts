@@ -7,91 +7,60 @@
  * sampling), and record them in each trace's `panel`; and the built `lexcase/agents/case` gives a user
  * composing a jury of its own that same draw (`panelFor`).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { factsOf } from '../../../agents/common/question-text.js';
 import { panelFor } from '../../../agents/case/jury-panel.js';
 import { createCase } from '../../../agents/case/index.js';
 import { llmConfigSchema } from '../../../core/config.js';
 import { PACKAGE_ROOT } from '../../../core/version.js';
 import { createChatModel } from '../../../core/llm/factory.js';
-import { loadQuestions } from '../../../corpora/registry.js';
-import type { Question } from '../../../corpora/types.js';
 import { contextFrom, runExperiment } from '../../../eval/runner.js';
 import { openIndex } from '../../../retrieval/open-index.js';
 import { createRetrievalTools } from '../../../retrieval/tools/index.js';
+import { caseScriptedRun } from '../../../tests/support/case-scripted-run.js';
 import { runBuiltCli } from '../../../tests/support/run-built-cli.js';
-import { buildSmallBarexamIndex } from '../../../tests/support/small-barexam-index.js';
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../../tests/support/scripted-openai-server.js';
 
 const N = 3;
 const SEED = 7;
 const JURORS = 3;
-let dir: string;
-let index: string;
-let val: Question[];
-let srv: ScriptedServer;
 /** Per route ("cli", "library"), per item id: the personas its juror requests named, in order. */
 const seated = new Map<string, Map<string, string[]>>();
 let route = 'cli';
 
-const messages = (req: RecordedRequest) => req.body.messages as { role: string; content?: unknown }[];
-const text = (req: RecordedRequest) =>
-  messages(req)
-    .map((m) => (typeof m.content === 'string' ? m.content : ''))
-    .join('\n');
-
-function reply(req: RecordedRequest): ScriptReply {
-  const all = text(req);
-  const persona = /Your persona: The ([^.]+)\./.exec(all)?.[1];
-  if (persona) {
+const run = caseScriptedRun({
+  prefix: 'lexcase-library-panel-',
+  items: N,
+  searchK: 2,
+  juror: (all, val) => {
+    const persona = /Your persona: The ([^.]+)\./.exec(all)?.[1];
+    if (!persona) return undefined;
     const q = val.find((x) => all.includes(factsOf(x)))!;
     const byItem = seated.get(route) ?? new Map<string, string[]>();
     seated.set(route, byItem);
     byItem.set(q.id, [...(byItem.get(q.id) ?? []), persona]);
     return { json: { reasoning: 'weighing the evidence', vote: 'A' } };
-  }
-  const tools = messages(req).filter((m) => m.role === 'tool');
-  if (tools.length === 0) {
-    const hyp = (all.split('Hypothesis to support:\n')[1] ?? '').trim();
-    return { toolCalls: [{ name: 'bm25_search', args: { query: hyp.slice(0, 200), k: 2 } }] };
-  }
-  const shown: string[] = tools.flatMap((m) => JSON.parse(String(m.content)).results.map((r: { id: string }) => r.id));
-  return { content: JSON.stringify({ analysis: 'picked', evidence: [{ id: shown[0], justification: 'on point' }] }) };
-}
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'lexcase-library-panel-'));
-  index = join(dir, 'idx');
-  val = (await loadQuestions('barexam', 'val')).slice(0, N);
-  await buildSmallBarexamIndex(index, { items: N });
-  srv = await startScriptedServer(reply);
-}, 120_000);
-
-afterAll(async () => {
-  await srv?.close();
-  rmSync(dir, { recursive: true, force: true });
+  },
 });
 
 const panels = (runDir: string) =>
-  Object.fromEntries(val.map((q) => [q.id, JSON.parse(readFileSync(join(runDir, 'traces', `${q.id}.json`), 'utf8')).panel as string[]]));
+  Object.fromEntries(run.val.map((q) => [q.id, JSON.parse(readFileSync(join(runDir, 'traces', `${q.id}.json`), 'utf8')).panel as string[]]));
 
 describe('run case and the library seat the same jury', () => {
   it('same seed, same --jurors: the same personas sent for each question, the ones panelFor draws', async () => {
-    const want = Object.fromEntries(val.map((q) => [q.id, panelFor(SEED, q.id, JURORS).map((p) => p.name)]));
+    const want = Object.fromEntries(run.val.map((q) => [q.id, panelFor(SEED, q.id, JURORS).map((p) => p.name)]));
     // the draw differs between questions: a route that seated one panel for all would not pass
     expect(new Set(Object.values(want).map((p) => p.join('|'))).size).toBeGreaterThan(1);
 
     route = 'cli';
-    const cliDir = join(dir, 'cli');
+    const cliDir = join(run.dir, 'cli');
     const r = await runBuiltCli(
       [
         'run',
         'case',
         '--index',
-        index,
+        run.index,
         '--limit',
         String(N),
         '--tools',
@@ -106,21 +75,21 @@ describe('run case and the library seat the same jury', () => {
         cliDir,
         '--no-cache',
       ],
-      { cwd: dir, env: { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_RETRY_BASE_MS: '1' }, timeoutMs: 240_000 },
+      { cwd: run.dir, env: run.env(), timeoutMs: 240_000 },
     );
     expect(r.code, r.stderr).toBe(0);
 
     route = 'library';
-    const libDir = join(dir, 'library');
-    const idx = await openIndex(index);
+    const libDir = join(run.dir, 'library');
+    const idx = await openIndex(run.index);
     try {
       const retrievers = await idx.allRetrievers(['bm25']);
-      const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, retryBaseMs: 1 }));
+      const llm = createChatModel(llmConfigSchema.parse({ baseUrl: run.srv.url, model: 'scripted', cacheDir: false, retryBaseMs: 1 }));
       const tools = createRetrievalTools({ retrievers, docs: idx.docs, defaultK: 2 });
       await runExperiment({
         runDir: libDir,
         system: createCase({ k: 2, jurors: JURORS }),
-        items: val,
+        items: run.val,
         gold: (q) => q.answer,
         makeContext: contextFrom({ tools, retrievers, llm, getPassage: idx.getPassage }),
         config: { system: 'case', dataset: 'barexam', split: 'val', k: 2, jurors: JURORS },
@@ -139,9 +108,9 @@ describe('run case and the library seat the same jury', () => {
     // panelFor(run seed, question id) is the CLI's jury; samplePanel takes an item's seed, and given the run seed it
     // seats another jury (before, panelFor was not exported there, and docs/case.md offered only samplePanel)
     const lib = await import(join(PACKAGE_ROOT, 'dist', 'agents', 'case', 'public.js'));
-    expect(Object.fromEntries(val.map((q) => [q.id, lib.panelFor(SEED, q.id, JURORS).map((p: { name: string }) => p.name)]))).toEqual(panels(cliDir));
+    expect(Object.fromEntries(run.val.map((q) => [q.id, lib.panelFor(SEED, q.id, JURORS).map((p: { name: string }) => p.name)]))).toEqual(panels(cliDir));
     expect(
-      val.some(
+      run.val.some(
         (q) =>
           lib
             .samplePanel(SEED, JURORS)

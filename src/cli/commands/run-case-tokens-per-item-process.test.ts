@@ -8,66 +8,32 @@
  * Then one results line is stripped of its tokens (as an older lexcase wrote it) and `lexcase report`
  * must say, in both places, that the figure is over the 2 of 3 items whose lines record tokens.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadQuestions } from '../../../corpora/registry.js';
-import type { Question } from '../../../corpora/types.js';
+import { describe, expect, it } from 'vitest';
 import { perItemTokensText } from '../../../eval/tokens-per-item.js';
 import { factsOf } from '../../../agents/common/question-text.js';
+import { caseScriptedRun } from '../../../tests/support/case-scripted-run.js';
 import { runBuiltCli } from '../../../tests/support/run-built-cli.js';
-import { buildSmallBarexamIndex } from '../../../tests/support/small-barexam-index.js';
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type ScriptReply } from '../../../tests/support/scripted-openai-server.js';
 
 const N = 3;
-let dir: string;
-let index: string;
-let val: Question[];
-let srv: ScriptedServer;
 const jurorCalls = new Map<number, number>();
 
-const messages = (req: RecordedRequest) => req.body.messages as { role: string; content?: unknown }[];
-const text = (req: RecordedRequest) =>
-  messages(req)
-    .map((m) => (typeof m.content === 'string' ? m.content : ''))
-    .join('\n');
-
-function reply(req: RecordedRequest): ScriptReply {
-  const all = text(req);
-  if (/juror on a panel/.test(all)) {
+const run = caseScriptedRun({
+  prefix: 'lexcase-tokens-per-item-',
+  items: N,
+  searchK: 3,
+  usage: { search: { prompt_tokens: 700, completion_tokens: 31 }, pick: { prompt_tokens: 900, completion_tokens: 58 } },
+  juror: (all, val) => {
+    if (!/juror on a panel/.test(all)) return undefined;
     const item = val.findIndex((q) => all.includes(factsOf(q)));
     const n = (jurorCalls.get(item) ?? 0) + 1;
     jurorCalls.set(item, n);
     if (item === N - 1 && n === 2) return { status: 400, error: 'this juror is refused' };
     return { json: { reasoning: 'weighing the evidence', vote: 'A' }, usage: { prompt_tokens: 1200, completion_tokens: 41 } };
-  }
-  const tools = messages(req).filter((m) => m.role === 'tool');
-  if (tools.length === 0) {
-    const hyp = (all.split('Hypothesis to support:\n')[1] ?? '').trim();
-    return { toolCalls: [{ name: 'bm25_search', args: { query: hyp.slice(0, 200), k: 3 } }], usage: { prompt_tokens: 700, completion_tokens: 31 } };
-  }
-  const shown: string[] = tools.flatMap((m) => JSON.parse(String(m.content)).results.map((r: { id: string }) => r.id));
-  return {
-    content: JSON.stringify({ analysis: 'picked', evidence: [{ id: shown[0], justification: 'on point' }] }),
-    usage: { prompt_tokens: 900, completion_tokens: 58 },
-  };
-}
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'lexcase-tokens-per-item-'));
-  index = join(dir, 'idx');
-  val = (await loadQuestions('barexam', 'val')).slice(0, N);
-  await buildSmallBarexamIndex(index, { items: N });
-  srv = await startScriptedServer(reply);
-}, 120_000);
-
-afterAll(async () => {
-  await srv?.close();
-  rmSync(dir, { recursive: true, force: true });
+  },
 });
-
-const env = () => ({ LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_RETRY_BASE_MS: '1' });
+const { env } = run;
 /** The CASE Tokens line's total and per-item figure, and what follows "per item" up to the stages. */
 const caseLine = (s: string) => /^Tokens: ([\d,]+) total, ([\d.]+) per item([^(]*)\(/m.exec(s);
 /** report.md's Tokens table: its total row's total and per-item cells. */
@@ -75,9 +41,9 @@ const tableRow = (md: string) => /^\| total +\| +([\d,]+) +\| +([\d.]+) +\|$/m.e
 
 describe('run case: tokens per item', () => {
   it('the run output, report.md (CASE section and Tokens table), report.json and --json give one figure over the same items, a failed one included', async () => {
-    const runDir = join(dir, 'run');
-    const args = ['run', 'case', '--index', index, '--limit', String(N), '--tools', 'bm25', '--k', '2', '--run-dir', runDir, '--no-cache'];
-    const r = await runBuiltCli(args, { cwd: dir, env: env(), timeoutMs: 240_000 });
+    const runDir = join(run.dir, 'run');
+    const args = ['run', 'case', '--index', run.index, '--limit', String(N), '--tools', 'bm25', '--k', '2', '--run-dir', runDir, '--no-cache'];
+    const r = await runBuiltCli(args, { cwd: run.dir, env: env(), timeoutMs: 240_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(jurorCalls.get(N - 1)).toBe(2);
 
@@ -86,7 +52,7 @@ describe('run case: tokens per item', () => {
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { id: string; error?: string; tokens: { total: number } });
-    expect(results.filter((x) => x.error).map((x) => x.id)).toEqual([val[N - 1].id]);
+    expect(results.filter((x) => x.error).map((x) => x.id)).toEqual([run.val[N - 1].id]);
     const total = results.reduce((s, x) => s + x.tokens.total, 0);
     expect(total % N).not.toBe(0); // a figure with a fraction, which rounding shows
     const perItem = perItemTokensText(total / N);
@@ -103,10 +69,10 @@ describe('run case: tokens per item', () => {
     expect(report.sections.tokens).toMatchObject({ items: N, perItem: total / N });
     expect(report.sections.case.tokens).toMatchObject({ total, items: N, perItem: total / N });
     // the --json summary (a resume keeping the failed item failed: no request sent)
-    const sent = srv.requests.length;
-    const j = await runBuiltCli(['--json', ...args, '--no-retry-failed'], { cwd: dir, env: env(), timeoutMs: 240_000 });
+    const sent = run.srv.requests.length;
+    const j = await runBuiltCli(['--json', ...args, '--no-retry-failed'], { cwd: run.dir, env: env(), timeoutMs: 240_000 });
     expect(j.code, j.stderr).toBe(0);
-    expect(srv.requests.length).toBe(sent);
+    expect(run.srv.requests.length).toBe(sent);
     expect(JSON.parse(j.stdout).metrics.tokens).toMatchObject({ total, items: N, perItem: total / N });
 
     // a line an older lexcase wrote without tokens: in neither figure, and both say so
@@ -115,7 +81,7 @@ describe('run case: tokens per item', () => {
     const left = total - first.tokens.total;
     delete first.tokens;
     writeFileSync(join(runDir, 'results.jsonl'), `${[JSON.stringify(first), ...lines.slice(1)].join('\n')}\n`);
-    const rep = await runBuiltCli(['report', runDir], { cwd: dir, env: env() });
+    const rep = await runBuiltCli(['report', runDir], { cwd: run.dir, env: env() });
     expect(rep.code, rep.stderr).toBe(0);
     const md2 = readFileSync(join(runDir, 'report.md'), 'utf8');
     const over = perItemTokensText(left / (N - 1));
