@@ -265,36 +265,47 @@ describe('the answer and reasoning fields a schema declares (core/llm/answer-fie
   });
 });
 
+/**
+ * A 1-item run whose config.json then records `edit`'s textOtherAnswerReading (as an older lexcase wrote it), resumed to
+ * 2 items at warn level: its results and what the resume wrote to stderr.
+ */
+async function resumeUnder(name: string, edit: (config: Record<string, unknown>) => void) {
+  const runDir = join(dir, name);
+  const reply = { mbe_137: text('{"reasoning": "r", "answer": "B"}'), mbe_581: text('{"reasoning": "so the answer is C.", "answer": "B"}') };
+  await run('json_schema', letterSchema, 'answer', reply, runDir, 1);
+  const file = join(runDir, 'config.json');
+  const old = JSON.parse(readFileSync(file, 'utf8'));
+  expect(old.config.textOtherAnswerReading).toBe(TEXT_OTHER_ANSWER_READING);
+  edit(old.config);
+  writeFileSync(file, JSON.stringify(old));
+  let stderr = '';
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+    stderr += String(s);
+    return true;
+  });
+  setLogLevel('warn');
+  try {
+    const rows = await run('json_schema', letterSchema, 'answer', reply, runDir, 2);
+    return { runDir, rows, stderr: () => stderr, config: () => JSON.parse(readFileSync(file, 'utf8')) };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** What a resume under another reading records: the reading now, and the resume that did not check it. */
+const RESUMED = { config: { textOtherAnswerReading: TEXT_OTHER_ANSWER_READING }, resumes: [{ unchecked: ['textOtherAnswerReading'] }] };
+const ROWS = [
+  ['mbe_137', 'B', undefined],
+  ['mbe_581', 'B', 1],
+];
+
 describe('textOtherAnswerReading', () => {
   it('is recorded; a run dir an older lexcase wrote (none recorded) resumes with a warning naming it, and report.md says its earlier items were not counted so', async () => {
-    const runDir = join(dir, 'old');
-    const reply = { mbe_137: text('{"reasoning": "r", "answer": "B"}'), mbe_581: text('{"reasoning": "so the answer is C.", "answer": "B"}') };
-    await run('json_schema', letterSchema, 'answer', reply, runDir, 1);
-    const file = join(runDir, 'config.json');
-    const old = JSON.parse(readFileSync(file, 'utf8'));
-    expect(old.config.textOtherAnswerReading).toBe(TEXT_OTHER_ANSWER_READING);
-    delete old.config.textOtherAnswerReading;
-    writeFileSync(file, JSON.stringify(old));
-    let stderr = '';
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
-      stderr += String(s);
-      return true;
-    });
-    setLogLevel('warn');
-    try {
-      expect(await run('json_schema', letterSchema, 'answer', reply, runDir, 2)).toEqual([
-        ['mbe_137', 'B', undefined],
-        ['mbe_581', 'B', 1],
-      ]);
-    } finally {
-      spy.mockRestore();
-    }
-    expect(stderr).toMatch(/does not record textOtherAnswerReading \(what tokens\.textOtherAnswer counts/);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
-      config: { textOtherAnswerReading: TEXT_OTHER_ANSWER_READING },
-      resumes: [{ unchecked: ['textOtherAnswerReading'] }],
-    });
-    const t = await tokensSection(await readRun(runDir), {} as never);
+    const r = await resumeUnder('old', (config) => delete config.textOtherAnswerReading);
+    expect(r.rows).toEqual(ROWS);
+    expect(r.stderr()).toMatch(/does not record textOtherAnswerReading \(what tokens\.textOtherAnswer counts/);
+    expect(r.config()).toMatchObject(RESUMED);
+    const t = await tokensSection(await readRun(r.runDir), {} as never);
     expect(t?.json).toMatchObject({ textOtherAnswer: 1, textOtherAnswerUncountedItems: 1 });
     // the older lexcase may have counted its items by a reading of its own: not counted by this one, not "not counted"
     expect(t?.markdown).toMatch(
@@ -306,31 +317,11 @@ describe('textOtherAnswerReading', () => {
     // what a lexcase that read the name lists only, and named a letter under a condition cut by a set-off clause, recorded
     const older =
       'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read: in a forced call\'s text, a reasoning field, or the prose around a JSON object; never one under a condition ("if the answer is B, …", "the answer is B only if …")';
-    const runDir = join(dir, 'older');
-    const reply = { mbe_137: text('{"reasoning": "r", "answer": "B"}'), mbe_581: text('{"reasoning": "so the answer is C.", "answer": "B"}') };
-    await run('json_schema', letterSchema, 'answer', reply, runDir, 1);
-    const file = join(runDir, 'config.json');
-    const old = JSON.parse(readFileSync(file, 'utf8'));
-    old.config.textOtherAnswerReading = older;
-    writeFileSync(file, JSON.stringify(old));
-    let stderr = '';
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
-      stderr += String(s);
-      return true;
+    const r = await resumeUnder('older', (config) => {
+      config.textOtherAnswerReading = older;
     });
-    setLogLevel('warn');
-    try {
-      expect(await run('json_schema', letterSchema, 'answer', reply, runDir, 2)).toEqual([
-        ['mbe_137', 'B', undefined],
-        ['mbe_581', 'B', 1],
-      ]);
-    } finally {
-      spy.mockRestore();
-    }
-    expect(stderr).toMatch(/records an older textOtherAnswerReading \(what tokens\.textOtherAnswer counts .*whatever the schema declared/);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
-      config: { textOtherAnswerReading: TEXT_OTHER_ANSWER_READING },
-      resumes: [{ unchecked: ['textOtherAnswerReading'] }],
-    });
+    expect(r.rows).toEqual(ROWS);
+    expect(r.stderr()).toMatch(/records an older textOtherAnswerReading \(what tokens\.textOtherAnswer counts .*whatever the schema declared/);
+    expect(r.config()).toMatchObject(RESUMED);
   });
 });
