@@ -58,6 +58,8 @@ export function checkIndexFiles(dir: string, m: Manifest): void {
 export interface VerifyProblem {
   file: string;
   message: string;
+  /** How to repair this part, when it is not "rebuild the index" (a lancedb-fts table rebuilds on its own). */
+  hint?: string;
 }
 
 export interface VerifyReport {
@@ -125,8 +127,7 @@ export function reportError(r: VerifyReport): LexcaseError | undefined {
   if (!r.problems.length) return undefined;
   const [first] = r.problems;
   const more = r.problems.length > 1 ? ` (and ${r.problems.length - 1} more damaged file(s); run lexcase index verify ${r.dir})` : '';
-  const e = errors.indexCorrupt(first.file, first.message + more);
-  return e;
+  return errors.indexCorrupt(first.file, first.message + more, ...(first.hint ? [first.hint] : []));
 }
 
 /** Bytes up to which an index is checksum-verified on its first open in a process. */

@@ -43,8 +43,24 @@ class RowSetDigest {
   }
 }
 
-/** Record the checksum of an older lancedb-fts table's content when its rows are the doc store's; LanceFtsUnconfirmed (INDEX_INCOMPATIBLE, naming --rebuild) otherwise. */
-export async function recordOlderLanceFts(dir: string, table: lancedb.Table): Promise<string> {
+/** A lancedb-fts table's rows set against the doc store's passages: what they hold, and how they differ. */
+export interface LanceFtsRowsCheck {
+  /** Rows of the table, passages of the doc store. */
+  rows: number;
+  passages: number;
+  /** The checksum of the doc store's ids and indexed texts, in doc-store order (what a build records). */
+  textChecksum: string;
+  /** How the table's rows differ from the doc store's (id, title + text); undefined when they are the same set. */
+  mismatch?: string;
+}
+
+/**
+ * Read every row of `table` (id, text) and every passage of the doc store in `dir`, and compare
+ * them as sets of (id, indexed text). Used to adopt an older table (recordOlderLanceFts) and by
+ * `lexcase index verify` (verify-lancedb-fts.ts). A table with no id or text column is
+ * LanceFtsUnconfirmed; a read failure (a damaged data file) is thrown as LanceDB raised it.
+ */
+export async function compareLanceFtsRows(dir: string, table: lancedb.Table): Promise<LanceFtsRowsCheck> {
   const textHash = new EmbeddedTextHash();
   const want = new RowSetDigest();
   const store = await openDocStore(dir);
@@ -64,20 +80,23 @@ export async function recordOlderLanceFts(dir: string, table: lancedb.Table): Pr
     if (!ids || !texts) throw errors.lanceFtsUnconfirmed(dir, 'its table has no id or text column');
     for (let i = 0; i < batch.numRows; i++) got.add(String(ids.get(i)), String(texts.get(i)));
   }
-  if (!want.equals(got)) {
-    const n = (k: number) => k.toLocaleString('en-US');
-    throw errors.lanceFtsUnconfirmed(
-      dir,
-      got.rows === want.rows
-        ? `its ${n(got.rows)} rows are not the doc store's ${n(want.rows)} passages (an id, title or text differs)`
-        : `it holds ${n(got.rows)} rows where the doc store holds ${n(want.rows)} passages`,
-    );
-  }
-  const textChecksum = textHash.digest();
+  const n = (k: number) => k.toLocaleString('en-US');
+  const mismatch = want.equals(got)
+    ? undefined
+    : got.rows === want.rows
+      ? `its ${n(got.rows)} rows are not the doc store's ${n(want.rows)} passages (an id, title or text differs)`
+      : `it holds ${n(got.rows)} rows where the doc store holds ${n(want.rows)} passages`;
+  return { rows: got.rows, passages: want.rows, textChecksum: textHash.digest(), ...(mismatch ? { mismatch } : {}) };
+}
+
+/** Record the checksum of an older lancedb-fts table's content when its rows are the doc store's; LanceFtsUnconfirmed (INDEX_INCOMPATIBLE, naming --rebuild) otherwise. */
+export async function recordOlderLanceFts(dir: string, table: lancedb.Table): Promise<string> {
+  const { passages, textChecksum, mismatch } = await compareLanceFtsRows(dir, table);
+  if (mismatch) throw errors.lanceFtsUnconfirmed(dir, mismatch);
   const latest = await readManifest(dir);
   await writeManifest(dir, { ...latest, lancedbFts: { textChecksum } });
   log.info(
-    `lancedb-fts: the table (built before its checksum was recorded) holds the doc store's ${want.rows.toLocaleString('en-US')} passages, ids, titles and texts; recorded their checksum sha256 ${textChecksum.slice(0, 12)}… (manifest lancedbFts.textChecksum)`,
+    `lancedb-fts: the table (built before its checksum was recorded) holds the doc store's ${passages.toLocaleString('en-US')} passages, ids, titles and texts; recorded their checksum sha256 ${textChecksum.slice(0, 12)}… (manifest lancedbFts.textChecksum)`,
   );
   return textChecksum;
 }

@@ -42,6 +42,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'indexer/integrity.test.ts',
   'indexer/lancedb-fts-older-index.test.ts',
   'indexer/lancedb-fts-title-checksum.test.ts',
+  'indexer/verify-lancedb-fts.test.ts',
   'retrieval/dense-ties.test.ts',
   'retrieval/lance-relative-path.test.ts',
   'retrieval/lancedb-fts-large.test.ts',

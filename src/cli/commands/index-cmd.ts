@@ -14,7 +14,7 @@ import type { BuildOptions } from '../../../indexer/build.js';
 import { corpusNames } from '../../../corpora/catalog.js';
 import { log } from '../../../core/log.js';
 import { hasKeyedQueryDigest, withoutKeyedQueryDigests } from '../../../core/older-query-digest.js';
-import { verifyIndexDir, verifySummary } from './index-verify.js';
+import { verifyIndexDir, verifyJson, verifySummary } from './index-verify.js';
 import { action, output, parseIntOpt, parseListOpt, parseUniqueListOpt, type GlobalOpts } from '../action.js';
 import { byteSize } from '../byte-size.js';
 import { addCorpusOptions, assertCorpusFlagsApply, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
@@ -321,7 +321,7 @@ export function register(program: Command): void {
             ...(olderDigestNote(dir, m) ? { notes: [olderDigestNote(dir, m)] } : {}),
             bytes: sizes.total,
             parts: sizes.parts,
-            integrity: { ok: true, files: integrity.files, ms: Math.round(integrity.ms) },
+            integrity: { ok: true, ...verifyJson(integrity) },
           },
           () => `${manifestSummary(dir, m, sizes)}\n  ${verifySummary(integrity)}`,
         );

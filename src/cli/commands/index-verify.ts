@@ -1,28 +1,42 @@
 /**
  * `lexcase index verify DIR`: check an index dir's integrity: the manifest's seal, then the size and
  * sha256 of every data file against the manifest, and a dense index's LanceDB table against the
- * manifest (owner, rows, ids: indexer/dense/verify-dense.ts). Lists every damaged file and exits 1 when any is.
+ * manifest (owner, rows, ids: indexer/dense/verify-dense.ts), and a lancedb-fts table against the doc
+ * store and the manifest (every row, its full-text index, the recorded checksum:
+ * indexer/verify-lancedb-fts.ts). Lists every damaged file or part and exits 1 when any is; the
+ * success line says what was checked.
  * A clean result is recorded (outside the index dir) so later opens need not hash the same files
  * again (indexer/verify-record.ts). Registered under the `index` command created by index-cmd.ts (`index info` runs the same check).
  */
 import type { Command } from 'commander';
 import type { VerifyReport } from '../../../indexer/integrity.js';
+import type { LanceFtsChecked } from '../../../indexer/verify-lancedb-fts.js';
 import { log } from '../../../core/log.js';
 import { action, output, type GlobalOpts } from '../action.js';
 import { byteSize } from '../byte-size.js';
 
-/** Verify `dir`; throws INDEX_CORRUPT (naming the first damaged file) after logging all of them. */
-export async function verifyIndexDir(dir: string): Promise<VerifyReport> {
+/** What `index verify` checked: the data files, and the lancedb-fts table when the index has one. */
+export type IndexVerifyReport = VerifyReport & { lancedbFts?: LanceFtsChecked };
+
+/** Verify `dir`; throws INDEX_CORRUPT (naming the first damaged file or part) after logging all of them. */
+export async function verifyIndexDir(dir: string): Promise<IndexVerifyReport> {
   const [{ readManifest }, { reportError, verifyAndRecord }] = await Promise.all([
     import('../../../indexer/manifest.js'),
     import('../../../indexer/integrity.js'),
   ]);
   const m = await readManifest(dir);
-  const r = await verifyAndRecord(dir, m);
+  const r: IndexVerifyReport = await verifyAndRecord(dir, m);
   // The dense vectors live in LanceDB (maybe outside the dir): their table must still be this index's.
   if (m.methods.includes('dense') && m.dense) {
     const { verifyDenseTable } = await import('../../../indexer/dense/verify-dense.js');
     r.problems.push(...(await verifyDenseTable(dir, m)));
+  }
+  // The lancedb-fts table's files are LanceDB's (no sha256 in the manifest): its rows against the doc store.
+  if (m.methods.includes('lancedb-fts')) {
+    const { verifyLanceFtsTable } = await import('../../../indexer/verify-lancedb-fts.js');
+    const fts = await verifyLanceFtsTable(dir, m);
+    r.problems.push(...fts.problems);
+    if (fts.checked) r.lancedbFts = fts.checked;
   }
   if (r.problems.length) {
     for (const p of r.problems) log.error(`damaged: ${p.file}: ${p.message}`);
@@ -31,20 +45,33 @@ export async function verifyIndexDir(dir: string): Promise<VerifyReport> {
   return r;
 }
 
-export const verifySummary = (r: VerifyReport): string =>
-  `integrity ok: manifest seal and sha256 of ${r.files} files (${byteSize(r.bytes)}) verified in ${r.ms.toFixed(0)} ms`;
+export const verifySummary = (r: IndexVerifyReport): string =>
+  `integrity ok: manifest seal and sha256 of ${r.files} files (${byteSize(r.bytes)}) verified in ${r.ms.toFixed(0)} ms${r.lancedbFts ? `; ${ftsSummary(r.lancedbFts)}` : ''}`;
+
+const ftsSummary = (c: LanceFtsChecked): string =>
+  `lancedb-fts table: its ${c.rows.toLocaleString('en-US')} rows are the doc store's ids, titles and texts (sha256 ${c.textChecksum.slice(0, 12)}…, ${c.recorded ? 'as the manifest records' : 'not recorded in the manifest'}), all in its full-text index`;
+
+/** The --json fields of a clean verify (shared by `index verify` and `index info`). */
+export const verifyJson = (r: IndexVerifyReport) => ({
+  files: r.files,
+  bytes: r.bytes,
+  ms: Math.round(r.ms),
+  ...(r.lancedbFts ? { lancedbFts: { ...r.lancedbFts } } : {}),
+});
 
 export function register(program: Command): void {
   const index = program.commands.find((c) => c.name() === 'index') ?? program.command('index').description('build and inspect on-disk indexes');
   index
     .command('verify')
-    .description("check an index dir: the manifest's seal and the size and sha256 of every data file; exit 1 naming each damaged file")
+    .description(
+      "check an index dir: the manifest's seal, the size and sha256 of every data file, a dense or lancedb-fts table's rows; exit 1 naming each damaged file or part",
+    )
     .argument('<dir>', 'index directory')
     .action(
       action(async (dir: string, _flags: unknown, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
         const r = await verifyIndexDir(dir);
-        output(g, { dir, ok: true, files: r.files, bytes: r.bytes, ms: Math.round(r.ms) }, () => `index ${dir}: ${verifySummary(r)}`);
+        output(g, { dir, ok: true, ...verifyJson(r) }, () => `index ${dir}: ${verifySummary(r)}`);
       }),
     );
 }
