@@ -182,7 +182,7 @@ export const errors = {
   indexReplaced: (dir: string) =>
     new LexcaseError(
       'INDEX_INCOMPATIBLE',
-      `the index at ${dir} changed on disk after this process opened it (its manifest.json was rewritten: rebuilt, or a method added); answering from the index as it was would give figures of an index that is no longer there`,
+      `the index at ${dir} changed on disk after this process opened it (its manifest.json or a data file it lists was rewritten: rebuilt, a method added, a file replaced); answering from the index as it was would give figures of an index that is no longer there`,
       { file: dir, hint: 'restart the server (or open the index again) to search the index as it is now' },
     ),
 

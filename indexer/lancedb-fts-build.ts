@@ -17,8 +17,9 @@ import { log } from '../core/log.js';
 import { lanceUri } from './dense/dense-section.js';
 import { EmbeddedTextHash, passageEmbedText } from './dense/embedded-text.js';
 
-export const LANCE_FTS_DIR = 'lancedb-fts';
-export const LANCE_FTS_TABLE = 'passages';
+import { LANCE_FTS_DIR, LANCE_FTS_TABLE } from './lancedb-fts-names.js';
+
+export { LANCE_FTS_DIR, LANCE_FTS_TABLE };
 
 /** Build the FTS table if the index dir does not have it yet (writes into the index dir); returns the opened table. */
 export async function ensureLanceFts(dir: string, opts: { rebuild?: boolean } = {}): Promise<lancedb.Table> {

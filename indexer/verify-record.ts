@@ -42,7 +42,7 @@ export function fingerprint(dir: string, m: Manifest): Record<string, string> | 
  * One stat of every data file: their fingerprint (undefined when one is missing) and the total
  * size of those present.
  */
-export function statFiles(dir: string, m: Manifest): { files: Record<string, string> | undefined; bytes: number } {
+export function statFiles(dir: string, m: Pick<Manifest, 'checksums'>): { files: Record<string, string> | undefined; bytes: number } {
   let files: Record<string, string> | undefined = {};
   let bytes = 0;
   for (const rel of Object.keys(m.checksums).sort()) {

@@ -1,8 +1,9 @@
 /**
- * manifestKeyedCache: one opened value per index dir and manifest version; a rewritten manifest
- * reopens and closes the stale value; a missing manifest is INDEX_MISSING; failed opens are not kept.
+ * manifestKeyedCache: one opened value per index dir and content (index-stamp.ts); a rewritten
+ * manifest (even at the same size, mtime and inode) or a replaced data file reopens and closes the
+ * stale value; a missing manifest is INDEX_MISSING; failed opens are not kept.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, openSync, rmSync, statSync, utimesSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../indexer/build-test-helpers.js';
@@ -54,6 +55,40 @@ describe('manifestKeyedCache', () => {
     expect(opened).toEqual([first, second]);
     await new Promise((r) => setTimeout(r, 0));
     expect(closed).toEqual([first]);
+  });
+
+  it('reopens when the manifest is rewritten in place at the same size with its mtime put back (same inode)', async () => {
+    const dir = indexDir('same-size', { checksums: { 'a.bin': 'aaaa' } });
+    const file = join(dir, 'manifest.json');
+    const tick = 1_700_000_000; // a whole second: set back exactly
+    utimesSync(file, tick, tick);
+    const { cache, opened } = recording();
+    const first = await cache.get(dir);
+    const before = statSync(file);
+    // another index's checksums, same length, written into the same inode; the mtime put back
+    const fd = openSync(file, 'r+');
+    writeSync(fd, JSON.stringify({ checksums: { 'a.bin': 'bbbb' } }), 0);
+    closeSync(fd);
+    utimesSync(file, tick, tick);
+    expect(statSync(file).ino).toBe(before.ino);
+    expect(statSync(file).size).toBe(before.size);
+    expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+    const second = await cache.get(dir);
+    expect(second).not.toBe(first); // before: the value opened for the other checksums
+    expect(opened).toHaveLength(2);
+  });
+
+  it('reopens when a data file the manifest lists is replaced while the manifest stays the same', async () => {
+    const dir = indexDir('data-file', { checksums: { 'postings.bin': 'cccc' } });
+    writeFileSync(join(dir, 'postings.bin'), 'one index');
+    writeFileSync(join(tmp.dir, 'other-postings.bin'), 'another one');
+    const { cache, opened } = recording();
+    const first = await cache.get(dir);
+    expect(await cache.get(dir)).toBe(first);
+    copyFileSync(join(tmp.dir, 'other-postings.bin'), join(dir, 'postings.bin')); // a user copies in another index's file
+    const second = await cache.get(dir);
+    expect(second).not.toBe(first); // before: the value opened from the old file, served on
+    expect(opened).toHaveLength(2);
   });
 
   it('throws INDEX_MISSING naming the dir when there is no manifest', async () => {

@@ -1,16 +1,17 @@
 /**
  * A per-index-dir cache of something opened from the dir (the sparse index, the doc store), keyed
- * on the dir's manifest.json (mtime, inode, size): the same dir and manifest give the same opened
- * value; a rebuilt index (a new manifest) is reopened and the stale value closed in the background.
+ * on what the dir holds (index-stamp.ts: manifest.json's content and a stat of every data file it
+ * lists): the same dir and files give the same opened value; a rebuilt index, a method added or a
+ * data file replaced is reopened (its files checked again) and the stale value closed in the background.
  * A failed open is not kept. Used by retrieval/open.ts and retrieval/hit-text.ts.
  */
 import { statSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { errors } from '../core/errors.js';
+import { indexStamp } from './index-stamp.js';
 
 export interface ManifestKeyedCache<T> {
-  /** The value for index dir `dir`, opened once per manifest version; INDEX_MISSING without a manifest. */
+  /** The value for index dir `dir`, opened once per index content (indexStamp); INDEX_MISSING without a manifest. */
   get(dir: string): Promise<T>;
   /** Drop and close the cached values (all, or one dir's); close errors are ignored. */
   close(dir?: string): Promise<void>;
@@ -26,13 +27,8 @@ export function manifestKeyedCache<T>(open: (absDir: string) => Promise<T>, clos
   return {
     async get(dir) {
       const abs = resolve(dir);
-      let key: string;
-      try {
-        const s = await stat(join(abs, 'manifest.json'));
-        key = `${s.mtimeMs}:${s.ino}:${s.size}`;
-      } catch {
-        throw errors.indexMissing(dir, statSync(dir, { throwIfNoEntry: false })?.isFile() ?? false);
-      }
+      const key = indexStamp(abs);
+      if (key === undefined) throw errors.indexMissing(dir, statSync(dir, { throwIfNoEntry: false })?.isFile() ?? false);
       const hit = entries.get(abs);
       if (hit && hit.key === key) return hit.value;
       if (hit) void closeQuietly(hit.value);

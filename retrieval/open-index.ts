@@ -5,12 +5,11 @@
  * index through here; agents take the eager view `openCaseIndex` (every method that opens).
  */
 import { warnAnalyzerUnicode } from '../indexer/analyzer-unicode.js';
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { errorMessage, errors, isLexcaseError, type ErrorCode } from '../core/errors.js';
 import { createAnalyzer, type Analyzer } from '../indexer/analyzer.js';
 import { openDocStore, type OpenedDocStore } from '../indexer/docstore.js';
 import { readManifest, type Manifest } from '../indexer/manifest.js';
+import { indexStamp } from './index-stamp.js';
 import { closeSparseIndexes, openRetriever } from './open.js';
 import { METHODS, offers } from './methods.js';
 import type { Retriever } from './types.js';
@@ -37,8 +36,9 @@ export interface OpenedIndex {
   unopened: Map<string, { message: string; code?: ErrorCode }>;
   getPassage(id: string): Promise<{ id: string; text: string; title?: string; source?: string } | undefined>;
   /**
-   * Throws (INDEX_INCOMPATIBLE, errors.indexReplaced) when the dir's manifest.json is no longer the
-   * one opened (mtime, inode, size): the index was rebuilt in place or a method added, and this
+   * Throws (INDEX_INCOMPATIBLE, errors.indexReplaced) when the dir no longer holds what was opened
+   * (index-stamp.ts: manifest.json's content, a data file it lists, the lancedb-fts table's
+   * versions): the index was rebuilt in place, a method added or a file replaced, and this
    * object (its manifest, analyzer, doc store, retrievers) is the index as it was. Long-lived
    * holders (the explorer, `serve --api`, MCP) call it before answering.
    */
@@ -46,15 +46,8 @@ export interface OpenedIndex {
   close(): Promise<void>;
 }
 
-/** The manifest file as it is now (mtime, inode, size), '-' when it cannot be read. */
-function manifestStamp(dir: string): string {
-  try {
-    const s = statSync(join(dir, 'manifest.json'));
-    return `${s.mtimeMs}:${s.ino}:${s.size}`;
-  } catch {
-    return '-';
-  }
-}
+/** What the index dir holds now (index-stamp.ts: manifest content, data files' stats), '-' when its manifest cannot be read. */
+const manifestStamp = (dir: string): string => indexStamp(dir) ?? '-';
 
 /** Opens of an index that a build keeps replacing meanwhile before INDEX_INCOMPATIBLE (indexReplacedWhileOpening). */
 const OPEN_ATTEMPTS = 3;

@@ -7,6 +7,7 @@
  *
  * Data: 120 passages of the bundled legal_corpus, bm25, rebuilt with another analyzer.
  */
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { tempDir } from '../../indexer/build-test-helpers.js';
@@ -47,5 +48,26 @@ it('a search after the index was rebuilt in place is refused naming the change, 
     expect((await again.search({ query: 'hearsay statements offered', k: 3 })).hits.length).toBe(3);
   } finally {
     await again.close();
+  }
+}, 120_000);
+
+it("a search after a data file of the index was replaced by another index's (the manifest unchanged) is refused naming the change", async () => {
+  const served = join(tmp.dir, 'legal-120-served');
+  const other = join(tmp.dir, 'barexam-120');
+  await buildLegal120(served, ['bm25']);
+  const bar: Passage[] = [];
+  for await (const p of loadPassages('barexam')) if (bar.length < 120) bar.push(p);
+  await buildIndex(bar, { out: other, methods: ['bm25'], workers: 0 });
+  const svc = await openQueryService({ indexes: [{ name: 'legal', dir: served }] });
+  try {
+    const before = await svc.search({ query: 'hearsay statements offered', k: 3 });
+    expect(before.hits.length).toBe(3);
+    // the user copies the other index's passage texts over this one's (same name, same inode)
+    copyFileSync(join(other, 'docs', 'text.dfl'), join(served, 'docs', 'text.dfl'));
+    const after = svc.search({ query: 'hearsay statements offered', k: 3 });
+    await expect(after).rejects.toMatchObject({ code: 'INDEX_INCOMPATIBLE' });
+    await expect(after).rejects.toThrow(/changed on disk after this process opened it \(its manifest.json or a data file it lists was rewritten/);
+  } finally {
+    await svc.close();
   }
 }, 120_000);
