@@ -3,7 +3,8 @@
  * stop words) over the doc store, into <dir>/lancedb-fts (table "passages": id, text), recorded in
  * the manifest's methods, with the checksum of the ids and texts (title + text) it indexes
  * (`lancedbFts.textChecksum`: a title-only change, which the corpus checksum does not see, changes it).
- * A table the index already has is kept (without --rebuild); one built before the checksum was
+ * A table the index already has is kept (without --rebuild) when it holds a row per passage (else
+ * INDEX_CORRUPT naming --rebuild); one built before the checksum was
  * recorded gets it recorded when its rows are the doc store's, else the command stops naming
  * --rebuild (lancedb-fts-adopt.ts). Searching it is retrieval/lancedb-fts.ts.
  */
@@ -17,7 +18,7 @@ import { log } from '../core/log.js';
 import { lanceUri } from './dense/dense-section.js';
 import { EmbeddedTextHash, passageEmbedText } from './dense/embedded-text.js';
 
-import { LANCE_FTS_DIR, LANCE_FTS_TABLE } from './lancedb-fts-names.js';
+import { LANCE_FTS_DIR, LANCE_FTS_TABLE, lanceFtsPart, lanceFtsRebuildHint } from './lancedb-fts-names.js';
 
 export { LANCE_FTS_DIR, LANCE_FTS_TABLE };
 
@@ -39,7 +40,18 @@ export async function addLanceFts(dir: string, opts: { rebuild?: boolean } = {})
   const manifest = await readManifest(dir);
   if (!opts.rebuild && (await db.tableNames()).includes(LANCE_FTS_TABLE) && manifest.methods.includes('lancedb-fts')) {
     const table = await db.openTable(LANCE_FTS_TABLE);
-    if (manifest.lancedbFts) return { table, outcome: 'kept' };
+    if (manifest.lancedbFts) {
+      // kept only when it still holds a row per passage (a count, from LanceDB's metadata; `index verify` reads every row)
+      const rows = await table.countRows();
+      const n = (k: number) => k.toLocaleString('en-US');
+      if (rows !== manifest.corpus.passages)
+        throw errors.indexCorrupt(
+          lanceFtsPart(dir),
+          `the table holds ${n(rows)} rows where the doc store holds ${n(manifest.corpus.passages)} passages; nothing built`,
+          lanceFtsRebuildHint(dir),
+        );
+      return { table, outcome: 'kept' };
+    }
     const { recordOlderLanceFts } = await import('./lancedb-fts-adopt.js');
     await recordOlderLanceFts(dir, table);
     return { table, outcome: 'recorded' };

@@ -3,7 +3,8 @@
  * files LanceDB owns and the manifest has no sha256 for. An index of 12 bundled legal_corpus
  * passages (case-law excerpts, case names as titles) with the table is built with the built CLI;
  * each case alters a copy of it the way a user's table can be (a row deleted, a row's text changed,
- * a data file cut short) and runs `index verify` and `index info` as a child process.
+ * a data file cut short) and runs `index verify` and `index info` as a child process; and
+ * `index lancedb-fts` does not keep a table that lost rows as if it were whole.
  */
 import { cp, mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -91,4 +92,18 @@ describe('index verify checks the lancedb-fts table', () => {
     expect(r.code, r.stdout).toBe(1);
     expect(r.stderr).toContain(`damaged: ${part(rel)}: the table cannot be read: `);
   }, 60_000);
+
+  it('index lancedb-fts over a table with a row deleted does not keep it as built: exit 1 naming --rebuild, which repairs it', async () => {
+    const { rel, table } = await copy();
+    await table.delete(`id = '${passages[5].id}'`);
+    const r = await cli('index', 'lancedb-fts', rel);
+    expect(r.code, r.stdout).toBe(1); // before: "has it already (12 passages, …); nothing built", exit 0
+    expect(r.stderr).toContain(`${part(rel)}: index file is corrupt: the table holds 11 rows where the doc store holds 12 passages; nothing built`);
+    expect(r.stderr).toContain(`hint: rebuild the table from the doc store: lexcase index lancedb-fts ${rel} --rebuild`);
+    const rebuilt = await cli('index', 'lancedb-fts', rel, '--rebuild');
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    const v = await cli('index', 'verify', rel);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout).toContain(`its 12 rows are the doc store's ids, titles and texts (sha256 ${sum.slice(0, 12)}…, as the manifest records)`);
+  }, 90_000);
 });

@@ -14,7 +14,7 @@ import { applyLanceEnv } from './dense/lance-env.js';
 import { lanceUri } from './dense/dense-section.js';
 import type { VerifyProblem } from './integrity.js';
 import { compareLanceFtsRows } from './lancedb-fts-adopt.js';
-import { LANCE_FTS_DIR, LANCE_FTS_TABLE } from './lancedb-fts-build.js';
+import { LANCE_FTS_DIR, LANCE_FTS_TABLE, lanceFtsPart, lanceFtsRebuildHint } from './lancedb-fts-names.js';
 import type { Manifest } from './manifest.js';
 
 /** What a clean check of the lancedb-fts table established. */
@@ -29,8 +29,8 @@ export interface LanceFtsChecked {
 export async function verifyLanceFtsTable(dir: string, m: Manifest): Promise<{ problems: VerifyProblem[]; checked?: LanceFtsChecked }> {
   if (!m.methods.includes('lancedb-fts')) return { problems: [] };
   const path = join(dir, LANCE_FTS_DIR);
-  const file = `${path} (lancedb-fts table "${LANCE_FTS_TABLE}")`;
-  const hint = `rebuild the table from the doc store: lexcase index lancedb-fts ${dir} --rebuild`;
+  const file = lanceFtsPart(dir);
+  const hint = lanceFtsRebuildHint(dir);
   const fail = (message: string) => ({ problems: [{ file, message, hint }] });
   if (!existsSync(path)) return fail('the table is missing (the manifest lists the method lancedb-fts)');
   try {
