@@ -59,6 +59,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'src/cli/commands/eval-run-interrupt-process.test.ts',
   'src/cli/commands/index-build-interrupt-process.test.ts',
   'src/cli/commands/index-build-process.test.ts',
+  'src/cli/commands/index-build-replaced-process.test.ts',
   'src/cli/commands/index-dense-openai-process.test.ts',
   'src/cli/commands/index-dense-two-process.test.ts',
   'src/cli/commands/index-rebuild-methods-process.test.ts',

@@ -288,14 +288,16 @@ export function register(program: Command): void {
             : `nothing was written (${flags.out} was not created; the partial build was removed)`,
         },
         async (signal) => {
+          const { indexIn, replacedNote } = await import('./index-replaced.js');
+          const replaced = indexIn(flags.out);
           const { manifest, seconds, bytes, densePrebuilt } = await runIndexBuild(corpus, flags, signal, {
             methodsGiven: cmd.getOptionValueSource('methods') === 'cli',
           });
           output(
             g,
-            { out: flags.out, seconds, bytes, manifest, ...(densePrebuilt ? { densePrebuilt } : {}) },
+            { out: flags.out, seconds, bytes, manifest, ...(replaced ? { replaced } : {}), ...(densePrebuilt ? { densePrebuilt } : {}) },
             () =>
-              `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages${corpusNotes(manifest) ? ` (${corpusNotes(manifest)})` : ''}, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${byteSize(bytes)}, ${seconds.toFixed(1)} s`,
+              `built ${flags.out} from ${manifest.corpus.name}: ${manifest.corpus.passages.toLocaleString('en-US')} passages${corpusNotes(manifest) ? ` (${corpusNotes(manifest)})` : ''}, methods ${manifest.methods.join(', ')}${densePrebuilt ? ` (dense from the shipped vectors ${densePrebuilt})` : ''}, ${byteSize(bytes)}, ${seconds.toFixed(1)} s${replacedNote(flags.out, replaced, manifest)}`,
           );
         },
       );
