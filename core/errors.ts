@@ -322,6 +322,13 @@ export const errors = {
 
   runInvalid: (dir: string, message: string) => new LexcaseError('RUN_INVALID', `run ${dir}: ${message}`, { file: dir }),
 
+  /** The server described the model otherwise during a run (eval/server-identities.ts): the run stopped rather than mix two models' replies. */
+  serverChanged: (dir: string, message: string) =>
+    new LexcaseError('RUN_INVALID', `run ${dir}: ${message}`, {
+      file: dir,
+      hint: 'run the new model into a new --run-dir (or serve the earlier model again and run the same command to resume); --allow-server-change goes on and records the items answered under each (results.jsonl "serverIdentities", report.md)',
+    }),
+
   notFound: (what: string, id: string) => new LexcaseError('NOT_FOUND', `${what} not found: ${id}`),
 
   /** `what`: what would be written there ("an index", "a run", "the merged reproduction"). */

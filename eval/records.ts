@@ -78,6 +78,8 @@ export const resultRecordSchema = z.object({
   replyModels: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Replies by the system_fingerprint they carried (eval/reply-fingerprints.ts). */
   replyFingerprints: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** Replies by the server identity they were answered under (eval/server-identities.ts). */
+  serverIdentities: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Replies answered from the response cache, by who wrote them (eval/cache-sources.ts). */
   cacheSources: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Failed attempts a retry replaced, and the tokens they spent (not in `tokens`). */

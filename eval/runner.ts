@@ -73,6 +73,7 @@ import { replyFingerprints } from './reply-fingerprints.js';
 import { cacheSources, cacheSourcesText } from './cache-sources.js';
 import { replayTokenDiffText, tokenDiff } from './replay-token-diff.js';
 import { replyModels } from './reply-models.js';
+import { newIdentities, serverIdentities, serverIdentitiesOf, serverIdentitiesText } from './server-identities.js';
 import {
   assertReplaysRecording,
   modelSettingsPath,
@@ -174,6 +175,11 @@ export interface RunExperimentOptions<Item extends { id: string }> {
   label?: string;
   /** On resume, run again the items whose earlier attempt failed (default true). */
   retryFailed?: boolean;
+  /**
+   * Go on when the server describes the model otherwise during the run (eval/server-identities.ts),
+   * recording the items answered under each (default: --allow-server-change; else the run stops).
+   */
+  allowServerChange?: boolean;
   /**
    * The recorded run this run, which has no model, replays (a retrieval or trec cell of `lexcase
    * reproduce --replay`): its seed and config are checked against the recording's before anything is
@@ -560,6 +566,10 @@ async function runLocked<Item extends { id: string }>(
   // replies this attempt's items got from the response cache, by who wrote them (eval/cache-sources.ts), and its LLM calls
   const cacheSourceTotal = new Map<string, number>();
   let callsTotal = 0;
+  // the server identities this run dir's replies were answered under (eval/server-identities.ts): its earlier lines', then this attempt's
+  const identitiesHeard = new Set([...byId.values()].flatMap((r) => Object.keys(r.serverIdentities ?? {})));
+  // the server-identity module, once the run has a live model: each item hears the identity again
+  let identity: typeof import('../core/llm/server-identity.js') | undefined;
   // a replay: the items whose token counts differ from the recording's (eval/replay-token-diff.ts), and how many were replayed
   const replayTokenDiffs = new Map<string, string>();
   let replayedItems = 0;
@@ -616,6 +626,10 @@ async function runLocked<Item extends { id: string }>(
       // config.json was written (deferredPreflights: a makeContext of the caller's own); its error stops the run before any item's request
       await runDeferredPreflight(llm);
       if (settings) await writeModelSettings(runDir, settings);
+      if (llm && !from) {
+        identity = await import('../core/llm/server-identity.js');
+        identity.hearForEveryModel();
+      }
       if (!from || !info) return undefined;
       const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
       if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from });
@@ -672,6 +686,8 @@ async function runLocked<Item extends { id: string }>(
       fail(e);
       return;
     }
+    // the server's identity is heard again for this item (one GET /models, shared by the items in flight)
+    identity?.hearAgain();
     // its requests are in no line until its line is written: a signal's handler counts them (src/cli/run-interrupt.ts),
     // and each is kept on disk as it is sent, for a resume after a kill that no handler saw (sent-journal.ts)
     if (!replay) xlog.onSent = () => noteSentRequest(runDir, item.id);
@@ -729,6 +745,14 @@ async function runLocked<Item extends { id: string }>(
         return;
       }
       if (writeError) return; // the run dir cannot be written: record nothing more
+      // replies under another server identity than the run's earlier ones: two models' figures in one run, refused unless allowed
+      const heardNow = replay ? undefined : serverIdentities(exchanges);
+      const fresh = newIdentities(heardNow, identitiesHeard);
+      if (fresh.length && identitiesHeard.size + fresh.length > 1 && !(opts.allowServerChange ?? identity?.serverChangeAllowed())) {
+        fail(errors.serverChanged(runDir, serverChangeText(item.id, fresh)));
+        return;
+      }
+      for (const f of fresh) identitiesHeard.add(f);
       const staged: { exchanges?: StagedExchanges } = {};
       try {
         if (ctx.llm) await noteModeSwitches(ctx.llm, item.id);
@@ -803,6 +827,7 @@ async function runLocked<Item extends { id: string }>(
     if (fingerprints) for (const [f, n] of Object.entries(fingerprints)) fingerprintTotal.set(f, (fingerprintTotal.get(f) ?? 0) + n);
     const fromCache = cacheSources(cut.exchanges);
     if (fromCache) for (const [c, n] of Object.entries(fromCache)) cacheSourceTotal.set(c, (cacheSourceTotal.get(c) ?? 0) + n);
+    const answeredUnder = serverIdentities(cut.exchanges);
     callsTotal += tokens?.calls ?? 0;
     const record: ResultRecord = {
       id: item.id,
@@ -822,6 +847,7 @@ async function runLocked<Item extends { id: string }>(
       ...(answeredBy ? { replyModels: answeredBy } : {}),
       ...(fingerprints ? { replyFingerprints: fingerprints } : {}),
       ...(fromCache ? { cacheSources: fromCache } : {}),
+      ...(answeredUnder ? { serverIdentities: answeredUnder } : {}),
       ...(replacedAttempts ? { replacedAttempts } : {}),
     };
     // What the system returned, as results.jsonl's schema reads it back: a number where a string goes
@@ -892,6 +918,15 @@ async function runLocked<Item extends { id: string }>(
     opts.onProgress?.({ id: item.id, done: skipped + ran, total: items.length, correct, failed });
   };
 
+  /** The stop's sentence: what the server says now, under what the run's recorded items were answered. */
+  const serverChangeText = (itemId: string, now: string[]): string => {
+    const { items } = serverIdentitiesOf(results);
+    const earlier = [...identitiesHeard].map((s) => `${s} (${(items.get(s) ?? 0).toLocaleString('en-US')} items recorded)`);
+    return `the LLM server described the model otherwise during the run: item ${itemId} was answered under ${now.join(' and ')}${
+      earlier.length ? `, the run's earlier replies under ${earlier.join(', ')}` : ''
+    } (GET /models, heard again for each item: another model behind the same name?); the run stopped rather than mix two models' replies in one figure: item ${itemId} and the items in flight are not recorded`;
+  };
+
   const limit = pLimit(Math.max(1, opts.concurrency ?? 1));
   try {
     await Promise.all(todo.map((it) => limit(() => runOne(it))));
@@ -919,6 +954,12 @@ async function runLocked<Item extends { id: string }>(
         [...cacheSourceTotal].sort(([a], [b]) => a.localeCompare(b, 'en')),
         callsTotal,
       ),
+    );
+  // replies under more than one server identity (--allow-server-change): the run's figures came from two models
+  const spans = serverIdentitiesText(results);
+  if (spans)
+    log.warn(
+      `the server described the model otherwise during the run: replies were answered under ${serverIdentitiesOf(results).identities.length} GET /models identities: ${spans} — another model behind the same name; counted in results.jsonl ("serverIdentities") and report.md`,
     );
   if (fingerprintTotal.size > 1)
     log.warn(

@@ -78,6 +78,8 @@ export interface ResultRecord {
   replyFingerprints?: Record<string, number>;
   /** Replies answered from the response cache, by who wrote them (eval/cache-sources.ts); absent when none was. */
   cacheSources?: Record<string, number>;
+  /** Replies by the server identity (GET /models entry) they were answered under (eval/server-identities.ts); absent when none was heard. */
+  serverIdentities?: Record<string, number>;
   /**
    * Failed attempts of this item that a retry replaced (their lines are gone from results.jsonl):
    * how many, and the tokens they spent — not in `tokens`, which is this attempt's.

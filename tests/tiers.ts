@@ -33,6 +33,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'eval/run-dir-lock.test.ts',
   'eval/run-disk-full.test.ts',
   'eval/run-retry-interrupted.test.ts',
+  'eval/run-server-change-process.test.ts',
   'indexer/block-checksums.test.ts',
   'indexer/build-disk-full.test.ts',
   'indexer/build-interrupted.test.ts',

@@ -37,7 +37,7 @@ import { currentExchangeLog, exchangeKey, isItemEnded, restoreError, storeError,
 import { restoreReply, storeReply } from './stored-reply.js';
 import { distinctReplyIds } from './reply-ids.js';
 import { withRetries } from './retry.js';
-import type { ServerIdentity } from './server-identity.js';
+import { everyModelHears, type Hearing, type ServerIdentity } from './server-identity.js';
 import type { StructuredOutputSetting } from './structured.js';
 import { CACHED_MARK } from './spent-tokens.js';
 import { currentUsageScope, recordUsage, type UsageMeter } from './usage.js';
@@ -67,8 +67,10 @@ export interface LexcaseModelShared extends StructuredOutputSetting {
   /**
    * What the server says about the model it serves under this name (server-identity.ts): written with
    * each cache entry; an entry another identity wrote is not served (a model swapped behind the same name).
+   * Asked with the cache on, or in a process that records every reply's (server-identity.ts hearForEveryModel):
+   * a reply from the server carries it as `llmOutput.server` (eval/server-identities.ts).
    */
-  serverIdentity?: () => Promise<ServerIdentity | undefined>;
+  serverIdentity?: () => Promise<Hearing | undefined>;
   /** Clock in ms for the recorded `ms` / `queuedMs` (tests; default performance.now). */
   now?: () => number;
 }
@@ -272,8 +274,10 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
   private async answer(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun, sent?: Sent): Promise<ChatResult> {
     const s = this.lexcase;
     const key = s.cache ? this.responseCacheKey(messages, options) : undefined;
-    const server = s.cache && s.serverIdentity ? await s.serverIdentity() : undefined;
-    if (s.cache && key) {
+    const heard = s.serverIdentity && (s.cache || everyModelHears()) ? await s.serverIdentity() : undefined;
+    // not heard now (GET /models failed or named no entry after it had): asked of the server, the cache neither read nor written
+    const server = heard?.unheard ? undefined : heard;
+    if (s.cache && key && !heard?.unheard) {
       const entry = await s.cache.lookupEntry(key.prompt, key.llmKey);
       // written when the server described the model otherwise: another model behind the same name, asked again
       const other = entry?.server && server && entry.server.digest !== server.digest ? entry.server : undefined;
@@ -341,7 +345,9 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
       },
     );
     recordUsage(usageDelta(result), s.usage);
-    if (s.cache && key) {
+    // who answered, as GET /models described the model when the request went (eval/server-identities.ts)
+    if (server) result.llmOutput = { ...result.llmOutput, server: server.said };
+    if (s.cache && key && !heard?.unheard) {
       try {
         await s.cache.update(key.prompt, key.llmKey, result.generations, server);
         for (const g of result.generations) rememberCacheEntry(g.message, s.cache.path(key.prompt, key.llmKey));

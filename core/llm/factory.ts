@@ -99,8 +99,9 @@ function createModel(cfg: LlmConfig, opts: CreateChatModelOptions): BaseChatMode
       usage: opts.usage,
       cache: cfg.cacheDir && !opts.replayFrom ? new DiskCache(cfg.cacheDir) : undefined,
       endpoint,
-      // what the server says about the model (GET /models, once per process): a swapped model behind the same name misses the cache
-      ...(cfg.cacheDir && !opts.replayFrom && !local ? { serverIdentity: () => serverIdentity(cfg) } : {}),
+      // what the server says about the model (GET /models, once per process unless heard again): a swapped model behind the
+      // same name misses the cache; asked with the cache off only where every reply's is recorded (server-identity.ts hearForEveryModel)
+      ...(!opts.replayFrom && !local ? { serverIdentity: () => serverIdentity(cfg) } : {}),
       // one limit per endpoint in this process, shared by every model made for it (request-limit.ts)
       limit: endpointLimit(endpoint, cfg.concurrency),
       retry: { maxRetries: cfg.maxRetries, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },

@@ -78,4 +78,25 @@ describe('hearing the identity again (a process that keeps running: serve --api,
       await srv.close();
     }
   });
+  it('a failed or empty listing after one that named the model is no change: the last identity is kept, marked unheard, until the server names it again', async () => {
+    const opts: ServerOptions = { models: ['local-model'], modelFields: { owned_by: 'llamacpp', meta: { n_params: 8030261248 } } };
+    const srv = await startScriptedServer([], opts);
+    const cfg = { baseUrl: srv.url, model: 'local-model', timeoutMs: 5_000 };
+    try {
+      const a = await serverIdentity(cfg);
+      expect(a?.unheard).toBeUndefined();
+      // a failed listing (here HTTP 401; a flaky proxy's 503, a timeout)
+      opts.apiKey = 'sk-elsewhere';
+      const flaky = hearAgain();
+      const b = await serverIdentity(cfg);
+      expect(b).toEqual({ ...a, unheard: true }); // replies asked of the server (not the cache): chat-openai.ts
+      expect(changesSince(flaky)).toEqual([]); // not named a change ("now no entry for it")
+      delete opts.apiKey;
+      const back = hearAgain();
+      expect(await serverIdentity(cfg)).toEqual(a);
+      expect(changesSince(back)).toEqual([]); // the same model again: nothing changed
+    } finally {
+      await srv.close();
+    }
+  });
 });

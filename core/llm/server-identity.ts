@@ -21,8 +21,12 @@
  * running (serve --api, mcp, the explorer) hears it again at each evidence request (hearAgain,
  * serve/query/index-queries.ts): a request arriving while a GET /models is in flight shares it, so a
  * burst of requests costs one. A hearing that differs from the one before is said in the log and kept
- * (changesSince) for the response of every request that was in progress. Only a model with the
- * response cache on asks (factory.ts): with the cache off no GET /models is made for it.
+ * (changesSince) for the response of every request that was in progress. A hearing that gets no
+ * identity (a failed or empty listing, a timeout) after one that named the model is no change: it is
+ * said once ("could not hear"), the last identity is kept, and until the server names the model again
+ * the model's requests are `unheard`: asked of the server, neither served from the response cache nor
+ * written to it. A model with the response cache on asks (factory.ts); with it off, only in a process
+ * that records the identity of every reply (`lexcase run`: hearForEveryModel, eval/server-identities.ts).
  */
 import { createHash } from 'node:crypto';
 import type { ServerIdentity } from './disk-cache.js';
@@ -73,7 +77,7 @@ type IdentityConfig = { baseUrl?: string; provider?: LlmProvider; model?: string
 
 /** One hearing of an endpoint and model: the probe's answer (in flight until settled); `stale` once hearAgain() was called after it settled. */
 interface Heard {
-  p: Promise<ServerIdentity | undefined>;
+  p: Promise<Hearing | undefined>;
   settled: boolean;
   stale: boolean;
 }
@@ -84,22 +88,57 @@ const known = new Map<string, Heard>();
 const lastHeard = new Map<string, ServerIdentity | undefined>();
 /** The changes heard in this process, in order, as sentences (changesSince). */
 const changes: string[] = [];
+/** Endpoints and models whose latest hearing got no identity after one that named the model (said once per such streak). */
+const unheardNow = new Set<string>();
+/** Whether a model with the response cache off asks too (hearForEveryModel). */
+let everyModel = false;
+
+/** An identity last heard, returned while the server does not name the model again: its replies are asked of the server (not the cache). */
+export type Hearing = ServerIdentity & { unheard?: true };
+
+/** Every model asks the identity, the response cache on or off: a process that records who answered each reply (`lexcase run`). */
+export function hearForEveryModel(): void {
+  everyModel = true;
+}
+
+let changeAllowed = false;
+
+/** A run goes on when the identity changes under it (--allow-server-change), recording the items answered under each. */
+export function allowServerChange(): void {
+  changeAllowed = true;
+}
+
+/** Whether allowServerChange was called in this process. */
+export function serverChangeAllowed(): boolean {
+  return changeAllowed;
+}
+
+/** Whether a model with the response cache off asks the identity (hearForEveryModel was called). */
+export function everyModelHears(): boolean {
+  return everyModel;
+}
 
 const keyOf = (cfg: IdentityConfig) => `${endpointIdentity(cfg)}\n${cfg.model ?? ''}`;
 
 const described = (id: ServerIdentity | undefined) => id?.said ?? 'no entry for it (or did not answer)';
 
 /** A hearing settled: compared with the one before it (a change is logged and kept), then remembered. */
-function settle(cfg: IdentityConfig, heard: Heard, id: ServerIdentity | undefined): ServerIdentity | undefined {
+function settle(cfg: IdentityConfig, heard: Heard, id: ServerIdentity | undefined): Hearing | undefined {
   const key = keyOf(cfg);
   heard.settled = true;
-  if (lastHeard.has(key) && lastHeard.get(key)?.digest !== id?.digest) {
-    const before = lastHeard.get(key);
-    const line = `the LLM server at ${redactedEndpoint(cfg.baseUrl).endpoint} describes model ${JSON.stringify(cfg.model ?? '')} otherwise than when this process last asked: GET /models gave ${described(before)}, now ${described(id)} (another model behind the same name?): ${
-      id
-        ? 'replies the response cache holds from another description are not served, the server is asked again'
-        : 'cached replies are served unchecked until it names the model again (cacheSources says "not checked now")'
-    }`;
+  const before = lastHeard.get(key);
+  // no identity after one that named the model: not heard (a flaky listing), not a change
+  if (!id && before) {
+    if (!unheardNow.has(key))
+      log.warn(
+        `could not hear the server's identity: the LLM server at ${redactedEndpoint(cfg.baseUrl).endpoint} did not name model ${JSON.stringify(cfg.model ?? '')} in GET /models (no listing, or no entry for it); last heard ${before.said}: replies are asked of the server, not served from the response cache, until it names the model again`,
+      );
+    unheardNow.add(key);
+    return { ...before, unheard: true };
+  }
+  unheardNow.delete(key);
+  if (lastHeard.has(key) && before?.digest !== id?.digest) {
+    const line = `the LLM server at ${redactedEndpoint(cfg.baseUrl).endpoint} describes model ${JSON.stringify(cfg.model ?? '')} otherwise than when this process last asked: GET /models gave ${described(before)}, now ${described(id)} (another model behind the same name?): replies the response cache holds from another description are not served, the server is asked again`;
     log.warn(line);
     changes.push(line);
   }
@@ -133,7 +172,7 @@ export function changesSince(mark: number): string[] {
  * heard, else one GET /models (the key sent as the client sends it; min(timeoutMs, 20 s)); undefined
  * when it names none.
  */
-export function serverIdentity(cfg: IdentityConfig & { apiKey?: string; timeoutMs?: number; maxReplyBytes?: number }): Promise<ServerIdentity | undefined> {
+export function serverIdentity(cfg: IdentityConfig & { apiKey?: string; timeoutMs?: number; maxReplyBytes?: number }): Promise<Hearing | undefined> {
   const key = keyOf(cfg);
   let h = known.get(key);
   if (!h || h.stale) {

@@ -52,6 +52,8 @@ export interface LlmCliOpts extends EndpointFlags {
   llmProvider?: string;
   /** A recorded run dir to replay. */
   replay?: string;
+  /** A run goes on when the server's model changes under it, recording the items answered under each (eval/server-identities.ts). */
+  allowServerChange?: boolean;
 }
 
 /**
@@ -148,10 +150,15 @@ export function addLlmOptions(cmd: Command, o: { offline?: boolean; replay?: boo
       ).choices([...LLM_PROVIDERS]),
     );
   if (o.replay !== false)
-    cmd.option(
-      '--replay <runDir>',
-      "re-run from that run's recorded LLM exchanges: no endpoint, byte-identical results.jsonl (give the recorded run's flags and a new --run-dir)",
-    );
+    cmd
+      .option(
+        '--replay <runDir>',
+        "re-run from that run's recorded LLM exchanges: no endpoint, byte-identical results.jsonl (give the recorded run's flags and a new --run-dir)",
+      )
+      .option(
+        '--allow-server-change',
+        "go on when the server's GET /models describes the model otherwise during the run (another model behind the same name): the items answered under each are recorded (results.jsonl serverIdentities, report.md); without it the run stops",
+      );
   return cmd;
 }
 
@@ -228,6 +235,7 @@ export async function resolveLlm(
   config.explicit = [...new Set([...(config.explicit ?? []), ...endpointFlagKeys(opts)])];
   applySamplingFlags(config, o.sampling);
   if (opts.cache === false) config.llm.cacheDir = false;
+  if (opts.allowServerChange) (await import('../../core/llm/server-identity.js')).allowServerChange();
   const usage = new UsageMeter();
   if (opts.replay) {
     if (opts.offline) throw errors.usage('--replay and --offline exclude each other', 'a replay answers from the recorded LLM exchanges; drop --offline');

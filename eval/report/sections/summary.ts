@@ -2,6 +2,7 @@
 import { llmFields } from '../llm-fields.js';
 import type { RunData, SectionBuilder } from '../types.js';
 import { replyFingerprintsOf, replyFingerprintsText } from '../../reply-fingerprints.js';
+import { serverIdentitiesOf, serverIdentitiesText } from '../../server-identities.js';
 import { replyModelsText } from '../../reply-models.js';
 import { cacheSourcesOf, cacheSourcesText } from '../../cache-sources.js';
 import { runResumes, type RunResume } from '../../run-resumes.js';
@@ -89,6 +90,15 @@ export const summarySection: SectionBuilder = (run) => {
           [
             `replies carried ${replyFingerprintsOf(run.results).fingerprints.length} system_fingerprints`,
             `${replyFingerprintsText(run.results)} — the endpoint's backend configuration changed during the run`,
+          ] as [string, unknown],
+        ]
+      : []),
+    // replies under more than one server identity (GET /models): another model behind the same name during the run
+    ...(serverIdentitiesText(run.results)
+      ? [
+          [
+            `replies answered under ${serverIdentitiesOf(run.results).identities.length} server identities`,
+            `${serverIdentitiesText(run.results)} — the server described the model otherwise during the run (another model behind the same name): the figures mix its models`,
           ] as [string, unknown],
         ]
       : []),

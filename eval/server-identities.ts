@@ -1,0 +1,55 @@
+/**
+ * Who answered a run's replies, as the server described the model it serves under the configured name
+ * (its GET /models entry, core/llm/server-identity.ts). A local server (llama.cpp, vLLM) restarted with
+ * another model under the same name mid-run answers the later items with that model: config.json names
+ * one model, and the run's figures came from two. `lexcase run` hears the identity again for each item
+ * (a GET /models shared by the requests in flight) and each reply carries the identity it was asked
+ * under (`llmOutput.server`; a cache hit, the identity that wrote the entry when checked as now). Per
+ * item they are counted on its results.jsonl line (`serverIdentities`: identity → replies), so resumes,
+ * merges and replays keep them; a run whose replies span two identities is stopped unless
+ * --allow-server-change (eval/runner.ts), and report.md's Run section and `compare` say it.
+ */
+import type { Exchange } from '../core/llm/record-replay.js';
+import { countsOverResults } from './reply-models.js';
+import type { ResultRecord } from './types.js';
+
+/** Replies of `exchanges` by the server identity they were answered under; undefined when none was heard. */
+export function serverIdentities(exchanges: readonly Exchange[]): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  for (const x of exchanges) {
+    const o = x.reply?.llmOutput as { server?: unknown; cacheEntry?: { server?: unknown; checked?: unknown } } | undefined;
+    // a cache hit: the identity that wrote it, when it is the one heard now (else cacheSources says it was not checked)
+    const said = x.cached ? (o?.cacheEntry?.checked === true ? o.cacheEntry.server : undefined) : o?.server;
+    if (typeof said !== 'string' || !said) continue;
+    out[said] = (out[said] ?? 0) + 1;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** The identities of `counts` not in `known`. */
+export function newIdentities(counts: Record<string, number> | undefined, known: ReadonlySet<string>): string[] {
+  return Object.keys(counts ?? {}).filter((s) => !known.has(s));
+}
+
+/** The run's replies by server identity (sorted), how many LLM calls they are of, and the items answered under each. */
+export function serverIdentitiesOf(results: readonly Pick<ResultRecord, 'serverIdentities' | 'tokens'>[]): {
+  identities: [string, number][];
+  calls: number;
+  items: Map<string, number>;
+} {
+  const { counts, calls } = countsOverResults(results, (r) => r.serverIdentities);
+  const items = new Map<string, number>();
+  for (const r of results) for (const s of Object.keys(r.serverIdentities ?? {})) items.set(s, (items.get(s) ?? 0) + 1);
+  return { identities: counts, calls, items };
+}
+
+/**
+ * '"local-model" (GET /models entry 553f2fece670): 8 items, 8 of 20 LLM calls; "local-model" (GET /models
+ * entry 9b1c…): 12 items, 12 of 20 LLM calls' when the run's replies span more than one identity; '' otherwise.
+ */
+export function serverIdentitiesText(results: readonly Pick<ResultRecord, 'serverIdentities' | 'tokens'>[]): string {
+  const { identities, calls, items } = serverIdentitiesOf(results);
+  if (identities.length < 2) return '';
+  const n = (v: number) => v.toLocaleString('en-US');
+  return identities.map(([s, c]) => `${s}: ${n(items.get(s) ?? 0)} items, ${n(c)} of ${n(calls)} LLM calls`).join('; ');
+}
