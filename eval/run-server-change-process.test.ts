@@ -11,7 +11,7 @@
  * - with the response cache on, a cached reply of the first model is not served to an item heard
  *   under the second. Before, every item was served from the cache (no request reached the server).
  * - --allow-server-change goes on and records the items answered under each identity: results.jsonl
- *   (`serverIdentities`), the run's last warning and report.md's Run section.
+ *   (`serverIdentities`), the run's last warning, report.md's Run section and `compare`.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -147,5 +147,12 @@ describe('lexcase run: the server swaps its model under the same name during the
     expect(report).toMatch(
       new RegExp(`\\*\\*replies answered under 2 server identities\\*\\*: ${spans.source} — the server described the model otherwise during the run`),
     );
+    // compare says it of the run that spans two
+    const c = await lexcase(['compare', 'allowed', 'stop'], { cwd: dir, env, timeoutMs: 120_000 });
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout).toMatch(
+      new RegExp(`A's replies span 2 server identities \\(the model behind its name changed during the run\\): ${spans.source}; its figures mix them`),
+    );
+    expect(c.stdout).not.toMatch(/B's replies span/);
   });
 });

@@ -53,3 +53,11 @@ export function serverIdentitiesText(results: readonly Pick<ResultRecord, 'serve
   const n = (v: number) => v.toLocaleString('en-US');
   return identities.map(([s, c]) => `${s}: ${n(items.get(s) ?? 0)} items, ${n(c)} of ${n(calls)} LLM calls`).join('; ');
 }
+
+/** compare's line for a run whose replies span more than one identity (run with --allow-server-change); undefined otherwise. */
+export function serverSpanLine(label: 'A' | 'B', results: readonly Pick<ResultRecord, 'serverIdentities' | 'tokens'>[]): string | undefined {
+  const text = serverIdentitiesText(results);
+  return text
+    ? `${label}'s replies span ${serverIdentitiesOf(results).identities.length} server identities (the model behind its name changed during the run): ${text}; its figures mix them`
+    : undefined;
+}

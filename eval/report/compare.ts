@@ -56,6 +56,7 @@ import type { RunData } from './types.js';
 import { plannedItems, type RunWriter } from '../run-planned.js';
 import { runWriter } from '../run-dir-guard.js';
 import { runResumes } from '../run-resumes.js';
+import { serverSpanLine } from '../server-identities.js';
 import { deepDifferences, stableJson } from '../resume-config.js';
 
 export interface RunSide {
@@ -390,7 +391,10 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     onlyLine: onlyA.length || onlyB.length ? `not compared: ${onlyText(onlyA, 'A')}, ${onlyText(onlyB, 'B', false)}` : null,
     different: pairing.different,
     unchecked: pairing.unchecked,
-    pairingLines: [...pairing.lines, ...[sa.line, sb.line].filter((l): l is string => l !== undefined)],
+    pairingLines: [
+      ...pairing.lines,
+      ...[sa.line, sb.line, serverSpanLine('A', A.results), serverSpanLine('B', B.results)].filter((l): l is string => l !== undefined),
+    ],
     judgedBy,
     measures,
     primary,

