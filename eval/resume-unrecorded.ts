@@ -216,6 +216,20 @@ const OPTION_LETTER_READING_BEFORE_REPORTED =
 const TEXT_OTHER_ANSWER_READING_BEFORE_REPORTED =
   'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read in the answer field the schema declares: in a forced call\'s text, a reasoning field the schema declares, or the prose around a JSON object (a schema declaring none: answer, vote, verdict, decision beside reasoning, rationale, explanation, justification); never one under a condition ("if the answer is B, …", "If, as the buyer argues, the answer is B, …", "the answer is B only if …")';
 
+/**
+ * The `optionLetterReading` recorded on 2026-12-02 before its seventh change (core/llm/named-answer.ts): "C. The answer, in my
+ * view, is B." read as C, "C. The court held that the answer is B." and "C. The answer is B, but only if …" refused as two answers.
+ */
+const OPTION_LETTER_READING_BEFORE_INTERJECTION =
+  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition, a clause set off inside it or not ("C. If the answer is B, …", "C. If, as the buyer argues, the answer is B, …", "whether the answer is D", "the answer is B only if …", nor one another party is reported to give ("C. The seller argues that the answer is B.")';
+
+/**
+ * The `textOtherAnswerReading` recorded on 2026-12-02 before its seventh change (core/llm/named-answer.ts): "The answer, in my
+ * view, is B" beside C not counted, "The court held that the answer is B" and "The answer is B, but only if …" counted.
+ */
+const TEXT_OTHER_ANSWER_READING_BEFORE_INTERJECTION =
+  'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read in the answer field the schema declares: in a forced call\'s text, a reasoning field the schema declares, or the prose around a JSON object (a schema declaring none: answer, vote, verdict, decision beside reasoning, rationale, explanation, justification); never one under a condition ("if the answer is B, …", "If, as the buyer argues, the answer is B, …", "the answer is B only if …", nor one another party is reported to give ("The seller argues that the answer is B")';
+
 /** The `factorMentionReading` a 3-ply run recorded on 2026-12-01 before a bare factor name beside an id counted (agents/threeply/metrics.ts). */
 const FACTOR_MENTION_READING_BEFORE_BARE =
   'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"); without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)';
@@ -440,10 +454,11 @@ const ADDED: {
       ((before === OPTION_LETTER_READING_BEFORE_LOWER ||
         before === OPTION_LETTER_READING_BEFORE_NAMED ||
         before === OPTION_LETTER_READING_BEFORE_ASIDE ||
-        before === OPTION_LETTER_READING_BEFORE_REPORTED) &&
+        before === OPTION_LETTER_READING_BEFORE_REPORTED ||
+        before === OPTION_LETTER_READING_BEFORE_INTERJECTION) &&
         after !== before),
     olderWhat:
-      'how an option letter is read: the lexcase that recorded it read "B. Not B; the answer is c" as B (before 2026-12-01) and "B. Final answer: **C**", "B. ANSWER: C", "B. The answer is option C" and "B. My vote: C" (and, before the fourth change of 2026-12-02, "B. Option C is the correct answer.") as B (before 2026-12-02), refused "B. Answer: A lawyer must …" (the article read as the letter A) and "C. If the answer is B, the seller would win, but it is not." (a letter under a condition read as named; until the fifth change of 2026-12-02, "C. If, as the buyer argues, the answer is B, …" too: a condition cut by a set-off clause; and until its sixth, "C. The seller argues that the answer is B.": another party\'s position reported), and counted "Answer: A lawyer …" beside a forced call B as a reply naming another answer (tokens.textOtherAnswer) while "Answer: C … answer: D" beside B was not, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails), steps failed where this lexcase reads a letter, and textOtherAnswer counts this lexcase would not make',
+      'how an option letter is read: the lexcase that recorded it read "B. Not B; the answer is c" as B (before 2026-12-01) and "B. Final answer: **C**", "B. ANSWER: C", "B. The answer is option C" and "B. My vote: C" (and, before the fourth change of 2026-12-02, "B. Option C is the correct answer.") as B (before 2026-12-02), refused "B. Answer: A lawyer must …" (the article read as the letter A) and "C. If the answer is B, the seller would win, but it is not." (a letter under a condition read as named; until the fifth change of 2026-12-02, "C. If, as the buyer argues, the answer is B, …" too: a condition cut by a set-off clause; until its sixth, "C. The seller argues that the answer is B.": another party\'s position reported; and until its seventh, "C. The court held that the answer is B." and "C. The answer is B, but only if …"), read "C. The answer, in my view, is B." as C (until the seventh change of 2026-12-02: a phrase set off before "is" named nothing), and counted "Answer: A lawyer …" beside a forced call B as a reply naming another answer (tokens.textOtherAnswer) while "Answer: C … answer: D" beside B was not, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails), steps failed where this lexcase reads a letter, and textOtherAnswer counts this lexcase would not make',
   },
   {
     path: ['passageHandleReading'],
@@ -513,9 +528,12 @@ const ADDED: {
     // recorded on 2026-12-02 before the schema's declared fields were read and a condition cut by a set-off clause named none
     lacks: (before, after) =>
       absent(before, after) ||
-      ((before === TEXT_OTHER_ANSWER_READING_BEFORE_DECLARED || before === TEXT_OTHER_ANSWER_READING_BEFORE_REPORTED) && after !== before),
+      ((before === TEXT_OTHER_ANSWER_READING_BEFORE_DECLARED ||
+        before === TEXT_OTHER_ANSWER_READING_BEFORE_REPORTED ||
+        before === TEXT_OTHER_ANSWER_READING_BEFORE_INTERJECTION) &&
+        after !== before),
     olderWhat:
-      'what tokens.textOtherAnswer counts (core/llm/text-beside-call.ts): the lexcase that recorded it (2026-12-02) read, before that day\'s fifth change, the fields answer, vote, verdict, decision and reasoning, rationale, explanation, justification whatever the schema declared (a system whose answer field is choice or holding was never checked, a reasoning field named analysis never read), and counted a letter under a condition cut by a set-off clause ("If, as the buyer argues, the answer is B, …") or, until the sixth change of 2026-12-02, in another party\'s reported position ("The seller argues that the answer is B") as named, so its earlier items may count replies this lexcase does not, and miss ones it counts; report.md counts by this reading for the items this resume runs only, and says how many earlier items were not counted so',
+      'what tokens.textOtherAnswer counts (core/llm/text-beside-call.ts): the lexcase that recorded it (2026-12-02) read, before that day\'s fifth change, the fields answer, vote, verdict, decision and reasoning, rationale, explanation, justification whatever the schema declared (a system whose answer field is choice or holding was never checked, a reasoning field named analysis never read), and counted a letter under a condition cut by a set-off clause ("If, as the buyer argues, the answer is B, …") or, until the sixth change of 2026-12-02, in another party\'s reported position ("The seller argues that the answer is B") as named, until the seventh counted "The court held that the answer is B" and "The answer is B, but only if …" and not "The answer, in my view, is B" beside C, so its earlier items may count replies this lexcase does not, and miss ones it counts; report.md counts by this reading for the items this resume runs only, and says how many earlier items were not counted so',
   },
   {
     runner: true,

@@ -82,6 +82,11 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
     // refused too until 2026-12-02's sixth change (another party's position reported read as named)
     ['C. The seller argues that the answer is B, but the deed was never delivered.', 'C'],
     ['C. Opposing counsel would say the answer is B; the recording act says otherwise.', 'C'],
+    // refused too until 2026-12-02's seventh change (other reporting verbs; a condition after a comma or dash)
+    ['C. The court held that the answer is B, but that was before the recording act.', 'C'],
+    ['C. Many believe the answer is B; the deed was never delivered.', 'C'],
+    ['C. The answer is B, but only if the deed was delivered, and it was not.', 'C'],
+    ['C. The answer is B, unless the deed was recorded; it was.', 'C'],
   ])('reads %j as %s: a letter under a condition or in a reported position is discussed, not named', (raw, letter) => {
     expect(optionLetterSchema(letters).parse(raw)).toBe(letter);
   });
@@ -91,6 +96,9 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
     'C. If the answer is A, the buyer wins; but the answer is B.',
     'C. I suppose the answer is B.',
     'C. We would say the answer is B.',
+    // read as C until 2026-12-02's seventh change (a phrase set off before "is" named nothing)
+    'C. The answer, in my view, is B.',
+    'C. The answer is B, because the deed was delivered.',
   ])('refuses %j: a letter named outside a condition names another option', (raw) => {
     expect(optionLetterSchema(letters).safeParse(raw).success).toBe(false);
   });

@@ -313,6 +313,45 @@ describe('textOtherAnswerReading', () => {
     );
   });
 
+  // before (2026-12-02, seventh change): the first reply was not counted, the second was
+  it('a reasoning naming another answer after a phrase set off before "is" counts; another party\'s holding does not', async () => {
+    const reply = {
+      mbe_137: text('{"reasoning": "The answer, in my view, is C.", "answer": "B"}'),
+      mbe_581: text('{"reasoning": "The court held that the answer is C, but the deed was never delivered.", "answer": "B"}'),
+    };
+    expect(await run('json_schema', letterSchema, 'answer', reply, join(dir, 'interjection'), 2)).toEqual([
+      ['mbe_137', 'B', 1],
+      ['mbe_581', 'B', undefined],
+    ]);
+  });
+
+  it("a run dir that records the reading of before 2026-12-02's seventh change resumes with a warning that it records an older one", async () => {
+    const runDir = join(dir, 'older-interjection');
+    const reply = { mbe_137: text('{"reasoning": "r", "answer": "B"}'), mbe_581: text('{"reasoning": "The answer, in my view, is C.", "answer": "B"}') };
+    await run('json_schema', letterSchema, 'answer', reply, runDir, 1);
+    const file = join(runDir, 'config.json');
+    const old = JSON.parse(readFileSync(file, 'utf8'));
+    old.config.textOtherAnswerReading =
+      'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read in the answer field the schema declares: in a forced call\'s text, a reasoning field the schema declares, or the prose around a JSON object (a schema declaring none: answer, vote, verdict, decision beside reasoning, rationale, explanation, justification); never one under a condition ("if the answer is B, …", "If, as the buyer argues, the answer is B, …", "the answer is B only if …", nor one another party is reported to give ("The seller argues that the answer is B")';
+    writeFileSync(file, JSON.stringify(old));
+    let stderr = '';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+      stderr += String(s);
+      return true;
+    });
+    setLogLevel('warn');
+    try {
+      expect(await run('json_schema', letterSchema, 'answer', reply, runDir, 2)).toEqual([
+        ['mbe_137', 'B', undefined],
+        ['mbe_581', 'B', 1],
+      ]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(stderr).toMatch(/records an older textOtherAnswerReading \(what tokens\.textOtherAnswer counts .*until the seventh/);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ config: { textOtherAnswerReading: TEXT_OTHER_ANSWER_READING } });
+  });
+
   it('a run dir that records the reading of before the declared fields resumes with a warning that it records an older one', async () => {
     // what a lexcase that read the name lists only, and named a letter under a condition cut by a set-off clause, recorded
     const older =

@@ -29,6 +29,11 @@ describe('answersNamed: the letters a reply names as its answer, vote or verdict
     ['Answer: A lawyer may not act.\n\nFinal answer: D', ['answer D']],
     ['Answer: C at first; on reflection, answer: D', ['answer C', 'answer D']],
     ['Vote: B. Verdict: (d)', ['vote B', 'verdict D']],
+    // before (2026-12-02, seventh change): a phrase set off between "answer" and "is" named nothing
+    ['The answer, in my view, is B.', ['answer B']],
+    ['The answer, I think, is B because the deed was void.', ['answer B']],
+    ['The correct answer — on these facts — is (d).', ['answer D']],
+    ['The answer (on balance) is C.', ['answer C']],
   ])('%j names %j', (text, named) => {
     expect(letters(text)).toEqual(named);
   });
@@ -91,11 +96,31 @@ const CONDITIONS: [text: string, named: string[]][] = [
   ['The buyer claimed that the answer is C. The answer is B.', ['answer B']],
   ['I argued that the answer is B.', ['answer B']],
   ['We would say the answer is B.', ['answer B']],
+  // before (2026-12-02, seventh change): other verbs of a party's position named the letter
+  ['The court held that the answer is C, so the easement survives.', []],
+  ['Many believe the answer is C; the recording act says otherwise.', []],
+  ['The buyer concluded that the answer is C. The answer is B.', ['answer B']],
+  ['Plaintiffs argue that the answer is (d).', []],
+  ['The answer, the seller argues, is B.', []],
+  ['I believe the answer is C.', ['answer C']],
+  ['I really think the answer is C.', ['answer C']],
+  ["I'd say the answer is C.", ['answer C']],
+  ['We conclude that the answer is C.', ['answer C']],
+  ['Upon further thought the answer is C.', ['answer C']],
   // the letter followed by a condition, no punctuation between
   ['The answer is B only if the deed was delivered.', []],
   ['The answer is B if the deed was delivered.', []],
   ['The answer is (c) unless the deed was recorded.', []],
   ['Answer: D assuming the deed was delivered', []],
+  // before (2026-12-02, seventh change): a condition after a comma or dash named the letter
+  ['The answer is B, but only if the deed was delivered.', []],
+  ['The answer is B, provided that the deed was delivered.', []],
+  ['The answer is B, unless the deed was recorded.', []],
+  ['The answer is (c) — unless the deed was recorded.', []],
+  ['The answer, if the deed was delivered, is B.', []],
+  ['The answer is B, because the deed was delivered.', ['answer B']],
+  ['The answer is B, if anything.', ['answer B']],
+  ['The answer is B; assuming the deed was recorded, the buyer still loses.', ['answer B']],
   // a condition closed by punctuation: the main clause names the answer
   ['I suppose the answer is B.', ['answer B']],
   ['If the deed was delivered, the answer is B.', ['answer B']],
@@ -125,6 +150,8 @@ describe('a letter or label under a condition is discussed, not named (one guard
     ['If, as the defendant argues, the answer is yes, the statement is hearsay.', []],
     ['Whether — on this record — the answer is (no) turns on the declarant’s availability.', []],
     ['If the statement is offered for its truth, as it is here, the answer is yes.', ['Yes']],
+    ['The answer is yes, unless the statement is offered for its truth.', []],
+    ['The answer, in my view, is no.', ['No']],
   ])('labels: %j names %j', (text, named) => {
     expect(labelsNamed(text)).toEqual(named);
   });

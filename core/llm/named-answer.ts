@@ -39,10 +39,18 @@
  * - "answer"/"vote"/"verdict" after another party's reported position (REPORTED: "argues", "contends", "claims",
  *   "asserts", "insists", "maintains" in the third person or past, or "would/might/could/may" + "argue", "say", …), an
  *   optional "that" and at most two words: "The seller argues that the answer is C", "Opposing counsel would say the
- *   answer is B" name none; "I argued that the answer is B" and "We would say the answer is B" name B;
+ *   answer is B" name none; so do "held", "ruled", "found", "concluded", "believe(s)", "think(s)", … ("The court held that
+ *   the answer is C", "Many believe the answer is C"; before 2026-12-02's seventh change each named C); after "I" or "we",
+ *   up to two words between, it names: "I argued that the answer is B", "We would say the answer is B", "I really think
+ *   the answer is B" name B;
+ * - a phrase set off between the answer word and "is" (INTERJECTION) leaves the letter named ("The answer, in my view, is
+ *   B"; before 2026-12-02's seventh change, none) unless it holds a condition or a reported position;
  * - a letter or label followed, with no punctuation between, by "if", "only if", "unless", "provided",
  *   "providing", "assuming" or "supposing": "the answer is B only if the deed was delivered", "the answer is (c)
- *   unless …" name none ("The answer is B, even if …", after a comma, names B).
+ *   unless …" name none; after a comma or dash only "only if", "but only if", "unless", "provided", "providing",
+ *   "assuming", "supposing", "on condition that" do ("The answer is B, but only if …", "The answer is B, unless …" name
+ *   none; before 2026-12-02's seventh change each named B): "The answer is B, even if …", "The answer is B, because …",
+ *   "The answer is B, if anything." and a condition after a semicolon name B.
  * "If the answer were B" names none as before any guard: only "is" or ":" names.
  * Before 2026-12-02 (its fourth change) a letter under a condition was read as named ("C. If the answer is B, the
  * seller would win, but it is not." refused as two answers; a reasoning "if the answer is B, …" counted beside C),
@@ -68,16 +76,26 @@ const ASIDE = String.raw`(?:[^\S\n]*,[^,.!?;:\n]{1,80},|[^\S\n]*[—–][^—–
  * that the answer is C", "Opposing counsel would say the answer is B" — not after "I" or "we" ("I argued that the answer
  * is B", "We would say the answer is B" name B).
  */
-const REPORTED = String.raw`(?<!\b(?:I|we)\s+)(?:argues|argued|contends|contended|claims|claimed|asserts|asserted|insists|insisted|maintains|maintained|(?:would|might|could|may)\s+(?:argue|say|contend|claim|insist|suggest))`;
+const REPORTED = String.raw`(?<!\b(?:I|we)(?:['’](?:d|ll|ve|m))?(?:\s+[\p{L}'’]+){0,2}\s+)\b(?:argues|argued|argue|contends|contended|contend|claims|claimed|claim|asserts|asserted|assert|insists|insisted|insist|maintains|maintained|maintain|holds|held|ruled|finds|found|concludes|concluded|conclude|decided|determined|believes|believed|believe|thinks|think|feels|felt|(?:would|might|could|may)\s+(?:argue|say|contend|claim|insist|suggest))`;
+
+/**
+ * A phrase set off between the answer word and "is" (header): between commas, dashes or parentheses, up to 40 characters, naming
+ * no condition and no other party's position — "The answer, in my view, is B", "The answer — I think — is B"; not "The answer,
+ * if the deed was delivered, is B" nor "The answer, the seller argues, is B".
+ */
+const INTERJECTION = String.raw`(?:[^\S\n]*,(?![^,\n]*\b(?:whether|suppose|${CONDITION})\b)(?![^,\n]*${REPORTED})[^,.!?;:\n]{1,40},|[^\S\n]*[—–](?![^—–\n]*\b(?:whether|suppose|${CONDITION})\b)(?![^—–\n]*${REPORTED})[^—–.!?;:\n]{1,40}[—–]|[^\S\n]*\((?![^()\n]*\b(?:whether|suppose|${CONDITION})\b)(?![^()\n]*${REPORTED})[^()\n]{1,40}\))`;
+
+/** The words that, after the letter and a comma, semicolon or dash, make it hypothetical (CONDITIONAL.after); not "if" alone, nor "even if". */
+const CONDITION_AFTER_PUNCTUATION = String.raw`(?:but\s+)?only\s+if|unless|provided|providing|assuming|supposing|on\s+condition\s+that`;
 
 const CONDITIONAL = {
   before: String.raw`(?<!(?:\b(?:whether|${CONDITION})|(?:(?:^|[.!?;:(\n])[^\S\n]*|\blet(?:'s|’s|\s+us)\s+)suppose)${ASIDE}{0,2}(?:\s+or\s+not)?${ASIDE}{0,2}(?:\s+that)?${ASIDE}{0,2}(?:\s+[\p{L}'’]+){0,2}\s+|\b${REPORTED}(?:\s+that)?(?:\s+[\p{L}'’]+){0,2}\s+)`,
-  after: String.raw`(?![*_]*[^\S\n]+(?:only\s+)?(?:${CONDITION})\b)`,
+  after: String.raw`(?![*_]*(?:[^\S\n]+(?:but\s+)?(?:only\s+)?(?:${CONDITION})\b|(?:[^\S\n]*[,—–]|[^\S\n]+--?)[^\S\n]*(?:${CONDITION_AFTER_PUNCTUATION})\b))`,
 };
 
 /** "answer"/"vote"/"verdict", "is" or ":", emphasis, an optional "option"; then the letter in one of the four forms above (groups 2–5). */
 const NAMED = new RegExp(
-  String.raw`${CONDITIONAL.before}\b(answer|vote|verdict)[*_]*(?:\s+is\s*:?|\s*:)[*_\s]*(?:(?:option|choice)\s+[*_]*)?(?:\(([a-z])\)|([a-z])(?=[*_]*(?:[^\S\n]*(?:\n|$)|[.,;:!?)](?![\p{L}\p{N}])))|([b-hj-z])(?=[^\S\n]+(?!(?:or|and)\b)\S)|([ai])(?=[^\S\n]+(?:(?:is|was|because|since|as)\b|[(\-–—])))${CONDITIONAL.after}`,
+  String.raw`${CONDITIONAL.before}\b(answer|vote|verdict)[*_]*(?:${INTERJECTION}?\s+is\s*:?|\s*:)[*_\s]*(?:(?:option|choice)\s+[*_]*)?(?:\(([a-z])\)|([a-z])(?=[*_]*(?:[^\S\n]*(?:\n|$)|[.,;:!?)](?![\p{L}\p{N}])))|([b-hj-z])(?=[^\S\n]+(?!(?:or|and)\b)\S)|([ai])(?=[^\S\n]+(?:(?:is|was|because|since|as)\b|[(\-–—])))${CONDITIONAL.after}`,
   'giu',
 );
 
@@ -106,7 +124,7 @@ export function answersNamed(text: string): { word: 'answer' | 'vote' | 'verdict
  * answer is no", "the answer is (no) unless …") is discussed, not named.
  */
 const LABEL_NAMED = new RegExp(
-  String.raw`${CONDITIONAL.before}\b(?:answer|verdict|decision)[*_]*(?:\s+is\s*:?|\s*:)[*_\s]*(?:\((yes|no)\)|(yes|no)(?=[*_]*(?:[^\S\n]*(?:\n|$)|[.,;:!?)](?![\p{L}\p{N}])|[^\S\n]+(?:because|since|as)\b|[^\S\n]*[(\-–—])))${CONDITIONAL.after}`,
+  String.raw`${CONDITIONAL.before}\b(?:answer|verdict|decision)[*_]*(?:${INTERJECTION}?\s+is\s*:?|\s*:)[*_\s]*(?:\((yes|no)\)|(yes|no)(?=[*_]*(?:[^\S\n]*(?:\n|$)|[.,;:!?)](?![\p{L}\p{N}])|[^\S\n]+(?:because|since|as)\b|[^\S\n]*[(\-–—])))${CONDITIONAL.after}`,
   'giu',
 );
 
