@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunResume } from './run-resumes.js';
-import { ITEM_COUNTS, itemsUncounted, uncountedText } from './item-counts.js';
+import { ITEM_COUNTS, ITEM_COUNTS_BEFORE_WIDENED, itemsUncounted, uncountedText } from './item-counts.js';
 import { unrecordedText, withUnrecorded } from './resume-unrecorded.js';
 
 const AT1 = '2026-12-02T10:00:00.000Z';
@@ -48,6 +48,24 @@ describe('itemsUncounted: the items an older lexcase wrote and no later resume r
     const u = itemsUncounted({ mergedFrom: [shard(1, [first]), shard(2, [{ ...first, keptFailed: undefined }])], resumes: [mergedResume] });
     // shard 1: 6 answered (its 2 kept failed run again by the merged dir's resume); shard 2: 8 answered
     expect(u).toEqual({ items: 14, failed: 0, at: AT1 });
+  });
+});
+
+// before: config.json described textOtherAnswer as "forced-call replies" though it counted reasoning fields and prose too
+describe('the recorded itemCounts text', () => {
+  it('says what textOtherAnswer counts now: any reply whose text named another answer, not forced calls only', () => {
+    expect(ITEM_COUNTS).not.toContain('forced-call');
+    expect(ITEM_COUNTS).toContain('a reasoning field');
+  });
+
+  it('a run dir recording the 2026-12-02 text (the same fields) resumes with no word, as the new text; another text still differs', () => {
+    const after = { system: 'mine', itemCounts: ITEM_COUNTS };
+    expect(withUnrecorded({ system: 'mine', itemCounts: ITEM_COUNTS_BEFORE_WIDENED }, after, { lexcaseFields: false })).toEqual({
+      config: after,
+      unrecorded: [],
+    });
+    const other = { system: 'mine', itemCounts: 'denseSearches only' };
+    expect(withUnrecorded(other, after, { lexcaseFields: false })).toEqual({ config: other, unrecorded: [] });
   });
 });
 

@@ -6,7 +6,9 @@
  * `tokens.textOtherAnswer` (replies whose text — a forced call's text, a reasoning field, the prose
  * around a JSON object — named another answer than the one read: core/llm/text-beside-call.ts, whose
  * reading an LLM run records apart as `textOtherAnswerReading`). ITEM_COUNTS names the two fields;
- * the recorded text is compared on resume as it is, so it stays the one the first runs recorded.
+ * the recorded text is compared on resume; ITEM_COUNTS_BEFORE_WIDENED, the text recorded on 2026-12-02 (which said
+ * "forced-call replies" of textOtherAnswer, though it counted reasoning fields and a reply's prose too), names the same
+ * fields, so a run dir recording it resumes with no word (what textOtherAnswer counts is textOtherAnswerReading's to say).
  * A run dir written before records none and its items counted neither: a resume says so
  * (eval/resume-unrecorded.ts, `resumes[].unchecked`), and report.md's lines on these counts say how
  * many of the lines that older lexcase wrote are still in the run, uncounted — its answered items,
@@ -17,6 +19,10 @@ import { runResumes } from './run-resumes.js';
 import type { RunConfigFile } from './run-config-file.js';
 
 export const ITEM_COUNTS =
+  "denseSearches: an item's dense searches and those cut to the model's tokens; tokens.textOtherAnswer: replies whose text (a forced call's text, a reasoning field, the prose around a JSON object) named another answer than the one read (textOtherAnswerReading)";
+
+/** The `itemCounts` text recorded on 2026-12-02: the same fields, textOtherAnswer's described as of forced calls only. */
+export const ITEM_COUNTS_BEFORE_WIDENED =
   "denseSearches: an item's dense searches and those cut to the model's tokens; tokens.textOtherAnswer: forced-call replies whose text named another answer";
 
 /**

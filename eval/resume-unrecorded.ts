@@ -175,6 +175,7 @@
  * the older shard as the recorded one, and warns the same way (config.json `mergeWarnings`).
  */
 import { REPLY_READING_BEFORE_HARMONY, REPLY_READING_BEFORE_REPEATS } from '../core/llm/reply-reading.js';
+import { ITEM_COUNTS_BEFORE_WIDENED } from './item-counts.js';
 
 /** The `optionLetterReading` a CASE, MCQ baseline, MAD or EMAR run recorded from 2026-11-30 to 2026-12-01 (agents/common/option-letter.ts). */
 const OPTION_LETTER_READING_BEFORE_LOWER =
@@ -262,6 +263,8 @@ const ADDED: {
   olderWhat?: string;
   /** Why an old config recording one of these older values differs (the refusal's reason). */
   older?: Record<string, string>;
+  /** Older recorded values that mean the same as the new one (a description reworded): taken as the new one, with no word. */
+  sameAs?: readonly string[];
   /** Recorded by the runner itself (eval/runner.ts) in every run, a system of the caller's own too; the rest only by lexcase's systems. */
   runner?: true;
 }[] = [
@@ -520,6 +523,8 @@ const ADDED: {
     path: ['itemCounts'],
     what: "what each item's line counts (eval/item-counts.ts): an older lexcase counted neither an item's dense searches cut to the model's tokens (denseSearches) nor replies whose text named another answer than the one read (tokens.textOtherAnswer), so report.md counts them over the items this lexcase runs, and says how many of the older lexcase's lines are still in the run, not counted (its failed ones kept as failed named as such)",
     lacks: absent,
+    // recorded on 2026-12-02 with textOtherAnswer described as "forced-call replies": the same two fields counted
+    sameAs: [ITEM_COUNTS_BEFORE_WIDENED],
   },
   {
     runner: true,
@@ -583,16 +588,23 @@ export function withUnrecorded(
   after: Record<string, unknown>,
   o: { lexcaseFields?: boolean } = {},
 ): { config: Record<string, unknown>; unrecorded: Unrecorded[] } {
-  const unrecorded = addedFields(o).filter((f) => {
+  const fields = addedFields(o);
+  const same = fields.filter((f) => {
     const b = at(before, f.path);
     const a = at(after, f.path);
-    return b.parent && a.parent && f.lacks(b.value, a.value, before);
+    return b.parent && a.parent && b.value !== a.value && f.sameAs?.includes(b.value as string);
   });
-  if (!unrecorded.length) return { config: before, unrecorded: [] };
+  const recorded = same.reduce((c, f) => setAt(c, f.path, at(after, f.path).value), before);
+  const unrecorded = fields.filter((f) => {
+    const b = at(recorded, f.path);
+    const a = at(after, f.path);
+    return b.parent && a.parent && f.lacks(b.value, a.value, recorded);
+  });
+  if (!unrecorded.length) return { config: recorded, unrecorded: [] };
   return {
-    config: unrecorded.reduce((c, f) => setAt(c, f.path, at(after, f.path).value), before),
+    config: unrecorded.reduce((c, f) => setAt(c, f.path, at(after, f.path).value), recorded),
     unrecorded: unrecorded.map(({ path, what, olderWhat }) =>
-      olderWhat && at(before, path).value !== undefined ? { key: path.join('.'), what: olderWhat, older: true } : { key: path.join('.'), what },
+      olderWhat && at(recorded, path).value !== undefined ? { key: path.join('.'), what: olderWhat, older: true } : { key: path.join('.'), what },
     ),
   };
 }
