@@ -10,6 +10,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withUnrecorded } from './resume-unrecorded.js';
+import { NAMED_ANSWER_READINGS } from '../core/llm/named-answer-readings.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadQuestions } from '../corpora/registry.js';
 import type { Question } from '../corpora/types.js';
@@ -432,4 +434,20 @@ describe('a reproduce dense or hybrid run dir from before the dense search setti
     expect(old.difference).toMatch(/retriever\.scoreDigits.*fused scores rounded to 6 decimals.*now 10 significant digits/);
     expect(compareRecordedConfig(hybrid(10), hybrid(10), (c) => c).difference).toBeUndefined();
   });
+});
+
+// the readings of core/llm/named-answer.ts come from one registry (core/llm/named-answer-readings.ts): each older value
+// recorded resumes with "records an older …", the current one with no word, and an unknown one is still a difference
+describe('the named-answer readings registry', () => {
+  it.each(Object.values(NAMED_ANSWER_READINGS).flatMap((r) => r.older.map((o) => [r.name, o.until, o.value] as const)))(
+    '%s recorded until %s resumes as an older value',
+    (name, _until, value) => {
+      const current = NAMED_ANSWER_READINGS[name as keyof typeof NAMED_ANSWER_READINGS].current;
+      const { unrecorded, config } = withUnrecorded({ system: 'baseline', [name]: value }, { system: 'baseline', [name]: current });
+      expect(unrecorded).toEqual([expect.objectContaining({ key: name, older: true })]);
+      expect(config[name]).toBe(current);
+      expect(withUnrecorded({ system: 'baseline', [name]: current }, { system: 'baseline', [name]: current }).unrecorded).toEqual([]);
+      expect(withUnrecorded({ system: 'baseline', [name]: 'another' }, { system: 'baseline', [name]: current }).unrecorded).toEqual([]);
+    },
+  );
 });

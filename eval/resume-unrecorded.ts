@@ -176,60 +176,7 @@
  */
 import { REPLY_READING_BEFORE_HARMONY, REPLY_READING_BEFORE_REPEATS } from '../core/llm/reply-reading.js';
 import { ITEM_COUNTS_BEFORE_WIDENED } from './item-counts.js';
-
-/** The `optionLetterReading` a CASE, MCQ baseline, MAD or EMAR run recorded from 2026-11-30 to 2026-12-01 (agents/common/option-letter.ts). */
-const OPTION_LETTER_READING_BEFORE_LOWER =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option ("(A) or (D)")';
-
-/**
- * The `optionLetterReading` recorded from 2026-12-01 to 2026-12-02, before a letter named as the answer was read by one rule
- * (core/llm/named-answer.ts): "B. Final answer: **C**" read as B, "B. Answer: A lawyer …" refused, "Answer: A lawyer …"
- * beside a forced call counted as another answer (tokens.textOtherAnswer).
- */
-const OPTION_LETTER_READING_BEFORE_NAMED =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c")';
-
-/**
- * The `optionLetterReading` recorded on 2026-12-02 before a condition cut by a clause set off inside it named no letter
- * (core/llm/named-answer.ts): "C. If, as the buyer argues, the answer is B, …" refused as two answers.
- */
-const OPTION_LETTER_READING_BEFORE_ASIDE =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition ("C. If the answer is B, …", "whether the answer is D", "the answer is B only if …")';
-
-/**
- * The `textOtherAnswerReading` recorded on 2026-12-02 before the fields read were the schema's declared ones
- * (core/llm/answer-fields.ts) and a condition cut by a set-off clause named no letter (core/llm/named-answer.ts).
- */
-const TEXT_OTHER_ANSWER_READING_BEFORE_DECLARED =
-  'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read: in a forced call\'s text, a reasoning field, or the prose around a JSON object; never one under a condition ("if the answer is B, …", "the answer is B only if …")';
-
-/**
- * The `optionLetterReading` recorded on 2026-12-02 before another party's reported position named no letter
- * (core/llm/named-answer.ts REPORTED): "C. The seller argues that the answer is B." refused as two answers.
- */
-const OPTION_LETTER_READING_BEFORE_REPORTED =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition, a clause set off inside it or not ("C. If the answer is B, …", "C. If, as the buyer argues, the answer is B, …", "whether the answer is D", "the answer is B only if …")';
-
-/**
- * The `textOtherAnswerReading` recorded on 2026-12-02 before another party's reported position named no letter
- * (core/llm/named-answer.ts REPORTED): "The seller argues that the answer is B" beside C counted.
- */
-const TEXT_OTHER_ANSWER_READING_BEFORE_REPORTED =
-  'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read in the answer field the schema declares: in a forced call\'s text, a reasoning field the schema declares, or the prose around a JSON object (a schema declaring none: answer, vote, verdict, decision beside reasoning, rationale, explanation, justification); never one under a condition ("if the answer is B, …", "If, as the buyer argues, the answer is B, …", "the answer is B only if …")';
-
-/**
- * The `optionLetterReading` recorded on 2026-12-02 before its seventh change (core/llm/named-answer.ts): "C. The answer, in my
- * view, is B." read as C, "C. The court held that the answer is B." and "C. The answer is B, but only if …" refused as two answers.
- */
-const OPTION_LETTER_READING_BEFORE_INTERJECTION =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition, a clause set off inside it or not ("C. If the answer is B, …", "C. If, as the buyer argues, the answer is B, …", "whether the answer is D", "the answer is B only if …", nor one another party is reported to give ("C. The seller argues that the answer is B.")';
-
-/**
- * The `textOtherAnswerReading` recorded on 2026-12-02 before its seventh change (core/llm/named-answer.ts): "The answer, in my
- * view, is B" beside C not counted, "The court held that the answer is B" and "The answer is B, but only if …" counted.
- */
-const TEXT_OTHER_ANSWER_READING_BEFORE_INTERJECTION =
-  'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read in the answer field the schema declares: in a forced call\'s text, a reasoning field the schema declares, or the prose around a JSON object (a schema declaring none: answer, vote, verdict, decision beside reasoning, rationale, explanation, justification); never one under a condition ("if the answer is B, …", "If, as the buyer argues, the answer is B, …", "the answer is B only if …", nor one another party is reported to give ("The seller argues that the answer is B")';
+import { isOlderReading, NAMED_ANSWER_READINGS } from '../core/llm/named-answer-readings.js';
 
 /** The `factorMentionReading` a 3-ply run recorded on 2026-12-01 before a bare factor name beside an id counted (agents/threeply/metrics.ts). */
 const FACTOR_MENTION_READING_BEFORE_BARE =
@@ -452,14 +399,7 @@ const ADDED: {
     what: 'how an option letter is read: an older lexcase read a hedged reply ("A or D", "(A) or (D)", "B. Not B; the answer is C", "B. Not B; the answer is c") as its first letter, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails)',
     // recorded before 2026-12-01, when a lower-case letter named as the answer ("B. Not B; the answer is c") named none, or
     // before 2026-12-02's one rule for a letter named as the answer (core/llm/named-answer.ts)
-    lacks: (before, after) =>
-      absent(before, after) ||
-      ((before === OPTION_LETTER_READING_BEFORE_LOWER ||
-        before === OPTION_LETTER_READING_BEFORE_NAMED ||
-        before === OPTION_LETTER_READING_BEFORE_ASIDE ||
-        before === OPTION_LETTER_READING_BEFORE_REPORTED ||
-        before === OPTION_LETTER_READING_BEFORE_INTERJECTION) &&
-        after !== before),
+    lacks: (before, after) => absent(before, after) || isOlderReading(NAMED_ANSWER_READINGS.optionLetterReading, before, after),
     olderWhat:
       'how an option letter is read: the lexcase that recorded it read "B. Not B; the answer is c" as B (before 2026-12-01) and "B. Final answer: **C**", "B. ANSWER: C", "B. The answer is option C" and "B. My vote: C" (and, before the fourth change of 2026-12-02, "B. Option C is the correct answer.") as B (before 2026-12-02), refused "B. Answer: A lawyer must …" (the article read as the letter A) and "C. If the answer is B, the seller would win, but it is not." (a letter under a condition read as named; until the fifth change of 2026-12-02, "C. If, as the buyer argues, the answer is B, …" too: a condition cut by a set-off clause; until its sixth, "C. The seller argues that the answer is B.": another party\'s position reported; and until its seventh, "C. The court held that the answer is B." and "C. The answer is B, but only if …"), read "C. The answer, in my view, is B." as C (until the seventh change of 2026-12-02: a phrase set off before "is" named nothing), and counted "Answer: A lawyer …" beside a forced call B as a reply naming another answer (tokens.textOtherAnswer) while "Answer: C … answer: D" beside B was not, so its earlier items may hold juror votes, answers or verdicts this lexcase refuses (asked again once, then the step fails), steps failed where this lexcase reads a letter, and textOtherAnswer counts this lexcase would not make',
   },
@@ -531,12 +471,7 @@ const ADDED: {
     path: ['textOtherAnswerReading'],
     what: 'what tokens.textOtherAnswer counts (core/llm/text-beside-call.ts): an older lexcase counted only a forced call\'s text naming another option letter, not a Yes/No answer\'s ("Answer: No" beside {"decision": "Yes"}) nor a reasoning field or a json_schema or prompt mode reply\'s prose naming another answer than its answer field, so report.md counts those for the items this resume runs only, and says how many earlier items were not counted so',
     // recorded on 2026-12-02 before the schema's declared fields were read and a condition cut by a set-off clause named none
-    lacks: (before, after) =>
-      absent(before, after) ||
-      ((before === TEXT_OTHER_ANSWER_READING_BEFORE_DECLARED ||
-        before === TEXT_OTHER_ANSWER_READING_BEFORE_REPORTED ||
-        before === TEXT_OTHER_ANSWER_READING_BEFORE_INTERJECTION) &&
-        after !== before),
+    lacks: (before, after) => absent(before, after) || isOlderReading(NAMED_ANSWER_READINGS.textOtherAnswerReading, before, after),
     olderWhat:
       'what tokens.textOtherAnswer counts (core/llm/text-beside-call.ts): the lexcase that recorded it (2026-12-02) read, before that day\'s fifth change, the fields answer, vote, verdict, decision and reasoning, rationale, explanation, justification whatever the schema declared (a system whose answer field is choice or holding was never checked, a reasoning field named analysis never read), and counted a letter under a condition cut by a set-off clause ("If, as the buyer argues, the answer is B, …") or, until the sixth change of 2026-12-02, in another party\'s reported position ("The seller argues that the answer is B") as named, until the seventh counted "The court held that the answer is B" and "The answer is B, but only if …" and not "The answer, in my view, is B" beside C, so its earlier items may count replies this lexcase does not, and miss ones it counts; report.md counts by this reading for the items this resume runs only, and says how many earlier items were not counted so',
   },

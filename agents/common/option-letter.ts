@@ -1,5 +1,6 @@
 /** The zod schema of one multiple-choice option letter, shared by every system that asks for one. */
 import { answersNamed } from '../../core/llm/named-answer.js';
+import { NAMED_ANSWER_READINGS } from '../../core/llm/named-answer-readings.js';
 import { replyEnumSchema } from './reply-enum.js';
 
 /** A letter alone or marked ("B", "(B)", "B)", "B.", "B:"), then optionally text after a space. */
@@ -73,5 +74,4 @@ export function optionLetterSchema(letters: string[], message?: string) {
  * by a condition after a comma or dash ("The answer is B, but only if …") names none; the reading recorded before resumes
  * with "records an older optionLetterReading".
  */
-export const OPTION_LETTER_READING =
-  'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition, a clause set off inside it or not ("C. If the answer is B, …", "C. If, as the buyer argues, the answer is B, …", "whether the answer is D", "the answer is B only if …", nor one another party is reported to give ("C. The seller argues that the answer is B."), nor one another party is reported to hold ("C. The court held that the answer is B.", "Many believe the answer is B"), nor one followed by a condition after a comma or dash ("C. The answer is B, but only if …", "the answer is B, unless …"); a phrase set off before "is" leaves it named ("C. The answer, in my view, is B." names two)';
+export const OPTION_LETTER_READING = NAMED_ANSWER_READINGS.optionLetterReading.current;

@@ -30,6 +30,7 @@ import type { z } from 'zod';
 import { log } from '../log.js';
 import { declaredAnswerFields } from './answer-fields.js';
 import { answersNamed, labelsNamed } from './named-answer.js';
+import { NAMED_ANSWER_READINGS } from './named-answer-readings.js';
 import { currentUsageScope } from './usage.js';
 
 /**
@@ -48,8 +49,7 @@ const YES_NO = /^(?:Yes|No)$/;
  * older lexcase wrote, which counted a forced call's text naming another letter only, resumes with a warning, and
  * report.md says how many of the lines that older lexcase wrote are still in the run, not counted so (eval/item-counts.ts).
  */
-export const TEXT_OTHER_ANSWER_READING =
-  'an option letter or Yes/No label named as the answer (or in a sentence "Option C is the correct answer.") beside another read in the answer field the schema declares: in a forced call\'s text, a reasoning field the schema declares, or the prose around a JSON object (a schema declaring none: answer, vote, verdict, decision beside reasoning, rationale, explanation, justification); never one under a condition ("if the answer is B, …", "If, as the buyer argues, the answer is B, …", "the answer is B only if …", nor one another party is reported to give ("The seller argues that the answer is B"), nor one another party is reported to hold ("The court held that the answer is B", "Many believe the answer is B"), nor one followed by a condition after a comma or dash ("The answer is B, but only if …"); a phrase set off before "is" leaves it named ("The answer, in my view, is B")';
+export const TEXT_OTHER_ANSWER_READING = NAMED_ANSWER_READINGS.textOtherAnswerReading.current;
 
 /** Text a reply holds beside the answer read: its prose, with `json` where that prose is itself a JSON object (a forced call's `content`). */
 export type Beside = { text: string; json?: unknown };
