@@ -31,6 +31,9 @@ import type { ResultRecord } from '../eval/types.js';
 import { acalMetrics } from './acal/metrics.js';
 import { emarLabels } from './emar/cases.js';
 import { emarSummaryMarkdown, summarizeEmarRun } from './emar/metrics.js';
+import { loadLegalBenchTask } from '../corpora/legalbench.js';
+import { macroF1Paired } from '../eval/metrics/macro-paired.js';
+import { metricsTable } from './acal/metrics.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'macro-f1-surfaces-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,7 +71,9 @@ describe('macro-F1: one rule on every surface', () => {
     expect((s.sections.emar as { macroF1: number }).macroF1).toBeCloseTo(0.5, 12);
     expect(summarizeEmarRun(records, { labels: emarLabels('hearsay') }).macroF1).toBeCloseTo(0.5, 12); // the run table
     expect(s.cell.value).toBe(50); // before: 100.00
-    expect(headlineFigures('emar', records, { config }).find((f) => f.id === 'macro-f1')!.note).toBe('mean F1 over the labels Yes, No');
+    expect(headlineFigures('emar', records, { config }).find((f) => f.id === 'macro-f1')!.note).toBe(
+      "mean F1 over the labels Yes, No; no gold item has the label No among the 1 item scored: its F1 is 0 whatever the predictions (scikit-learn's zero_division=0), so macro-F1 is at most 50.0% here, which a model right on every item reads",
+    );
   });
 
   it('ACAL, 1 item answered correctly: 50% in the headline, acal section (acal-report.md) and reproduction table', async () => {
@@ -132,5 +137,43 @@ describe('macro-F1: one rule on every surface', () => {
     expect(s.headline.estimate).toBeCloseTo(0.26666666666666666, 12); // over A, B, C only: 0.356
     expect((s.sections.emar as { macroF1: number }).macroF1).toBeCloseTo(0.26666666666666666, 12);
     expect(s.cell.value).toBe(26.67);
+  });
+
+  // the bundled hearsay test split lists its "No" items first: `--limit 20` scores 20 "No" items, and a model
+  // right on each reads macro-F1 50% (Yes: no gold item, F1 0) beside accuracy 100%. Before, no surface said why.
+  it('hearsay --limit 20 (every gold "No"), answered right: each macro-F1 surface says the label Yes has no gold item and caps it at 50.0%', async () => {
+    const first20 = (await loadLegalBenchTask('hearsay', { split: 'test' })).slice(0, 20);
+    expect(new Set(first20.map((x) => x.label))).toEqual(new Set(['No']));
+    const records = first20.map((x) => rec(x.id, x.label, x.label));
+    const ceiling = /no gold item has the label Yes among the 20 items scored: its F1 is 0 whatever the predictions .*at most 50\.0% here/;
+    const s = await surfaces('acal-table4', 'acal-cr1-uae1', 'acal', { system: 'acal/acal', task: 'hearsay', semantics: 'quadratic', limit: 20 }, records);
+    expect(s.headline.estimate).toBeCloseTo(0.5, 12); // the number stays the rule's (scikit-learn's)
+    expect((s.headline as unknown as { note: string }).note).toMatch(ceiling); // report.md Figures, the explorer, /v1
+    expect(s.markdown).toMatch(
+      /\*\*Macro figures of acal\/acal:\*\* no gold item has the label Yes .*; `--limit 20` takes the first 20 items of the split in its file order\./,
+    );
+    expect(metricsTable([{ name: 'sp', m: acalMetrics(records) }], { limit: 20 })).toMatch(ceiling); // the CLI's table, acal-report.md
+    const table = await buildTable(join(dir, 'acal-table4-acal-cr1-uae1'), loadRecipe('acal-table4').recipe, {
+      limit: 20,
+      shard: null,
+      runs: [{ id: 'acal-cr1-uae1', system: 'acal', status: 'done' }],
+    });
+    expect(table.notes.some((n) => /^Run acal-cr1-uae1's macro figures: no gold item has the label Yes/.test(n))).toBe(true);
+    const emar = emarSummaryMarkdown('hearsay/test', summarizeEmarRun(records, { labels: emarLabels('hearsay') }));
+    expect(emar).toMatch(ceiling);
+    const paired = macroF1Paired(
+      records.map((r) => [r, r] as const),
+      { labels: ['Yes', 'No'] },
+    );
+    expect(paired.over).toMatch(ceiling); // compare's line under its table, and its --json
+    // both labels among the first 60: no note anywhere
+    const sixty = (await loadLegalBenchTask('hearsay', { split: 'test' })).slice(0, 60).map((x) => rec(x.id, x.label, x.label));
+    expect(metricsTable([{ name: 'sp', m: acalMetrics(sixty) }], { limit: 60 })).not.toMatch(/no gold item/);
+    expect(
+      macroF1Paired(
+        sixty.map((r) => [r, r] as const),
+        { labels: ['Yes', 'No'] },
+      ).over,
+    ).toBeUndefined();
   });
 });

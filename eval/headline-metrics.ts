@@ -26,7 +26,7 @@ import {
 } from './stats/index.js';
 import { canonicalById } from './bootstrap.js';
 import { correctFlags, isFailed } from './metrics/failures.js';
-import { macroScores } from './metrics/macro.js';
+import { macroCeilingNote, macroScores } from './metrics/macro.js';
 import { MACRO_PAIRED_NOTE, macroF1Paired } from './metrics/macro-paired.js';
 import type { ResultRecord } from './types.js';
 import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from './gold-in-index.js';
@@ -108,7 +108,10 @@ export interface HeadlineMetric {
 /** A headline metric's paired comparison (HeadlineMetric `paired`). */
 export interface PairedStatistic {
   /** B − A on `pairs` (item i's record in A and in B): the difference, its interval and its test. */
-  compute(pairs: readonly (readonly [ResultRecord, ResultRecord])[], ctx: Pick<FigureContext, 'labels' | 'seed' | 'iterations'>): PairedDifference;
+  compute(
+    pairs: readonly (readonly [ResultRecord, ResultRecord])[],
+    ctx: Pick<FigureContext, 'labels' | 'seed' | 'iterations'>,
+  ): PairedDifference & { /** What the row is over, when it is not what its note says (compare prints it under the table). */ over?: string };
   unit: Unit;
   /** What the row is and how its interval and p are computed (the comparison's note). */
   note: string;
@@ -223,7 +226,8 @@ export const macroF1: HeadlineMetric = {
   compute: (records, ctx) => {
     if (!records.length) return [];
     const m = macroScores(records, { labels: ctx.labels, seed: ctx.seed, iterations: ctx.iterations });
-    return [figureOf('macro-f1', 'macro-F1', m.f1, { note: `mean F1 over the labels ${m.labels.join(', ')}` })];
+    const ceiling = macroCeilingNote(m.withoutGold, m.labels, records.length);
+    return [figureOf('macro-f1', 'macro-F1', m.f1, { note: [`mean F1 over the labels ${m.labels.join(', ')}`, ceiling].filter(Boolean).join('; ') })];
   },
   // no per-item mean: the paired bootstrap of the report's macro-F1 and the paired swap test (eval/metrics/macro-paired.ts)
   paired: { compute: macroF1Paired, unit: 'percent', note: MACRO_PAIRED_NOTE, failed: 'as no prediction in macro-F1' },

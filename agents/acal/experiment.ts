@@ -280,7 +280,7 @@ function renderReport(a: {
     '',
     `Licence of the task data: ${LEGALBENCH_TASKS[a.task]?.licence ?? 'see the task README'}. Metrics in %; failed items count as wrong. ${methodsNoteFor(a.bootstrap)}`,
     '',
-    metricsTable([{ name: a.system, m: a.metrics }]),
+    metricsTable([{ name: a.system, m: a.metrics }], { limit: a.config.limit }),
     '',
     `Config: \`${JSON.stringify(a.config)}\``,
   ];

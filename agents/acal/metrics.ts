@@ -6,7 +6,7 @@
  * eval/metrics/macro.ts; failed items (prediction null) count as wrong.
  */
 import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
-import { macroScores } from '../../eval/metrics/macro.js';
+import { macroCeilingNote, macroScores } from '../../eval/metrics/macro.js';
 import { figureText, METHOD_LABEL, proportionInterval, type Interval } from '../../eval/stats/index.js';
 import { table } from '../../eval/report/format.js';
 import { ACAL_LABELS } from './labels.js';
@@ -20,6 +20,8 @@ export interface AcalMetrics {
   precision: Interval;
   recall: Interval;
   macroF1: Interval;
+  /** ACAL's labels no item has as its gold answer (eval/metrics/macro.ts `labelsWithoutGold`): macro-F1's ceiling is below 100%. */
+  labelsWithoutGold: string[];
 }
 
 export function acalMetrics(
@@ -38,12 +40,15 @@ export function acalMetrics(
     precision: macro.precision,
     recall: macro.recall,
     macroF1: macro.f1,
+    labelsWithoutGold: macro.withoutGold,
   };
 }
 
 const pct = (c: Interval) => figureText(c, 'percent');
 
-export function metricsTable(rows: { name: string; m: AcalMetrics }[]): string {
+/** `limit`: the run's --limit (config.json `limit`), said beside a macro-F1 ceiling: it takes the split's first items in file order. */
+export function metricsTable(rows: { name: string; m: AcalMetrics }[], o: { limit?: unknown } = {}): string {
+  const limit = typeof o.limit === 'number' ? `; \`--limit ${o.limit}\` takes the first ${o.limit} items of the split in its file order` : '';
   return (
     table(
       [
@@ -56,6 +61,11 @@ export function metricsTable(rows: { name: string; m: AcalMetrics }[]): string {
         'failed',
       ],
       rows.map(({ name, m }) => [name, m.n, pct(m.accuracy), pct(m.precision), pct(m.recall), pct(m.macroF1), m.failures]),
-    ) + '\n\nBootstrap intervals are not given below n = 10 ("n < 10").'
+    ) +
+    '\n\nBootstrap intervals are not given below n = 10 ("n < 10").' +
+    rows
+      .map(({ m }) => macroCeilingNote(m.labelsWithoutGold ?? [], ACAL_LABELS, m.n))
+      .map((note, i) => (note ? `\n\n**Macro figures of ${rows[i].name}:** ${note}${limit}.` : ''))
+      .join('')
   );
 }

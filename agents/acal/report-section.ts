@@ -61,7 +61,11 @@ export const acalSection: SectionBuilder = (run, o) => {
   return {
     id: 'acal',
     title: semantics ? `ACAL metrics (LegalBench, labels Yes/No; semantics ${semantics})` : 'ACAL metrics (LegalBench, labels Yes/No)',
-    markdown: metricsTable([{ name, m }]) + decisions + (contested ? `\n\n${contestedLine(contested)}` : '') + (cut ? `\n\n${cut.line}` : ''),
+    markdown:
+      metricsTable([{ name, m }], { limit: run.config.config.limit }) +
+      decisions +
+      (contested ? `\n\n${contestedLine(contested)}` : '') +
+      (cut ? `\n\n${cut.line}` : ''),
     json: {
       ...m,
       ...(semantics ? { semantics } : {}),

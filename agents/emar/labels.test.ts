@@ -77,7 +77,10 @@ describe('EMAR macro-F1 label set', () => {
       .map((l) => JSON.parse(l));
     const figure = headlineFigures('emar', results, { config }).find((f) => f.id === 'macro-f1')!;
     expect(figure.estimate).toBeCloseTo(2 / 3 / 5, 12);
-    expect(figure.note).toBe('mean F1 over the labels A, B, C, D, E');
+    // golds five E and five A: B, C and D have no gold item, so no model reads above 2 of 5
+    expect(figure.note).toMatch(
+      /^mean F1 over the labels A, B, C, D, E; no gold item has the labels B, C, D among the 10 items scored: .* at most 40\.0% here/,
+    );
     expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/\| barexam\/all \| +10 \| +50\.0% [^|]*\| +13\.3% /);
   }, 120_000);
 
@@ -97,6 +100,6 @@ describe('EMAR macro-F1 label set', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(headlineFigures('emar', results, { config }).find((f) => f.id === 'macro-f1')!.note).toBe('mean F1 over the labels A, B, C, D');
+    expect(headlineFigures('emar', results, { config }).find((f) => f.id === 'macro-f1')!.note).toMatch(/^mean F1 over the labels A, B, C, D(;|$)/);
   }, 120_000);
 });

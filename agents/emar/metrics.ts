@@ -11,7 +11,7 @@
  */
 import { correctFlags, failedCount, isFailed } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval, valueText, type Interval } from '../../eval/stats/index.js';
-import { macroReport, macroScores } from '../../eval/metrics/macro.js';
+import { macroCeilingNote, macroReport, macroScores } from '../../eval/metrics/macro.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
 
@@ -23,6 +23,9 @@ export interface EmarSummary {
   macroF1: number;
   /** macro-F1's 95% percentile bootstrap interval over items (eval/metrics/macro.ts `macroScores`; lo/hi null below n = 10). */
   macroF1Ci: Interval;
+  /** The labels averaged over, and those no item has as its gold answer (macro-F1's ceiling is then below 100%). */
+  labels: string[];
+  labelsWithoutGold: string[];
   microF1: number;
   /** Items that did not fail: the recursion figures below are over these. */
   answered: number;
@@ -38,7 +41,8 @@ export function summarizeEmarRun(records: readonly ResultRecord[], opts: { label
   // macro-F1 under the one rule of eval/metrics/macro.ts (over the dataset's labels: emarLabels), as the headline figure
   const report = macroReport(records, opts.labels);
   // its interval: the headline's bootstrap (records in id order, the given or shared seed and resamples)
-  const macroF1Ci = macroScores(records, { labels: opts.labels, seed: opts.seed, iterations: opts.iterations }).f1;
+  const macro = macroScores(records, { labels: opts.labels, seed: opts.seed, iterations: opts.iterations });
+  const macroF1Ci = macro.f1;
   return {
     n: records.length,
     failed: failedCount(records),
@@ -49,6 +53,8 @@ export function summarizeEmarRun(records: readonly ResultRecord[], opts: { label
     ),
     macroF1: report.macroF1,
     macroF1Ci,
+    labels: macro.labels,
+    labelsWithoutGold: macro.withoutGold,
     microF1: report.microF1,
     answered: ok.length,
     meanDepth: ok.length ? ok.reduce((a, r) => a + Number(r.metrics!.depth ?? 0), 0) / ok.length : null,
@@ -65,32 +71,40 @@ const NO_ANSWERED = '– (no answered item)';
 const recursion = (x: number | null, text: (x: number) => string) => (x === null ? NO_ANSWERED : text(x));
 
 export function emarSummaryMarkdown(dataset: string, s: EmarSummary): string {
-  return table(
-    [
-      'dataset',
-      'n',
-      `accuracy [${methodLabel(s.accuracyCi)}]`,
-      `macro-F1 [${methodLabel(s.macroF1Ci)}]`,
-      'micro-F1',
-      'answered',
-      'mean depth (answered)',
-      'converged (answered)',
-      'parties agree (answered)',
-      'failed',
-    ],
-    [
+  return (
+    table(
       [
-        dataset,
-        s.n,
-        figureText(s.accuracyCi, 'percent'),
-        figureText(s.macroF1Ci, 'percent'),
-        pct(s.microF1),
-        s.answered,
-        recursion(s.meanDepth, (x) => x.toFixed(2)),
-        recursion(s.convergenceRate, pct),
-        recursion(s.partiesAgreeRate, pct),
-        s.failed,
+        'dataset',
+        'n',
+        `accuracy [${methodLabel(s.accuracyCi)}]`,
+        `macro-F1 [${methodLabel(s.macroF1Ci)}]`,
+        'micro-F1',
+        'answered',
+        'mean depth (answered)',
+        'converged (answered)',
+        'parties agree (answered)',
+        'failed',
       ],
-    ],
+      [
+        [
+          dataset,
+          s.n,
+          figureText(s.accuracyCi, 'percent'),
+          figureText(s.macroF1Ci, 'percent'),
+          pct(s.microF1),
+          s.answered,
+          recursion(s.meanDepth, (x) => x.toFixed(2)),
+          recursion(s.convergenceRate, pct),
+          recursion(s.partiesAgreeRate, pct),
+          s.failed,
+        ],
+      ],
+    ) + ceilingLine(s)
   );
+}
+
+/** macro-F1's ceiling below 100% (a label with no gold item among these), said under the table. */
+function ceilingLine(s: EmarSummary): string {
+  const note = macroCeilingNote(s.labelsWithoutGold ?? [], s.labels ?? [], s.n);
+  return note ? `\n\n**macro-F1:** ${note}.` : '';
 }

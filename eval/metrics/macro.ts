@@ -10,6 +10,10 @@
  * - Per label: scikit-learn's scores (`f1_score(average='macro', labels=…, zero_division=0)`): a
  *   0/0 precision, recall or F1 is 0, so a label with no gold item and no prediction has F1 0 and
  *   counts in the mean (hearsay, one item answered "Yes" correctly: macro-F1 = (1 + 0) / 2 = 50%).
+ * - A label of the set that no record has as its gold answer has recall 0/0 and so F1 0 whatever the
+ *   predictions: macro-F1 over such a sample is at most (labels with a gold item) / (labels), and a
+ *   model right on every item reads that ceiling (hearsay's first 20 test items are all "No": 50%).
+ *   The number stays the rule's; every surface prints `macroCeilingNote` beside it.
  * - A failed item (eval/metrics/failures.ts) is scored as no prediction: a false negative of its
  *   gold label, a false positive of none.
  * - Micro-F1 pools the same counts over the same labels (2·ΣTP / (2·ΣTP + ΣFP + ΣFN)): accuracy
@@ -51,9 +55,32 @@ export function macroReport(records: readonly MacroRecord[], taskLabels?: readon
   );
 }
 
+/** The labels of `labels` that no record has as its gold answer (each one's F1 is 0 whatever the predictions). */
+export function labelsWithoutGold(records: readonly Pick<MacroRecord, 'gold'>[], labels: readonly string[]): string[] {
+  const golds = new Set(records.map((r) => r.gold));
+  return labels.filter((l) => !golds.has(l));
+}
+
+/**
+ * The sentence every surface prints beside a macro-F1 over `n` records when some of the averaged
+ * labels (`missing`, of `labels`) have no gold item there; undefined when every label has one.
+ */
+export function macroCeilingNote(missing: readonly string[], labels: readonly string[], n: number): string | undefined {
+  if (!missing.length || !labels.length || !n) return undefined;
+  const ceiling = ((labels.length - missing.length) / labels.length) * 100;
+  const one = missing.length === 1;
+  return (
+    `no gold item has the label${one ? '' : 's'} ${missing.join(', ')} among the ${n} item${n === 1 ? '' : 's'} scored: ` +
+    `${one ? 'its' : 'their'} F1 is 0 whatever the predictions (scikit-learn's zero_division=0), so macro-F1 is at most ` +
+    `${ceiling.toFixed(1)}% here, which a model right on every item reads`
+  );
+}
+
 export interface MacroScores {
   /** The labels averaged over. */
   labels: string[];
+  /** Those of `labels` no record has as its gold answer (`labelsWithoutGold`): macro-F1's ceiling is below 100%. */
+  withoutGold: string[];
   precision: Interval;
   recall: Interval;
   f1: Interval;
@@ -86,6 +113,7 @@ export function macroScores(records: readonly MacroRecord[], o: BootstrapSetting
   const bo = { seed: o.seed, iterations: o.iterations };
   return {
     labels,
+    withoutGold: labelsWithoutGold(rs, labels),
     precision: statisticInterval(rs.length, stat('macroPrecision'), bo),
     recall: statisticInterval(rs.length, stat('macroRecall'), bo),
     f1: statisticInterval(rs.length, stat('macroF1'), bo),

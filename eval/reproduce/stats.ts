@@ -72,6 +72,9 @@ function pooledRatio(rs: readonly ResultRecord[], m: Metric): (idx: Int32Array) 
 /** The whole-sample classification figures (eval/metrics/macro.ts): micro-F1 is not accuracy once an item failed. */
 const MACRO = { 'macro-precision': 'precision', 'macro-recall': 'recall', 'macro-f1': 'f1', 'micro-f1': 'microF1' } as const;
 
+/** Whether a cell's statistic is one of the macro (or micro) figures of eval/metrics/macro.ts. */
+export const isMacroStat = (stat: string): boolean => stat in MACRO;
+
 /**
  * A cell's value. `labels`: the task's label set of the cell's run (eval/systems.ts `taskLabels`
  * over its config.json), which the macro figures average over as the run's headline does

@@ -31,7 +31,8 @@ import { cutoffsBeyondDepth } from '../../retrieval/ranking-depth.js';
 import { goldCoverage } from '../gold-in-index.js';
 import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
-import { cellKinds, cellValue, selectRecords } from './stats.js';
+import { cellKinds, cellValue, isMacroStat, selectRecords } from './stats.js';
+import { labelsWithoutGold, macroCeilingNote, macroLabels } from '../metrics/macro.js';
 import { mixedOutcomeColumns } from './mixed-outcomes.js';
 import { samplingNotes } from './sampling-notes.js';
 import { noHitsLeftOutLine } from '../trec/format.js';
@@ -202,6 +203,8 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     ...(await indexNotes(dir, recipe, results, repro.runs)),
     // the model and sampling each LLM run sent, and which values are the paper's
     ...(await samplingNotes(dir, recipe, repro.runs)),
+    // a run whose macro cells average over a label with no gold item among its items: their ceiling is below the paper's scale
+    ...macroCeilingNotes(recipe, results, state, labels),
     // the topics a trec run got no hit for, which its cells' n leaves out (as `eval retrieval` names its no-hit topics)
     ...recipe.runs.flatMap((run) => {
       const ids = state.get(run.id)?.status === 'done' ? noHitIds(results.get(run.id) ?? []) : [];
@@ -364,4 +367,21 @@ export async function writeTable(
   await writeAtomic(join(dir, 'table.json'), JSON.stringify(table, null, 2) + '\n');
   await writeAtomic(join(dir, 'table.md'), markdown);
   return { table, markdown };
+}
+
+/** "Run X's macro figures: no gold item has the label …" for each finished run with a macro cell whose items lack a gold label (eval/metrics/macro.ts). */
+function macroCeilingNotes(
+  recipe: Recipe,
+  results: ReadonlyMap<string, readonly ResultRecord[]>,
+  state: ReadonlyMap<string, { status: string }>,
+  labels: ReadonlyMap<string, readonly string[] | undefined>,
+): string[] {
+  const macroRuns = new Set(recipe.rows.flatMap((r) => r.cells.filter((c) => isMacroStat(c.metric.stat)).map((c) => c.run)));
+  return [...macroRuns].flatMap((id) => {
+    const recs = state.get(id)?.status === 'done' ? (results.get(id) ?? []) : [];
+    if (!recs.length) return [];
+    const all = macroLabels(recs, labels.get(id));
+    const note = macroCeilingNote(labelsWithoutGold(recs, all), all, recs.length);
+    return note ? [`Run ${id}'s macro figures: ${note}.`] : [];
+  });
 }
