@@ -222,6 +222,37 @@ describe('lexcase index verify / index info', () => {
     expect(edited.code).toBe(1);
     expect(edited.stderr).toMatch(/manifest\.json: index file is corrupt: its content does not match its seal/);
   });
+
+  // before: `--json` printed nothing on stdout for a damaged index (a script read an empty document), and
+  // the damaged file's reason was printed twice on stderr ("damaged: …" then the error)
+  it('verify --json on a damaged index prints ok false and each damaged file; the reason is printed once', async () => {
+    const dir = damaged('sparse/postings.bin', flip);
+    const bad = await runCli(['index', 'verify', dir, '--json']);
+    expect(bad.code).toBe(1);
+    const out = JSON.parse(bad.stdout) as { ok: boolean; files: number; damaged: { file: string; message: string }[] };
+    expect(out.ok).toBe(false);
+    expect(out.files).toBeGreaterThan(5);
+    expect(out.damaged).toEqual([
+      { file: join(dir, 'sparse/postings.bin'), message: expect.stringMatching(/^sha256 \w+… does not match the manifest's \w+…$/) },
+    ]);
+    const plain = await runCli(['index', 'verify', dir]);
+    expect(plain.stderr.match(/does not match the manifest/g)).toHaveLength(1);
+    const info = await runCli(['index', 'info', dir, '--json']);
+    expect(info.code).toBe(1);
+    expect((JSON.parse(info.stdout) as { integrity: { ok: boolean; damaged: unknown[] } }).integrity).toMatchObject({
+      ok: false,
+      damaged: [{ file: join(dir, 'sparse/postings.bin') }],
+    });
+    // a manifest that fails its seal: the manifest is the damaged file
+    const m = damaged('manifest.json', (f) => writeFileSync(f, readFileSync(f, 'utf8').replace(/"passages": \d+/, '"passages": 399')));
+    const edited = await runCli(['index', 'verify', m, '--json']);
+    expect(edited.code).toBe(1);
+    expect(JSON.parse(edited.stdout)).toEqual({
+      dir: m,
+      ok: false,
+      damaged: [{ file: join(m, 'manifest.json'), message: expect.stringMatching(/^its content does not match its seal/) }],
+    });
+  });
 });
 
 describe('verification records: an unchanged verified index is not hashed again', () => {

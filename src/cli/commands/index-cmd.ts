@@ -14,7 +14,7 @@ import type { BuildOptions } from '../../../indexer/build.js';
 import { corpusNames } from '../../../corpora/catalog.js';
 import { log } from '../../../core/log.js';
 import { hasKeyedQueryDigest, withoutKeyedQueryDigests } from '../../../core/older-query-digest.js';
-import { verifyIndexDir, verifyJson, verifySummary } from './index-verify.js';
+import { damagedJson, verifyIndexDir, verifyJson, verifySummary } from './index-verify.js';
 import { action, output, parseIntOpt, parseListOpt, parseUniqueListOpt, type GlobalOpts } from '../action.js';
 import { byteSize } from '../byte-size.js';
 import { addCorpusOptions, assertCorpusFlagsApply, corpusLoadOptions, parseAnalyzerSpec, type CorpusFlags } from './cli-corpus-options.js';
@@ -314,7 +314,12 @@ export function register(program: Command): void {
         const { readManifest } = await import('../../../indexer/manifest.js');
         const m = await readManifest(dir);
         const sizes = await dirSizes(dir);
-        const integrity = await verifyIndexDir(dir);
+        let damaged: Awaited<ReturnType<typeof verifyIndexDir>> | undefined;
+        const integrity = await verifyIndexDir(dir, (x) => (damaged = x)).catch((e: unknown) => {
+          const json = g.json ? damagedJson(dir, e, damaged) : undefined;
+          if (json) process.stdout.write(`${JSON.stringify({ dir: json.dir, manifest: shownManifest(m), integrity: { ...json, dir: undefined } }, null, 2)}\n`);
+          throw e;
+        });
         output(
           g,
           {

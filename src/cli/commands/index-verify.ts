@@ -11,6 +11,7 @@
 import type { Command } from 'commander';
 import type { VerifyReport } from '../../../indexer/integrity.js';
 import type { LanceFtsChecked } from '../../../indexer/verify-lancedb-fts.js';
+import { errors, isLexcaseError } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { action, output, type GlobalOpts } from '../action.js';
 import { byteSize } from '../byte-size.js';
@@ -18,12 +19,12 @@ import { byteSize } from '../byte-size.js';
 /** What `index verify` checked: the data files, and the lancedb-fts table when the index has one. */
 export type IndexVerifyReport = VerifyReport & { lancedbFts?: LanceFtsChecked };
 
-/** Verify `dir`; throws INDEX_CORRUPT (naming the first damaged file or part) after logging all of them. */
-export async function verifyIndexDir(dir: string): Promise<IndexVerifyReport> {
-  const [{ readManifest }, { reportError, verifyAndRecord }] = await Promise.all([
-    import('../../../indexer/manifest.js'),
-    import('../../../indexer/integrity.js'),
-  ]);
+/**
+ * Verify `dir`; throws INDEX_CORRUPT naming the first damaged file or part, after logging the others
+ * (each once). `onDamaged` sees the whole report first (`--json` prints it).
+ */
+export async function verifyIndexDir(dir: string, onDamaged?: (r: IndexVerifyReport) => void): Promise<IndexVerifyReport> {
+  const [{ readManifest }, { verifyAndRecord }] = await Promise.all([import('../../../indexer/manifest.js'), import('../../../indexer/integrity.js')]);
   const m = await readManifest(dir);
   const r: IndexVerifyReport = await verifyAndRecord(dir, m);
   // The dense vectors live in LanceDB (maybe outside the dir): their table must still be this index's.
@@ -39,10 +40,28 @@ export async function verifyIndexDir(dir: string): Promise<IndexVerifyReport> {
     if (fts.checked) r.lancedbFts = fts.checked;
   }
   if (r.problems.length) {
-    for (const p of r.problems) log.error(`damaged: ${p.file}: ${p.message}`);
-    throw reportError(r)!;
+    onDamaged?.(r);
+    const [first, ...others] = r.problems;
+    for (const p of others) log.error(`damaged: ${p.file}: ${p.message}`);
+    const more = others.length ? ` (and ${others.length} more damaged file${others.length === 1 ? ' or part' : 's or parts'}, named above)` : '';
+    throw errors.indexCorrupt(first.file, first.message + more, ...(first.hint ? [first.hint] : []));
   }
   return r;
+}
+
+/**
+ * `--json` of a damaged index (`index verify`, `index info`): every damaged file or part, or the one a
+ * manifest that cannot be read names (INDEX_CORRUPT's file), so a script reads why as well as the exit status.
+ */
+export function damagedJson(dir: string, e: unknown, report?: IndexVerifyReport): Record<string, unknown> | undefined {
+  if (report?.problems.length) return { dir, ok: false, ...verifyJson(report), damaged: report.problems.map((p) => ({ file: p.file, message: p.message })) };
+  if (isLexcaseError(e) && e.code === 'INDEX_CORRUPT') {
+    const file = String(e.details.file ?? dir);
+    const message = e.message.split('\n')[0];
+    const prefix = `${file}: index file is corrupt: `; // errors.indexCorrupt's form: the file is a field of its own here
+    return { dir, ok: false, damaged: [{ file, message: message.startsWith(prefix) ? message.slice(prefix.length) : message }] };
+  }
+  return undefined;
 }
 
 export const verifySummary = (r: IndexVerifyReport): string =>
@@ -70,8 +89,15 @@ export function register(program: Command): void {
     .action(
       action(async (dir: string, _flags: unknown, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
-        const r = await verifyIndexDir(dir);
-        output(g, { dir, ok: true, ...verifyJson(r) }, () => `index ${dir}: ${verifySummary(r)}`);
+        let damaged: IndexVerifyReport | undefined;
+        try {
+          const r = await verifyIndexDir(dir, (x) => (damaged = x));
+          output(g, { dir, ok: true, ...verifyJson(r) }, () => `index ${dir}: ${verifySummary(r)}`);
+        } catch (e) {
+          const json = g.json ? damagedJson(dir, e, damaged) : undefined;
+          if (json) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+          throw e;
+        }
       }),
     );
 }
