@@ -34,11 +34,11 @@ import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardP
 import { acalDir } from './graph/store.js';
 import { decisionsLine, decisionStats } from './decision-stats.js';
 import { acalMetrics, metricsTable, type AcalMetrics } from './metrics.js';
+import { fewShotLines, fewShotSourceNote, loadFewShot } from './few-shot.js';
 import type { SemanticsName } from './semantics/types.js';
 import { createAcalSystem } from './system.js';
 import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { ACAL_SYSTEMS, type AcalSystemName } from './system-names.js';
-import { loadFewShot } from './few-shot.js';
 import { acalTask } from './tasks.js';
 import { DEFAULT_PASSAGE_CHARS } from './passage-chars.js';
 import { requestFingerprint } from '../../eval/request-fingerprint.js';
@@ -135,6 +135,9 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
   // the whole split, not only the first --limit items: a later, larger --limit runs the rest with the same examples
   const { examples: fewShot, record: fewShotRecord } = await loadFewShot(opts.task, system, split, opts.dataDir, all, dataFiles[split].file);
   if (fewShotRecord) dataFiles.train = await legalBenchFileRecord(opts.task, { split: 'train', dir: opts.dataDir }); // sp/cot's examples
+  // examples from another place than the items (--data without a train file): said, not only recorded
+  const fewShotNote = fewShotSourceNote(dataFiles, split);
+  if (fewShotNote) log.warn(`${system}: ${fewShotNote}`);
   const sys: AgentSystem<TaskExample> =
     system === 'acal'
       ? createAcalSystem({
@@ -281,6 +284,7 @@ function renderReport(a: {
     `Licence of the task data: ${LEGALBENCH_TASKS[a.task]?.licence ?? 'see the task README'}. Metrics in %; failed items count as wrong. ${methodsNoteFor(a.bootstrap)}`,
     '',
     metricsTable([{ name: a.system, m: a.metrics }], { limit: a.config.limit }),
+    ...fewShotLines(a.config),
     '',
     `Config: \`${JSON.stringify(a.config)}\``,
   ];

@@ -85,4 +85,29 @@ describe('ACAL sp/cot few-shot examples that are items of the split run', () => 
     expect(r.ran).toBe(4);
     expect(String(srv.requests[0].body.messages.at(-1).content).match(/\nAnswer: /g)).toHaveLength(5);
   });
+
+  // before: --data DIR without hearsay's train file showed the bundled train rows beside the user's items,
+  // recorded only in config.json (dataFiles.train.source "bundled"); the run's reports said nothing
+  it('--data holding the test file only: the run says its examples are the bundled train rows, in acal-report.md and report.md', async () => {
+    const d = join(dir, 'test-only');
+    mkdirSync(d);
+    writeFileSync(
+      join(d, 'hearsay.test.jsonl'),
+      rows('test')
+        .slice(40, 50)
+        .map((r) => `${JSON.stringify(r)}\n`)
+        .join(''),
+    );
+    const runDir = join(dir, 'run-test-only');
+    await runAcal({ task: 'hearsay', runDir, llm: llm(), system: 'sp', dataDir: d, limit: 2, iterations: 100 });
+    const said =
+      /the few-shot examples come from the bundled corpora\/data\/legalbench\/hearsay\/train\.jsonl, the items from .*test-only\/hearsay\.test\.jsonl \(--data\): --data holds no hearsay train file/;
+    expect(readFileSync(join(runDir, 'acal-report.md'), 'utf8')).toMatch(said);
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(said);
+    // the train file beside the items: nothing to say
+    const both = dataDir('both', []);
+    const quiet = join(dir, 'run-both');
+    await runAcal({ task: 'hearsay', runDir: quiet, llm: llm(), system: 'sp', dataDir: both, limit: 2, iterations: 100 });
+    expect(readFileSync(join(quiet, 'report.md'), 'utf8')).not.toMatch(/few-shot examples come from/);
+  });
 });

@@ -5,7 +5,7 @@
  * would be zero-shot beside the paper's few-shot baselines). A malformed train file is the loader's
  * error naming its file, line and field. A run records what it showed in config.json (`fewShot`).
  */
-import { itemTextKey, loadLegalBenchTask, resolveLegalBenchFile } from '../../corpora/legalbench.js';
+import { itemTextKey, loadLegalBenchTask, resolveLegalBenchFile, type LegalBenchFileRecord } from '../../corpora/legalbench.js';
 import type { TaskExample } from '../../corpora/types.js';
 import { errors, isLexcaseError } from '../../core/errors.js';
 import type { AcalSystemName } from './system-names.js';
@@ -80,4 +80,28 @@ export async function loadFewShot(
     throw errors.usage(`--system ${system}: the train file ${file} holds no rows, so there are no few-shot examples`, "add the task's train rows to it");
   refuseItemsAmongExamples(system, examples, items, file, testFile);
   return { examples, record: { split: 'train', count: examples.length, ids: examples.map((e) => e.id) } };
+}
+
+/**
+ * The line a run prints (stderr at its start, acal-report.md and report.md) when its few-shot examples
+ * were read from another place than its items: `--data DIR` without the task's train file falls back
+ * to LEXCASE_LEGALBENCH_DIR or the bundled rows, which config.json alone recorded. Undefined when both
+ * come from one place, or the run shows no examples. `dataFiles`: config.json's.
+ */
+export function fewShotSourceNote(dataFiles: unknown, split: string): string | undefined {
+  const files = (dataFiles ?? {}) as Partial<Record<string, LegalBenchFileRecord>>;
+  const items = files[split];
+  const train = files.train;
+  if (!items || !train || split === 'train' || items.source === train.source) return undefined;
+  const where = (r: LegalBenchFileRecord) => (r.source === 'bundled' ? `the bundled ${r.file}` : `${r.file} (${r.source})`);
+  return (
+    `the few-shot examples come from ${where(train)}, the items from ${where(items)}: ` +
+    `${items.source} holds no ${train.task} train file; put ${train.task}.train.jsonl (or ${train.task}/train.jsonl) beside the items to show your own`
+  );
+}
+
+/** acal-report.md's and report.md's line on few-shot examples read from another place than the items. */
+export function fewShotLines(config: Record<string, unknown>): string[] {
+  const note = fewShotSourceNote(config.dataFiles, String(config.split ?? 'test'));
+  return note ? ['', `**Note:** ${note}.`] : [];
 }

@@ -7,6 +7,7 @@
 import type { SectionBuilder } from '../../eval/report/types.js';
 import { ACAL_SYSTEMS } from './system-names.js';
 import { acalMetrics, metricsTable } from './metrics.js';
+import { fewShotLines } from './few-shot.js';
 import { answeredText, decisionStats, thresholdTiesText } from './decision-stats.js';
 import { cutReport, tallyCuts } from '../common/prompt-cuts.js';
 import { contestedGraphs, contestedLine } from './contested.js';
@@ -63,6 +64,7 @@ export const acalSection: SectionBuilder = (run, o) => {
     title: semantics ? `ACAL metrics (LegalBench, labels Yes/No; semantics ${semantics})` : 'ACAL metrics (LegalBench, labels Yes/No)',
     markdown:
       metricsTable([{ name, m }], { limit: run.config.config.limit }) +
+      fewShotLines(run.config.config).join('\n') +
       decisions +
       (contested ? `\n\n${contestedLine(contested)}` : '') +
       (cut ? `\n\n${cut.line}` : ''),
