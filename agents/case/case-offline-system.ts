@@ -13,6 +13,7 @@
  * question-level searches of the selector (facts, joint key terms) are recorded with the first
  * advocate's tool calls.
  */
+import { refusedOptions } from '../common/option-check.js';
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
@@ -145,6 +146,10 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
     const wanted = Array.isArray(ctx.options.tools) ? (ctx.options.tools as string[]) : defaults.tools;
     if (ctx.options.hypotheses === 'exploratory')
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses (direct)');
+    // an item without 2 options to weigh is one failed item, as on the LLM path (agents/common/option-check.ts):
+    // one option with text would be the verdict whatever the evidence, right whenever it is the gold
+    const refused = refusedOptions(q, 'CASE', { system: 'case', mode: OFFLINE_LABEL, hypothesesMode: 'direct', k });
+    if (refused) return refused;
     const facts = factsOf(q);
     const hypotheses = directHypotheses(q);
     const bm25 = ctx.retrievers.bm25;

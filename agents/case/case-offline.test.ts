@@ -133,4 +133,20 @@ describe('CASE offline heuristic on a real index', () => {
     await expect(system(questions[0], { ...ctx, options: { hypotheses: 'exploratory' } })).rejects.toThrow(/needs an LLM/);
     await expect(system(questions[0], { ...ctx, options: { tools: ['dense'] } })).rejects.toThrow(/none of the retrievers dense/);
   });
+
+  // before: offline CASE weighed whatever options an item had; with one option with text (the gold's), every
+  // item was answered "A" and right — accuracy 100% on 3 such items, while the LLM path fails each one
+  it('an item with fewer than 2 options with text is one failed item naming the field, as on the LLM path; nothing is searched', async () => {
+    const system = createCase({ offline: true, evidence: 'plan' });
+    const q = questions[0];
+    const one = { ...q, choices: [q.choices['ABCD'.indexOf(q.answer)]], answer: 'A' };
+    const out = await system(one, ctx);
+    expect(out.prediction).toBeNull();
+    expect(out.error).toMatch(/question \S+: field "choices" has 1 option with text \(A\): CASE needs at least 2 options with text to choose between/);
+    expect((out.trace as { advocates?: unknown }).advocates).toBeUndefined();
+    const emptied = await system({ ...q, choices: [q.choices[0], '', '  ', ''] }, ctx);
+    expect(emptied.error).toMatch(/field "choices\[1\]" is empty \(and 2 more\), leaving 1 option with text \(A\)/);
+    // two options with text are weighed as before
+    expect(['A', 'B']).toContain((await system({ ...q, choices: q.choices.slice(0, 2), answer: 'A' }, ctx)).prediction);
+  });
 });
