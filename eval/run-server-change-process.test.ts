@@ -13,7 +13,7 @@
  * - --allow-server-change goes on and records the items answered under each identity: results.jsonl
  *   (`serverIdentities`), the run's last warning, report.md's Run section and `compare`.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,8 +65,7 @@ const run = (env: Record<string, string | undefined>, runDir: string, ...more: s
       'barexam',
       '--split',
       'val',
-      '--limit',
-      '4',
+      ...(more.includes('--limit') ? [] : ['--limit', '4']),
       '--endpoint',
       srv.url,
       '--model',
@@ -154,5 +153,30 @@ describe('lexcase run: the server swaps its model under the same name during the
       new RegExp(`A's replies span 2 server identities \\(the model behind its name changed during the run\\): ${spans.source}; its figures mix them`),
     );
     expect(c.stdout).not.toMatch(/B's replies span/);
+  });
+
+  // before: a resume of a run dir whose items record no identity (written before lexcase recorded it) took the
+  // first identity it heard as the run's, and nothing said that the earlier items could not be checked
+  it("a resume of items that record no identity says they cannot be checked against this attempt's: stderr and report.md", async () => {
+    reset(Number.POSITIVE_INFINITY);
+    const env = isolatedEnv({ LEXCASE_PROGRESS: 'off' });
+    const first = await run(env, 'older', '--no-cache', '--limit', '2');
+    expect(first.code, first.stderr).toBe(0);
+    // what an older lexcase wrote: the same lines without serverIdentities
+    const file = join(dir, 'older', 'results.jsonl');
+    const recorded = lines('older');
+    expect(recorded.every((l) => l.serverIdentities)).toBe(true);
+    const older = recorded.map(({ serverIdentities: _, ...rest }) => rest);
+    writeFileSync(file, older.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const r = await run(env, 'older', '--no-cache');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `the 2 earlier items that asked the LLM record no server identity \\(written by an older lexcase, or the server listed no model then\\): this attempt's replies, under ${IDENTITY}, cannot be checked against theirs`,
+      ),
+    );
+    expect(readFileSync(join(dir, 'older', 'report.md'), 'utf8')).toMatch(
+      /\*\*server identity not recorded\*\*: 2 items that asked the LLM record no server identity .* beside 2 that do: a model swapped behind the same name between them cannot be seen/,
+    );
   });
 });

@@ -73,7 +73,7 @@ import { replyFingerprints } from './reply-fingerprints.js';
 import { cacheSources, cacheSourcesText } from './cache-sources.js';
 import { replayTokenDiffText, tokenDiff } from './replay-token-diff.js';
 import { replyModels } from './reply-models.js';
-import { newIdentities, serverIdentities, serverIdentitiesOf, serverIdentitiesText } from './server-identities.js';
+import { itemsWithoutIdentity, newIdentities, serverIdentities, serverIdentitiesOf, serverIdentitiesText } from './server-identities.js';
 import {
   assertReplaysRecording,
   modelSettingsPath,
@@ -568,6 +568,8 @@ async function runLocked<Item extends { id: string }>(
   let callsTotal = 0;
   // the server identities this run dir's replies were answered under (eval/server-identities.ts): its earlier lines', then this attempt's
   const identitiesHeard = new Set([...byId.values()].flatMap((r) => Object.keys(r.serverIdentities ?? {})));
+  const earlierWithoutIdentity = itemsWithoutIdentity([...byId.values()]);
+  let warnedIdentityGap = false;
   // the server-identity module, once the run has a live model: each item hears the identity again
   let identity: typeof import('../core/llm/server-identity.js') | undefined;
   // a replay: the items whose token counts differ from the recording's (eval/replay-token-diff.ts), and how many were replayed
@@ -748,6 +750,13 @@ async function runLocked<Item extends { id: string }>(
       // replies under another server identity than the run's earlier ones: two models' figures in one run, refused unless allowed
       const heardNow = replay ? undefined : serverIdentities(exchanges);
       const fresh = newIdentities(heardNow, identitiesHeard);
+      // a resume of items that record no identity (an older lexcase): this attempt's cannot be checked against theirs, said once
+      if (fresh.length && !identitiesHeard.size && earlierWithoutIdentity && !warnedIdentityGap) {
+        warnedIdentityGap = true;
+        log.warn(
+          `${runDir}: the ${earlierWithoutIdentity} earlier item${earlierWithoutIdentity === 1 ? '' : 's'} that asked the LLM record no server identity (written by an older lexcase, or the server listed no model then): this attempt's replies, under ${fresh.join(', ')}, cannot be checked against theirs — a model swapped behind the same name since would not be seen`,
+        );
+      }
       if (fresh.length && identitiesHeard.size + fresh.length > 1 && !(opts.allowServerChange ?? identity?.serverChangeAllowed())) {
         fail(errors.serverChanged(runDir, serverChangeText(item.id, fresh)));
         return;

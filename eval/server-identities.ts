@@ -61,3 +61,23 @@ export function serverSpanLine(label: 'A' | 'B', results: readonly Pick<ResultRe
     ? `${label}'s replies span ${serverIdentitiesOf(results).identities.length} server identities (the model behind its name changed during the run): ${text}; its figures mix them`
     : undefined;
 }
+
+/**
+ * Items that asked the LLM (calls not all from the cache) but record no server identity: written by a
+ * lexcase that did not record it, or answered while the server listed no model. Beside items that do
+ * record one, a model swap across them cannot be seen.
+ */
+export function itemsWithoutIdentity(results: readonly Pick<ResultRecord, 'serverIdentities' | 'tokens'>[]): number {
+  return results.filter((r) => !r.serverIdentities && (r.tokens?.calls ?? 0) > (r.tokens?.cached ?? 0)).length;
+}
+
+/** report.md's line when some items record a server identity and others that asked the LLM record none; '' otherwise. */
+export function identityGapText(results: readonly Pick<ResultRecord, 'serverIdentities' | 'tokens'>[]): string {
+  const without = itemsWithoutIdentity(results);
+  const heard = results.filter((r) => r.serverIdentities).length;
+  if (!without || !heard) return '';
+  return (
+    `${without.toLocaleString('en-US')} item${without === 1 ? '' : 's'} that asked the LLM record no server identity (written by an older lexcase, or the server listed no model then) beside ${heard.toLocaleString('en-US')} that do: ` +
+    'a model swapped behind the same name between them cannot be seen'
+  );
+}

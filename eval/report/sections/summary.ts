@@ -2,7 +2,7 @@
 import { llmFields } from '../llm-fields.js';
 import type { RunData, SectionBuilder } from '../types.js';
 import { replyFingerprintsOf, replyFingerprintsText } from '../../reply-fingerprints.js';
-import { serverIdentitiesOf, serverIdentitiesText } from '../../server-identities.js';
+import { identityGapText, serverIdentitiesOf, serverIdentitiesText } from '../../server-identities.js';
 import { replyModelsText } from '../../reply-models.js';
 import { cacheSourcesOf, cacheSourcesText } from '../../cache-sources.js';
 import { runResumes, type RunResume } from '../../run-resumes.js';
@@ -102,6 +102,8 @@ export const summarySection: SectionBuilder = (run) => {
           ] as [string, unknown],
         ]
       : []),
+    // items that asked the LLM with no identity recorded beside items with one (a resume of an older run dir)
+    ...(identityGapText(run.results) ? [['server identity not recorded', identityGapText(run.results)] as [string, unknown]] : []),
     // replies from the response cache: how many, and who wrote them (a model swapped behind one name is not that model)
     ...(cacheSourcesOf(run.results).sources.length
       ? [['answered from the response cache', cacheSourcesText(cacheSourcesOf(run.results).sources, cacheSourcesOf(run.results).calls)] as [string, unknown]]
