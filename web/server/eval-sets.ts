@@ -8,7 +8,7 @@
  * grade ≥ 1 relevant, every grade kept for graded nDCG). Errors name the file (by its base name) and line.
  * A user set is read again when the bytes of its topics or qrels file changed since it was last read
  * (content-key.ts: a same-size edit with its mtime set back included), so figures always come from
- * the files as they are now.
+ * the files as they are now; what a read made while a file was rewritten is not kept.
  */
 import { basename } from 'node:path';
 import { retrievalQuery } from '../../corpora/barexam.js';
@@ -85,7 +85,15 @@ export function evalSets(user: UserEvalSet[] = [], loader: TopicsQrelsLoader = r
       const now = await stamp();
       const hit = cache.get(id);
       if (hit && hit.stamp === now) return hit.topics;
-      const entry = { stamp: now, topics: f() };
+      // the files are hashed, then read by the loaders: rewritten in between, what was read is not of the bytes
+      // `now` names, so it is not kept (a file put back to those bytes would otherwise be shown the other figures)
+      const read = async (): Promise<EvalTopic[]> => {
+        const topics = await f();
+        if ((await stamp()) !== now && cache.get(id) === entry) cache.delete(id);
+        return topics;
+      };
+      const entry: { stamp: string; topics: Promise<EvalTopic[]> } = { stamp: now, topics: Promise.resolve([]) };
+      entry.topics = read();
       cache.set(id, entry);
       entry.topics.catch(() => {
         if (cache.get(id) === entry) cache.delete(id);
