@@ -24,9 +24,10 @@ import { checkOutputs, runFileOutputs } from '../output-files.js';
 import { batchSearch, type BatchSearchOptions, type BatchSearchResult } from './batch-search.js';
 import type { Retriever } from '../../retrieval/types.js';
 import { cutoffsBeyondDepthWarning } from '../../retrieval/ranking-depth.js';
+import { cutoffsPast } from './run-depth.js';
 import { log } from '../../core/log.js';
 import type { Measure } from './measures.js';
-import { type TopicSet, type TrecEvalOptions, type TrecEvalResult } from './evaluate.js';
+import type { TopicSet, TrecEvalOptions, TrecEvalResult } from './evaluate.js';
 import { TopicScorer } from './topic-scorer.js';
 import type { RankedQuery } from '../plots/recall-curve.js';
 import { DEFAULT_DEPTH } from './depth.js';
@@ -249,10 +250,10 @@ export async function judgedIdsOf(docs: OpenedDocStore, aggregation: Aggregation
  */
 function depthWarnings(measures: readonly Measure[], depth: number, retrievers: readonly Retriever[], perDocument: boolean): string[] {
   const unit = perDocument ? 'documents' : 'hits';
-  const over = measures.filter((m) => m.k !== undefined && m.k > depth);
+  const past = cutoffsPast(measures, depth);
   const out: string[] = [];
-  if (over.length) {
-    const most = Math.max(...over.map((m) => m.k!));
+  if (past) {
+    const { over, most } = past;
     out.push(
       `${over.map((m) => m.name).join(', ')} ${over.length === 1 ? 'is' : 'are'} cut deeper than the ${depth} ${unit} retrieved a topic (--hits ${depth}): ${over.length === 1 ? 'it counts' : 'they count'} only those ${depth}; give --hits ${most} to rank ${most}`,
     );

@@ -70,6 +70,8 @@ async function evalRun(runFile: string, flags: EvalRunFlags, g: GlobalOpts): Pro
   // Per document: each passage run aggregated by the same strategy and rule.
   const agg = await aggregationFromFlags(flags, flags.index, undefined);
   let aggregate: ReturnType<typeof import('../../../eval/trec/aggregate/index.js').describeAggregation> | undefined;
+  // the passage runs as read: whether they were cut is a fact of theirs, not of the documents they make
+  const passages = { A: A.run, B: B?.run };
   try {
     if (agg) {
       const { aggregateRun, describeAggregation } = await import('../../../eval/trec/aggregate/index.js');
@@ -83,11 +85,14 @@ async function evalRun(runFile: string, flags: EvalRunFlags, g: GlobalOpts): Pro
   const a = evaluateRun(A.run, qrels, opts);
   const b = B ? evaluateRun(B.run, qrels, opts) : undefined;
   const comparison = b ? compareTrecEvals(a, b) : undefined;
-  // a metric cut deeper than the run ranks counts only what it ranks (trec_eval's figure), said
-  const { cutsPastRunDepth } = await import('../../../eval/trec/run-depth.js');
+  // a metric cut deeper than the run ranks counts only what it ranks (trec_eval's figure), said; per document,
+  // deeper than the documents a cut passage run makes
+  const { cutsPastRunDepth, cutsPastAggregatedRunDepth } = await import('../../../eval/trec/run-depth.js');
+  const cutWarning = (r: LoadedRun, asRead: LoadedRun['run'], what: string) =>
+    aggregate ? cutsPastAggregatedRunDepth(asRead, r.run, opts.measures, what, aggregate.strategy) : cutsPastRunDepth(r.run, opts.measures, what);
   const warnings = [
-    cutsPastRunDepth(A.run, opts.measures, B ? `run A (${A.file})` : `the run (${A.file})`),
-    B ? cutsPastRunDepth(B.run, opts.measures, `run B (${B.file})`) : undefined,
+    cutWarning(A, passages.A, B ? `run A (${A.file})` : `the run (${A.file})`),
+    B ? cutWarning(B, passages.B!, `run B (${B.file})`) : undefined,
   ].filter((w): w is string => w !== undefined);
   for (const w of warnings) log.warn(`eval run: ${w}`);
   const json = {
