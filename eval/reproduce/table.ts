@@ -13,7 +13,7 @@
  *
  * table.json (read by the explorer):
  *   { recipe, title, paper, table, scale, columns, methods,
- *     rows: [{ label, comparable, cells: [{ column, paper, value, ci: [lo, hi] | null, n, failed, failedNote?, noHits?, method, ciNote?, outsideCi, flagNote?, run, status }] }],
+ *     rows: [{ label, comparable, cells: [{ column, paper, value, ci: [lo, hi] | null, n, failed, failedNote?, noHits?, pastDepth?, method, ciNote?, outsideCi, flagNote?, run, status }] }],
  *     notes, limit, shard, runs: [{ id, system, status, error?, argv? }] }
  */
 import { recordedBootstrap, type RecordedBootstrap } from '../report/recorded-bootstrap.js';
@@ -36,6 +36,8 @@ import { labelsWithoutGold, macroCeilingNote, macroLabels } from '../metrics/mac
 import { mixedOutcomeColumns } from './mixed-outcomes.js';
 import { samplingNotes } from './sampling-notes.js';
 import { noHitsLeftOutLine } from '../trec/format.js';
+import { parseMeasure } from '../trec/measures.js';
+import { runCut, runCutText, type RunCut } from '../trec/run-depth.js';
 import { codeSpan, mdCell } from '../report/format.js';
 
 export interface TableCell {
@@ -53,6 +55,13 @@ export interface TableCell {
    * skips them, so they are not in `n` (n + count = the topics searched); only where there are any.
    */
   noHits?: { count: number; examples: string[] };
+  /**
+   * A trec cell whose cutoff is deeper than its run searched (the recipe's `hits`) while some topics
+   * hold that many: trec_eval's figure counts only those `depth` documents (recall@1000 of a run cut
+   * at 100 is its recall@100); `topics` of the run's searched topics were cut there. The notes say it
+   * in full (eval/trec/run-depth.ts).
+   */
+  pastDepth?: { depth: number; topics: number };
   /**
    * A mean cell's denominator where its run's system declares the metric an outcome of every item:
    * "over every item (n = 12), the 2 that did not record it counted as 0 (metric kind outcome)"
@@ -117,6 +126,21 @@ function cellNoHits(recs: readonly ResultRecord[], m: Metric, kinds: MetricKinds
 }
 
 /**
+ * A finished trec run cut shallower than some of its measures' cutoffs: config.json's `hits` (the depth
+ * searched) and `metrics`, the topics' `retrieved` counts (trec-run.ts); undefined otherwise.
+ */
+function trecRunCut(recs: readonly ResultRecord[], cfg: Record<string, unknown>): RunCut | undefined {
+  if (cfg.system !== 'trec' || typeof cfg.hits !== 'number' || !Array.isArray(cfg.metrics)) return undefined;
+  const lengths = recs.map((r) => r.metrics?.retrieved).filter((n): n is number => typeof n === 'number');
+  return runCut(lengths, (cfg.metrics as string[]).map(parseMeasure), cfg.hits);
+}
+
+/** The cell's TableCell `pastDepth`: its measure's cutoff deeper than its run's cut. */
+function cellPastDepth(cut: RunCut | undefined, m: Metric): { pastDepth?: { depth: number; topics: number } } {
+  return cut && m.key !== undefined && cut.over.some((o) => o.name === m.key) ? { pastDepth: { depth: cut.depth, topics: cut.cut } } : {};
+}
+
+/**
  * A mean cell's denominator (TableCell `over`) where its metric is declared an outcome of every item:
  * every item the cell keeps, one without the metric 0; in a column whose runs read the metric both ways
  * (`mixed`: mixed-outcomes.ts), every cell's, the items that recorded it where not declared so.
@@ -134,6 +158,8 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
   const kinds = new Map<string, MetricKinds>();
   // the bootstrap its own report.md used (`run acal --iterations N`: config.bootstrap), so the cell's interval is the report's
   const bootstraps = new Map<string, RecordedBootstrap>();
+  // a trec run cut shallower than a measure's cutoff (run-depth.ts): said beside the cell and in the notes
+  const cuts = new Map<string, RunCut>();
   for (const run of recipe.runs) {
     const d = runDirOf(dir, run.id);
     if (!existsSync(join(d, 'results.jsonl'))) continue;
@@ -146,6 +172,8 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     // what its per-item metrics measure (a count's mean gets a bootstrap interval even at 0 or 1 on every item)
     kinds.set(run.id, file ? recordedMetricKinds(file) : {});
     bootstraps.set(run.id, recordedBootstrap(cfg, `${d}/config.json`));
+    const cut = trecRunCut(results.get(run.id)!, cfg);
+    if (cut) cuts.set(run.id, cut);
   }
   const state = new Map(repro.runs.map((s) => [s.id, s]));
   // the runs a table has figures of (finished in this reproduction), with the kinds their values allow
@@ -184,6 +212,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
         n: iv.n,
         ...fails,
         ...cellNoHits(recs, c.metric, readable),
+        ...cellPastDepth(cuts.get(c.run), c.metric),
         ...cellOver(recs, c.metric, readable, c.metric.key !== undefined && mixed.has(c.column, c.metric.key)),
         method: METHOD_LABEL[iv.method as IntervalMethod],
         ...(ci ? {} : { ciNote: iv.missing }),
@@ -209,6 +238,11 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     ...recipe.runs.flatMap((run) => {
       const ids = state.get(run.id)?.status === 'done' ? noHitIds(results.get(run.id) ?? []) : [];
       return ids.length ? [noHitsLeftOutLine(run.id, topicSet(ids))] : [];
+    }),
+    // a trec run cut shallower than a cutoff: its figure counts only what the run ranks (as `eval run` says of a run file)
+    ...recipe.runs.flatMap((run) => {
+      const cut = state.get(run.id)?.status === 'done' ? cuts.get(run.id) : undefined;
+      return cut ? [`${runCutText(cut, `run ${run.id}`, (k) => `the recipe's "hits": ${k}`)}.`] : [];
     }),
   ];
   return {
@@ -314,7 +348,8 @@ function cellText(c: TableCell | undefined, scale: number): string {
   const failed = c.failed ? ` (${c.failed} failed, ${c.failedNote})` : '';
   const over = c.over ? ` (${c.over})` : '';
   const noHits = c.noHits ? ` (${c.noHits.count} without hits left out)` : '';
-  return `${paper} · lexcase ${fmt(c.value, scale)} ${ci} n=${c.n}${over}${noHits}${failed}${c.outsideCi ? ` ⚠${c.failed ? ' (may come from the failed items)' : ''}` : ''}`;
+  const past = c.pastDepth ? ` (the run's ${c.pastDepth.depth} hits only: see the notes)` : '';
+  return `${paper} · lexcase ${fmt(c.value, scale)} ${ci} n=${c.n}${over}${noHits}${past}${failed}${c.outsideCi ? ` ⚠${c.failed ? ' (may come from the failed items)' : ''}` : ''}`;
 }
 
 export function tableMarkdown(t: TableJson): string {

@@ -39,6 +39,7 @@ import { searchTopK } from '../../retrieval/top-k.js';
 import { RETRIEVAL_RANKING } from './retrieval-run.js';
 import { staleCollectionIndex, type CollectionStamp } from './collection-stamp.js';
 import { runDocsOfHits } from '../trec/run.js';
+import { runCut, runCutText } from '../trec/run-depth.js';
 import { TrecRunWriter } from '../retrieval-eval-run-file.js';
 import { contextFrom, runExperiment, type RunExperimentResult } from '../runner.js';
 import type { AgentSystem } from '../types.js';
@@ -194,12 +195,20 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   // The whole run as a TREC run file (searched again: deterministic, and complete after a resume).
   // the tag rule of `search --topics` (batch-search.ts): the retriever's method, bm25+rm3 for RM3
   const writer = new TrecRunWriter(join(o.runDir, 'run.txt'), `lexcase-${retriever.method}`, digits);
+  const lengths: number[] = [];
   try {
-    for (const t of items) await writer.add(t.id, await search(t));
+    for (const t of items) {
+      const hitsOf = await search(t);
+      lengths.push(hitsOf.length);
+      await writer.add(t.id, hitsOf);
+    }
   } catch (e) {
     await writer.discard();
     throw e;
   }
   await writer.close();
+  // a measure cut deeper than the hits searched counts only those (run-depth.ts): said now, and in the table's notes
+  const cut = runCut(lengths, measures, hits);
+  if (cut) log.warn(`run ${basename(o.runDir)}: ${runCutText(cut, 'the run', (k) => `the recipe's "hits": ${k}`)}`);
   return result;
 }

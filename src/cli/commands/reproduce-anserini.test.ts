@@ -97,6 +97,36 @@ describe('lexcase reproduce anserini-cacm', () => {
     expect(JSON.parse(readFileSync(join(out, 'table.json'), 'utf8')).rows).toEqual(table.rows);
   }, 120_000);
 
+  it('a run cut shallower than a cell\'s cutoff (P30 of "hits": 20) says so beside the cell, in the notes and on stderr; the figure stays trec_eval\'s (before: printed with no word)', async () => {
+    const recipe = JSON.parse(readFileSync(new URL('../../../recipes/anserini-cacm.json', import.meta.url), 'utf8'));
+    recipe.id = 'cacm-hits20';
+    recipe.runs = [{ ...recipe.runs[0], args: { ...recipe.runs[0].args, hits: 20 } }];
+    recipe.rows = recipe.rows.slice(0, 1);
+    const file = join(dir, 'cacm-hits20.json');
+    writeFileSync(file, JSON.stringify(recipe));
+    const out = join(dir, 'repro-hits20');
+    const r = await cli('reproduce', file, '--data', data, '--run-dir', out);
+    expect(r.code, r.stderr).toBe(0);
+    const runFile = join(out, 'runs', 'bm25', 'run.txt');
+    const perTopic = new Map<string, number>();
+    for (const l of readFileSync(runFile, 'utf8').split('\n').filter(Boolean)) perTopic.set(l.split(' ')[0], (perTopic.get(l.split(' ')[0]) ?? 0) + 1);
+    const cut = [...perTopic.values()].filter((n) => n === 20).length;
+    expect(cut).toBeGreaterThan(0);
+    const said = `p@30 is cut deeper than run bm25 ranks: ${cut} of its ${TOPICS} topics hold exactly 20 documents and none more, as a run cut at 20 does; it counts only those, the missing ranks as not relevant (trec_eval's figure); unless the collection holds no more, a run 30 deep (the recipe's "hits": 30) ranks 30.`;
+    const table = JSON.parse(readFileSync(join(out, 'table.json'), 'utf8'));
+    const [mapCell, p30] = table.rows[0].cells;
+    expect(mapCell.pastDepth).toBeUndefined();
+    expect(p30.pastDepth).toEqual({ depth: 20, topics: cut });
+    // trec_eval's figure, unchanged
+    expect(p30.value).toBeCloseTo(await mean(runFile, 'p@30'), 4);
+    expect(table.notes).toContain(said);
+    expect(r.stdout).toContain(`- ${said}`);
+    expect(r.stdout).toMatch(
+      /\| BM25 \| paper 0\.3123 · lexcase [^|]+ \| paper 0\.1942 · lexcase \d\.\d{4} \(n < 10\) n=8 \(the run's 20 hits only: see the notes\) \|/,
+    );
+    expect(r.stderr).toContain(`run bm25: ${said.replace('than run bm25 ranks', 'than the run ranks').slice(0, -1)}`);
+  }, 120_000);
+
   it('an index another lexcase built (its stamp or manifest naming no or another lexcase and index format) is rebuilt, saying why, not reused (before: reused while the data and analyzer matched)', async () => {
     const out = join(dir, 'repro-stale');
     expect((await cli('reproduce', 'anserini-cacm', '--data', data, '--run-dir', out)).code).toBe(0);
