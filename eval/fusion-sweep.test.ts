@@ -13,6 +13,8 @@ import { evalRetrieval } from './retrieval-eval.js';
 import { batchSearch } from './trec/batch-search.js';
 import { retrievalQuery } from '../corpora/barexam.js';
 import { formatFusionSweep, sweepFusion } from './fusion-sweep.js';
+import { runCli } from '../tests/support/run-cli.js';
+import { BAREXAM_QA, bundledLines } from '../tests/support/bundled-data.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -43,6 +45,44 @@ describe('sweepFusion', () => {
     expect(live.metrics['recall@10'].estimate).toBeCloseTo(r.best.recall[10], 10);
     expect(live.metrics['recall@100'].estimate).toBeCloseTo(r.best.recall[100], 10);
     expect(formatFusionSweep(r)).toContain(`| **${r.best.label}** |`);
+  });
+});
+
+describe("eval retrieval --sweep-fusion --k past a setting's depth", () => {
+  it("says the depth=100 settings' Recall@150 counts only what their components rank within 100 (before: printed with no word)", {
+    timeout: 120_000,
+  }, async () => {
+    // twelve Bar Exam QA questions (the bundled file's first), the grid's depths 100 and 1000
+    const qa = join(dir, 'qa12.jsonl');
+    await writeFile(qa, `${bundledLines(BAREXAM_QA).filter(Boolean).slice(0, 12).join('\n')}\n`);
+    const args = [
+      'eval',
+      'retrieval',
+      '--index',
+      join(dir, 'idx'),
+      '--dataset-file',
+      qa,
+      '--split',
+      'all',
+      '--method',
+      'bm25,qld',
+      '--k',
+      '10,150',
+      '--sweep-fusion',
+    ];
+    const said =
+      "the depth=100 settings' Recall@150 is beyond the hybrid depth 100: it fuses each component's top 100 hits, so that figure counts only passages a component ranks within its top 100";
+    const j = await runCli(['--json', ...args]);
+    expect(j.code, j.stderr).toBe(0);
+    const out = JSON.parse(j.stdout);
+    expect(out.warnings).toEqual([said]);
+    expect(j.stderr).toContain(`eval retrieval --sweep-fusion: ${said}`);
+    const human = await runCli(args);
+    expect(human.stdout).toContain(`**Warning:** ${said}.`);
+    // cutoffs within every depth: nothing said
+    const within = await runCli(['--json', ...args.slice(0, -3), '--k', '10,100', '--sweep-fusion']);
+    expect(within.code, within.stderr).toBe(0);
+    expect(JSON.parse(within.stdout).warnings).toBeUndefined();
   });
 });
 

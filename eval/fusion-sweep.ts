@@ -21,6 +21,7 @@ import { retrievalQuery } from '../corpora/barexam.js';
 import { recallAtK } from './metrics/index.js';
 import { trecRankedIds } from './trec/order.js';
 import { searchTopK } from '../retrieval/top-k.js';
+import { cutoffsBeyondDepth } from '../retrieval/ranking-depth.js';
 import { MRR_K, NDCG_K } from './retrieval-eval.js';
 
 export interface FusionSetting {
@@ -48,6 +49,12 @@ export interface FusionSweepResult {
   singles: SweepRow[];
   settings: SweepRow[];
   best: SweepRow;
+  /**
+   * Cutoffs deeper than a setting's depth: its fused list holds at most the union of each component's
+   * top `depth`, so its Recall@k counts only passages a component ranks that high (as the live hybrid's
+   * does: retrieval/ranking-depth.ts). One sentence per such depth; absent when none.
+   */
+  warnings?: string[];
 }
 
 export function settingLabel(s: FusionSetting): string {
@@ -161,7 +168,14 @@ export async function sweepFusion(opts: {
   }
   const avg = (r: SweepRow) => mean(ks.map((k) => r.recall[k]));
   const best = settings.reduce((a, b) => (b.margin > a.margin + 1e-12 || (Math.abs(b.margin - a.margin) <= 1e-12 && avg(b) > avg(a) + 1e-12) ? b : a));
-  return { split, n: questions.length, ks, singles, settings, best };
+  // a cutoff past a setting's depth scores fewer hits than it names: said, as `eval retrieval --method hybrid` says it
+  const warnings = [...new Set(grid.map((g) => g.depth))]
+    .sort((a, b) => a - b)
+    .flatMap((d) => {
+      const beyond = cutoffsBeyondDepth('hybrid', d, ks);
+      return beyond ? [`the depth=${d} settings' Recall${beyond}`] : [];
+    });
+  return { split, n: questions.length, ks, singles, settings, best, ...(warnings.length ? { warnings } : {}) };
 }
 
 export function formatFusionSweep(r: FusionSweepResult): string {
@@ -176,5 +190,6 @@ export function formatFusionSweep(r: FusionSweepResult): string {
     sep,
     ...r.singles.map((s) => row(s)),
     ...r.settings.map((s) => row(s, s === r.best ? '**' : '')),
+    ...(r.warnings?.length ? ['', ...r.warnings.map((w) => `**Warning:** ${w}.`)] : []),
   ].join('\n');
 }

@@ -15,6 +15,7 @@ import { BAREXAM_SPLIT_SIZES, DEFAULT_SPLIT_SEED, parseSplit } from '../../../co
 import { DEFAULT_KS } from '../../../eval/retrieval-ks.js';
 import type { Progress } from '../../../core/progress.js';
 import { errors } from '../../../core/errors.js';
+import { log } from '../../../core/log.js';
 import { assertOutFiles, runFileOutputs } from '../out-file.js';
 import { resamplesOpt, seedOpt } from '../numeric-options.js';
 import { action, output, parseListOpt, parseUniqueListOpt, type GlobalOpts } from '../action.js';
@@ -123,6 +124,7 @@ export function register(program: Command): void {
           // the sweep fuses its components as hybrid does: hybrid's options are theirs
           retrieverOptions: retrieverOptions(flags, ['hybrid']),
         }).finally(() => stop.dispose());
+        for (const w of sweep.warnings ?? []) log.warn(`eval retrieval --sweep-fusion: ${w}`);
         return output(g, sweep, () => formatFusionSweep(sweep));
       }
       const [{ evalRetrievalOnIndex }, { formatRetrievalReport }, { writeRecallPlot }, { createProgress }] = await Promise.all([
