@@ -19,6 +19,10 @@ describe("the explorer's reproduction cell", () => {
     // anserini-cacm's BM25 MAP cell of a run that got no hit for topic 7
     expect(reproNText({ value: 0.3045, n: 51, noHits: { count: 1 }, outsideCi: false })).toBe('51 (1 without hits left out)');
   });
+  it('says a trec cell past its run\'s hits counts only those, as table.md does (before: "40" beside a Recall@1000 of a 100-hit run)', () => {
+    // a recipe's bm25 run with "hits": 100: its Recall@1000 cell
+    expect(reproNText({ value: 0.65, n: 40, pastDepth: { depth: 100 }, outsideCi: null })).toBe("40 (the run's 100 hits only: see the notes)");
+  });
   it('keeps a cell without failures as it was (a table.json from before `failed` included)', () => {
     const c = { value: 25, n: 12, outsideCi: true };
     expect(reproNText(c)).toBe('12');

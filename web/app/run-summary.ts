@@ -281,6 +281,8 @@ type ReproCell = {
   failedNote?: string;
   /** Topics of a trec run's cell with no hit, left out of n (absent when none). */
   noHits?: { count: number; examples: string[] };
+  /** A trec cell whose cutoff is deeper than its run's hits: those hits only (absent when not). */
+  pastDepth?: { depth: number; topics: number };
   method?: string | null;
   ciNote?: string;
   outsideCi: boolean | null;
