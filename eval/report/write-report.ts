@@ -48,14 +48,37 @@ export const GENERIC_SECTIONS: SectionBuilder[] = [
 
 export interface Report {
   markdown: string;
-  json: { run: string; generatedAt: string; sections: Record<string, unknown> };
+  /** `bootstrap`: only when given settings differ from the run's own (bootstrapOverride). */
+  json: { run: string; generatedAt: string; bootstrap?: BootstrapOverride; sections: Record<string, unknown> };
   sections: ReportSection[];
+}
+
+/** A report's bootstrap settings beside the run's own (recorded, else the shared ones), and what that means for its intervals. */
+export interface BootstrapOverride {
+  iterations: number;
+  seed: number;
+  run: { iterations: number; seed: number };
+  note: string;
+}
+
+/**
+ * The note a report written with other bootstrap settings than the run's own carries: the explorer,
+ * /v1/run and a plain `lexcase report` compute the run's own (config.json `bootstrap`, else the shared
+ * ones), so the same figure's bootstrap interval differs between report.md and them. Null when they agree.
+ */
+export function bootstrapOverride(used: { iterations: number; seed: number }, run: { iterations: number; seed: number }): BootstrapOverride | null {
+  if (used.iterations === run.iterations && used.seed === run.seed) return null;
+  const fmt = (b: { iterations: number; seed: number }) => `${b.iterations.toLocaleString('en-US')} resamples, seed ${b.seed}`;
+  const note = `bootstrap intervals in this report: ${fmt(used)} (lexcase report --iterations/--seed), not the run's own ${fmt(run)}, which the explorer, /v1/run and \`lexcase report\` without those flags use: a bootstrap interval here can differ from theirs (estimates and Wilson intervals do not)`;
+  return { ...used, run, note };
 }
 
 export async function buildReport(run: RunData, opts: ReportOptions & { extraSections?: SectionBuilder[] } = {}): Promise<Report> {
   // given settings, else those the run's own report was written with (recorded in config.json), else the shared ones
   const rec = recordedBootstrap(run.config.config, `${run.dir}/config.json`);
-  const o = { iterations: opts.iterations ?? rec.iterations ?? RESAMPLES, seed: opts.seed ?? rec.seed ?? SEED };
+  const own = { iterations: rec.iterations ?? RESAMPLES, seed: rec.seed ?? SEED };
+  const o = { iterations: opts.iterations ?? own.iterations, seed: opts.seed ?? own.seed };
+  const override = bootstrapOverride(o, own);
   const builders = [...GENERIC_SECTIONS, ...(await registeredSections(run)), ...(opts.extraSections ?? [])];
   const sections: ReportSection[] = [];
   for (const b of builders) {
@@ -66,9 +89,21 @@ export async function buildReport(run: RunData, opts: ReportOptions & { extraSec
   const system = typeof run.config.config.system === 'string' ? ` — ${run.config.config.system}` : '';
   const embed = (s: ReportSection) => (s.plots ?? []).flatMap((p) => ['', `![${p.title}](${p.file})`]);
   const markdown = redact(
-    [`# Run report${system}`, '', codeSpan(run.dir), '', ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, ...embed(s), ''])].join('\n'),
+    [
+      `# Run report${system}`,
+      '',
+      codeSpan(run.dir),
+      '',
+      ...(override ? [`**Note:** ${override.note}.`, ''] : []),
+      ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, ...embed(s), '']),
+    ].join('\n'),
   );
-  const json = redactValue({ run: run.dir, generatedAt: new Date().toISOString(), sections: Object.fromEntries(sections.map((s) => [s.id, s.json])) });
+  const json = redactValue({
+    run: run.dir,
+    generatedAt: new Date().toISOString(),
+    ...(override ? { bootstrap: override } : {}),
+    sections: Object.fromEntries(sections.map((s) => [s.id, s.json])),
+  });
   return { markdown, json, sections };
 }
 
@@ -121,6 +156,7 @@ export async function writeReport(dir: string, opts: ReportOptions & { extraSect
   const run = await readRun(dir);
   const before = await earlierSectionIds(dir);
   const report = await buildReport(run, opts);
+  if (report.json.bootstrap) log.warn(`${dir}: ${report.json.bootstrap.note}`);
   const gone = before.filter((id) => !(id in report.json.sections));
   if (gone.length)
     log.warn(
