@@ -117,6 +117,12 @@ export interface Comparison {
   failedLine: string;
   /** Interval and test methods, in words. */
   note: string;
+  /**
+   * "not compared: hallucination accuracy, factor utilization recall (…)": headline figures both runs'
+   * systems name that pool a per-item ratio (HeadlineMetric `perItem`) and declare no paired statistic,
+   * so no row here is theirs; every surface prints it (null when none).
+   */
+  notComparedLine: string | null;
 }
 
 const show = (v: unknown) => (v === undefined ? '–' : typeof v === 'string' ? v : JSON.stringify(v));
@@ -259,6 +265,18 @@ function paired(id: string, label: string, unit: Unit, a: number[], b: number[],
  */
 function pairedHeadlines(a: SystemSpec, b: SystemSpec): HeadlineMetric[] {
   return a.headline.filter((m) => m.paired && b.headline.some((x) => x.id === m.id && x.paired));
+}
+
+/**
+ * The line naming the headline figures both systems give that the comparison has no row for: a pooled
+ * figure (3-ply's hallucination accuracy: ΣN_h over ΣN_gt) is neither a paired statistic nor a per-item
+ * value, so `compare` judged two 3-ply runs by accuracy alone, its headline figures left out without a word.
+ */
+function notComparedHeadlines(a: SystemSpec, b: SystemSpec): string | null {
+  const left = a.headline.filter((m) => m.perItem && !m.paired && b.headline.some((x) => x.id === m.id));
+  if (!left.length) return null;
+  const names = left.map((m) => m.label).join(', ');
+  return `not compared: ${names} (pooled over each run's items, no paired statistic: each run's figure is in its report.md and the explorer)`;
 }
 
 /** What a comparison does with a failed item, by what it judges. */
@@ -404,6 +422,7 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
       ...(A.config.seed !== B.config.seed ? { seed: [A.config.seed, B.config.seed] as [unknown, unknown] } : {}),
       ...codeDiff(A.config, B.config),
     },
+    notComparedLine: retrieval ? null : notComparedHeadlines(specA, specB),
     failedLine: `failed among the shared items: A ${failedA}, B ${failedB} (${[FAILED_COUNTS[judgedBy], ...heads.map((h) => h.paired!.failed)].join('; ')})`,
     note:
       comparisonNote(judgedBy) +
@@ -452,6 +471,7 @@ export function formatComparison(c: Comparison): string {
     `- ${name(c.b, 'B')}`,
     ...(Object.keys(c.configDiff).length ? [`- config differences: ${configDiffText(c.configDiff)}`] : []),
     `- ${c.failedLine}`,
+    ...(c.notComparedLine ? [`- ${c.notComparedLine}`] : []),
     ...c.pairingLines.map((l) => `- ${l}`),
     ...(c.onlyLine ? [`- ${c.onlyLine}`] : []),
     '',

@@ -477,6 +477,7 @@ async function pairDetail(aId: string, bId: string): Promise<HTMLElement> {
         .filter((m) => m.over)
         .map((m) => h('div', { class: 'muted', 'data-testid': 'compare-over' }, `${m.label}: ${m.over}.`)),
       h('div', { class: c.failed.a || c.failed.b ? 'error-text' : 'muted', 'data-testid': 'compare-failed' }, c.failedLine),
+      c.notComparedLine ? h('div', { class: 'error-text', 'data-testid': 'compare-not-compared' }, c.notComparedLine) : null,
       ((c.pairingLines ?? []) as string[]).map((l) => h('div', { class: 'error-text', 'data-testid': 'compare-pairing' }, l)),
       h('div', { class: 'muted' }, c.note),
       c.onlyLine ? h('div', { class: 'muted', 'data-testid': 'compare-only' }, c.onlyLine) : null,

@@ -80,6 +80,8 @@ export async function compareRunsView(A: RunEntry, B: RunEntry) {
     /** Of the shared items, those each run failed, and the line saying how they count. */
     failed: { a: c.a.failed, b: c.b.failed },
     failedLine: c.failedLine,
+    /** Headline figures both systems give that have no row here (pooled ratios), the line saying so (null when none). */
+    notComparedLine: c.notComparedLine,
     /** Ids both runs hold for different items (left out), compared items whose content is unchecked, and the lines saying so. */
     different: c.different,
     unchecked: c.unchecked,

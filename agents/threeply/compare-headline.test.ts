@@ -1,0 +1,44 @@
+/**
+ * `lexcase compare` of two 3-ply runs: their headline figures (hallucination accuracy and factor
+ * utilization recall, pooled over the triples) have no paired statistic, so the comparison's rows
+ * were accuracy and abstained only — the CLI, --json and the explorer judged two 3-ply runs without
+ * their headline figures, and said nothing of it. Now a line names the figures left out.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { register } from '../../src/cli/commands/run-plugins.js';
+import { compareRuns, formatComparison } from '../../eval/report/compare.js';
+import { programWith, runCli } from '../../tests/support/run-cli.js';
+import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import { rulesScript } from './test-support/scripted-threeply.js';
+
+let dir: string;
+let srv: ScriptedServer;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'threeply-compare-headline-'));
+  srv = await startScriptedServer(rulesScript());
+  Object.assign(process.env, { LEXCASE_LLM_BASE_URL: srv.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0' });
+});
+afterAll(async () => {
+  await srv.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('compare of two 3-ply runs names the headline figures it has no row for', () => {
+  it('the text and the comparison object say hallucination accuracy and factor utilization recall are not compared', async () => {
+    const runDir = join(dir, 's13');
+    const r = await runCli(
+      ['run', 'threeply', '--scenarios', 'arguable,non-arguable', '--n', '2', '--seed', '13', '--run-dir', runDir, '--no-cache'],
+      programWith(register),
+    );
+    expect(r.code, r.err).toBe(0);
+    const copy = join(dir, 's13-copy');
+    cpSync(runDir, copy, { recursive: true });
+    const c = await compareRuns(runDir, copy);
+    expect(c.measures.map((m) => m.id)).not.toContain('hallucination-accuracy');
+    expect(c.notComparedLine).toMatch(/^not compared: hallucination accuracy, factor utilization recall \(pooled over each run's items, no paired statistic/);
+    expect(formatComparison(c)).toContain(`- ${c.notComparedLine}`);
+  });
+});
