@@ -220,7 +220,7 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
       : []),
     ...(m.failed
       ? [
-          `Answer citations are over the ${m.answered} answered of ${m.items} items (the ${m.failed} failed have no answer); gold passage in the evidence, checklist and forfeits over every item that records them.`,
+          `Answer citations are over the ${m.answered} answered of ${m.items} items (${m.failed === 1 ? 'the failed one has' : `the ${m.failed} failed have`} no answer); gold passage in the evidence, checklist and forfeits over every item that records them.`,
           '',
         ]
       : []),
