@@ -131,6 +131,27 @@ describe('caseMetrics', () => {
     expect(cm.tools.callsPerQuestion).toBe(3);
     expect(cm.tools.distinctPassagesPerQuestion).toBe(usage.distinctPassagesPerItem);
   });
+  it("tool calls per item are over the items whose traces were read, as the Tool usage section divides, and both say so when a recorded item's trace was not read", async () => {
+    // q4 and q5: a retry stopped between its trace and its line (the trace is another attempt's: not read)
+    const read = new Map([...traces].filter(([id]) => id !== 'q4' && id !== 'q5'));
+    const cm = caseMetrics(records, read);
+    const section = await toolUsageSection({ results: records, traces: read } as never, {} as never);
+    const usage = section!.json as { items: number; itemsWithoutTrace?: number; callsPerItem: number; distinctPassagesPerItem: number };
+    expect(usage).toMatchObject({ items: 3, itemsWithoutTrace: 2, callsPerItem: 2, distinctPassagesPerItem: 3 });
+    // before: 1.2 per question and 1.8 distinct passages (6 calls over all 5 records) beside the section's 2.00 calls / item
+    expect(cm.tools).toMatchObject({
+      callsPerQuestion: usage.callsPerItem,
+      distinctPassagesPerQuestion: usage.distinctPassagesPerItem,
+      items: 3,
+      itemsWithoutTrace: 2,
+    });
+    const over = "over the 3 of 5 items whose traces were read (2 not read: another attempt's, missing or of the wrong shape; their calls are in no figure)";
+    expect(caseMetricsMarkdown(cm)).toContain(`(2.0 per item, 3.0 distinct passages returned per item; ${over}).`);
+    expect(section!.markdown).toContain(`6 calls over 3 items; 3.0 distinct passages returned per item; calls / item and this figure ${over}.`);
+    // every trace read: no such words, and the same figures
+    expect(caseMetrics(records, traces).tools).not.toHaveProperty('itemsWithoutTrace');
+    expect(caseMetricsMarkdown(caseMetrics(records, traces))).toContain('(2.0 per item, 3.0 distinct passages returned per item).');
+  });
 });
 
 describe("caseMetrics: tokens per item, report.md's Tokens table's figure", () => {

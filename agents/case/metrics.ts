@@ -2,7 +2,8 @@
  * CASE/baseline report metrics computed from a run's results.jsonl records and traces only:
  * accuracy with its 95% Wilson interval (eval/stats: every figure here is a proportion), confidence-stratified accuracy (high/low/tie/offline)
  * and, for a jury run, accuracy over every item that is not unanimous (the paper's Table 4 low confidence), tool
- * usage counts (calls per tool, calls per question, distinct passages returned), tokens, and
+ * usage counts (calls per tool, calls per item, distinct passages returned: over the items whose traces were read, as
+ * report.md's Tool usage section counts them), tokens, and
  * advocate evidence recall (gold in the correct hypothesis's evidence / in any advocate's evidence /
  * ever returned by a tool call) — plus goldInContext for RAG baselines.
  * Failed items (prediction null) count as wrong; they are listed separately.
@@ -34,7 +35,7 @@ import {
   type RunReplyFlags,
   type UnderWay,
 } from '../../eval/run-counts.js';
-import { toolCallsOf } from '../../eval/report/sections/tool-usage.js';
+import { toolCallsOf, tracedItemsText } from '../../eval/report/sections/tool-usage.js';
 import { compareConfidenceLabels } from '../../eval/plots/confidence-bins.js';
 import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 import { meteredItemsText, perItemTokensText } from '../../eval/tokens-per-item.js';
@@ -70,7 +71,12 @@ export interface CaseMetrics {
   evidenceRecall: Record<'goldInCorrectEvidence' | 'goldInAnyEvidence' | 'goldEverReturned' | 'goldInContext', RateCi>;
   /** Items that record whether their gold passage is in the index, and how many have none there (absent for runs that do not record it). */
   goldInIndex?: GoldCoverage;
-  tools: { calls: Record<string, number>; callsPerQuestion: number; distinctPassagesPerQuestion: number };
+  /**
+   * Tool calls per tool, and per item over `items`: the items whose traces were read (a trace of another attempt than
+   * the item's line, or none, is not read: its calls are unknown), as report.md's Tool usage section divides;
+   * `itemsWithoutTrace`: the recorded items left out for that (absent when none).
+   */
+  tools: { calls: Record<string, number>; callsPerQuestion: number; distinctPassagesPerQuestion: number; items: number; itemsWithoutTrace?: number };
   /**
    * `cutOff`: requests cut off when their item ended; `refused`: requests answered with an error after
    * their retries (eval/run-counts.ts): in no call count or total; `cacheHits` and the tokens an earlier
@@ -176,11 +182,13 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   let tiedHyps = 0;
   let label: string | undefined;
   const selections = new Map<string, number>();
+  let traced = 0;
   // the tokens are the runner's count of the items whose lines record it: their stages only, so the parts add up to it
   const metered = records.filter((r) => r.tokens);
   for (const r of records) {
     const t = traces.get(r.id) as AnyTrace | undefined;
     if (!t) continue;
+    traced++;
     if (typeof t.mode === 'string') label ??= t.mode;
     if (typeof t.evidenceSelection === 'string') selections.set(t.evidenceSelection, (selections.get(t.evidenceSelection) ?? 0) + 1);
     // the runner's record of the item's tool calls, as the report's Tool usage section counts them
@@ -267,7 +275,15 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     ...(records.some((r) => typeof r.metrics?.toolCallsNotOffered === 'number')
       ? { toolCallsNotOffered: runToolCallCount(records, 'toolCallsNotOffered') }
       : {}),
-    tools: { calls, callsPerQuestion: n ? callTotal / n : 0, distinctPassagesPerQuestion: n ? distinct / n : 0 },
+    // over the items whose traces were read, as the Tool usage section (before: over every record, so an item whose
+    // trace was not read counted as one with no calls: "3.0 per question" beside the section's "4.00" calls / item)
+    tools: {
+      calls,
+      callsPerQuestion: traced ? callTotal / traced : 0,
+      distinctPassagesPerQuestion: traced ? distinct / traced : 0,
+      items: traced,
+      ...(traced < n ? { itemsWithoutTrace: n - traced } : {}),
+    },
     tokens: {
       total: tokenTotal,
       perItem: tokenItems ? tokenTotal / tokenItems : 0,
@@ -358,7 +374,9 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
   const tools = Object.entries(m.tools.calls).sort((a, b) => b[1] - a[1]);
   if (tools.length) {
     lines.push(
-      `Tool calls: ${tools.map(([t, c]) => `${t} ${c}`).join(', ')} (${m.tools.callsPerQuestion.toFixed(1)} per question, ${m.tools.distinctPassagesPerQuestion.toFixed(1)} distinct passages returned per question).`,
+      `Tool calls: ${tools.map(([t, c]) => `${t} ${c}`).join(', ')} (${m.tools.callsPerQuestion.toFixed(1)} per item, ${m.tools.distinctPassagesPerQuestion.toFixed(1)} distinct passages returned per item${
+        m.tools.itemsWithoutTrace ? `; ${tracedItemsText(m.tools.items, m.tools.items + m.tools.itemsWithoutTrace)}` : ''
+      }).`,
     );
   }
   if (m.tokens.total > 0 || m.tokens.cutOff || m.tokens.refused || m.tokens.cacheHits || m.tokens.replies || m.tokens.interrupted)

@@ -36,6 +36,14 @@ export function toolCallsOf(trace: Record<string, unknown>): ToolCallLike[] {
   return out;
 }
 
+/**
+ * "over the 6 of 8 items whose traces were read (…)": the one wording of a tool-call figure's items when some recorded
+ * items' traces were not read (another attempt's, missing or of the wrong shape; `lexcase report` warns which): their
+ * calls are unknown, so no per-item figure counts them as items with none.
+ */
+export const tracedItemsText = (traced: number, recorded: number): string =>
+  `over the ${traced} of ${recorded} items whose traces were read (${recorded - traced} not read: another attempt's, missing or of the wrong shape; their calls are in no figure)`;
+
 export const toolUsageSection: SectionBuilder = (run) => {
   if (run.traces.size === 0) return null;
   const perTool = new Map<string, { calls: number; items: number; errors: number }>();
@@ -59,10 +67,13 @@ export const toolUsageSection: SectionBuilder = (run) => {
   }
   if (total === 0) return { id: 'toolUsage', title: 'Tool usage', markdown: 'No tool calls in the traces.', json: { totalCalls: 0, tools: {} } };
   const n = run.traces.size;
+  // the recorded items whose traces were not read: their calls are unknown, left out of `n`, and said
+  const recorded = new Set([...(run.results ?? []).map((r) => r.id), ...run.traces.keys()]).size;
   const rows = [...perTool].sort(([a], [b]) => a.localeCompare(b, 'en')).map(([t, e]) => [t, e.calls, (e.calls / n).toFixed(2), e.items, e.errors]);
   const json = {
     totalCalls: total,
     items: n,
+    ...(recorded > n ? { itemsWithoutTrace: recorded - n } : {}),
     callsPerItem: total / n,
     distinctPassagesPerItem: distinctSum / n,
     tools: Object.fromEntries([...perTool].map(([t, e]) => [t, { ...e, callsPerItem: e.calls / n }])),
@@ -72,7 +83,7 @@ export const toolUsageSection: SectionBuilder = (run) => {
     title: 'Tool usage',
     markdown:
       table(['tool', 'calls', 'calls / item', 'items using it', 'errors'], rows) +
-      `\n\n${num(total)} calls over ${n} items; ${(distinctSum / n).toFixed(1)} distinct passages returned per item.`,
+      `\n\n${num(total)} calls over ${n} items; ${(distinctSum / n).toFixed(1)} distinct passages returned per item${recorded > n ? `; calls / item and this figure ${tracedItemsText(n, recorded)}` : ''}.`,
     json,
   };
 };
