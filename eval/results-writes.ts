@@ -62,11 +62,13 @@ export async function holdResultWrites(): Promise<void> {
  * ExchangeLog `sent`): an item leaves when its line is written (or it ends with none). What those left at
  * a signal sent is in no results.jsonl line; the signal's handler records it (src/cli/run-interrupt.ts).
  */
-const itemsUnderWay = new Map<string, Map<string, { readonly sent: number }>>();
+/** `tokens`: what the replies the item got so far reported (its usage meter), in no line either. */
+type UnderWayItem = { readonly sent: number; readonly tokens?: number };
+const itemsUnderWay = new Map<string, Map<string, UnderWayItem>>();
 
 /** Item `id` of run dir `dir` is under way; call the returned function when it ends without a line written. */
-export function noteItemUnderWay(dir: string, id: string, requests: { readonly sent: number }): () => void {
-  const items = itemsUnderWay.get(dir) ?? new Map<string, { readonly sent: number }>();
+export function noteItemUnderWay(dir: string, id: string, requests: UnderWayItem): () => void {
+  const items = itemsUnderWay.get(dir) ?? new Map<string, UnderWayItem>();
   itemsUnderWay.set(dir, items);
   items.set(id, requests);
   return () => noteItemWritten(dir, id);
@@ -78,13 +80,15 @@ export function noteItemWritten(dir: string, id: string): void {
 }
 
 /** The items under way in `dir` that have sent requests, and how many they sent: in no results.jsonl line. */
-export function unrecordedRequests(dir: string): { items: number; requests: number } {
+export function unrecordedRequests(dir: string): { items: number; requests: number; tokens?: number } {
   let items = 0;
   let requests = 0;
+  let tokens = 0;
   for (const r of itemsUnderWay.get(dir)?.values() ?? []) {
     if (!r.sent) continue;
     items++;
     requests += r.sent;
+    tokens += r.tokens ?? 0;
   }
-  return { items, requests };
+  return { items, requests, ...(tokens ? { tokens } : {}) };
 }

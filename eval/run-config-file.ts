@@ -65,7 +65,10 @@ export interface RunConfigFile {
     signal: string;
     at: string;
     items: number;
-    requests: number /** A merged run's: the shard interrupted (eval/reproduce/merge.ts). */;
+    requests: number;
+    /** The tokens the replies those items got before the signal reported (in no line, so in no total); absent when none, and for a kill (no handler saw it). */
+    tokens?: number;
+    /** A merged run's: the shard interrupted (eval/reproduce/merge.ts). */
     shard?: number;
   }[];
   /** A run `lexcase merge` joined from shards: each shard's dir, items, checksums, code and resumes (eval/reproduce/merge-config.ts). */

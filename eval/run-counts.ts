@@ -167,11 +167,12 @@ export function runInterrupts(configFile: unknown): UnderWay {
   const list = (configFile as { interrupts?: unknown } | null | undefined)?.interrupts;
   const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
   return (Array.isArray(list) ? list : []).reduce(
-    (a: UnderWay, x: { items?: unknown; requests?: unknown } | null) => ({
+    (a: UnderWay, x: { items?: unknown; requests?: unknown; tokens?: unknown } | null) => ({
       items: a.items + count(x?.items),
       requests: a.requests + count(x?.requests),
+      ...(a.tokens || count(x?.tokens) ? { tokens: (a.tokens ?? 0) + count(x?.tokens) } : {}),
     }),
-    { items: 0, requests: 0 },
+    { items: 0, requests: 0 } as UnderWay,
   );
 }
 
@@ -204,6 +205,13 @@ export function underWayText(u: { items: number; requests: number }): string {
 export interface UnderWay {
   items: number;
   requests: number;
+  /** The tokens their answered requests reported before the stop (config.json `interrupts[].tokens`): in no total; absent when none recorded. */
+  tokens?: number;
+}
+
+/** "plus 7,300 tokens the stopped attempt spent on them (…)": the one wording of an interrupt's tokens, which no total holds. */
+export function underWayTokensText(tokens: number): string {
+  return `plus ${tokens.toLocaleString('en-US')} tokens the stopped attempt spent on them (what their answered requests reported; not in the total, which counts recorded items only; a request the stop cut off reported none)`;
 }
 
 /** The run dir's interrupts summed (its config.json `interrupts`); 0 and 0 when it records none or cannot be read (the line then says nothing of them). */
@@ -214,7 +222,7 @@ export async function readRunUnderWay(runDir: string): Promise<UnderWay> {
 
 /** "3 requests sent by 2 items under way at an interrupt (in no results.jsonl line, nor in LLM calls; their usage is in no total)": the counts line's and CASE's Tokens line's wording. */
 export function underWayCountText(u: UnderWay): string {
-  return `${underWayText(u)} (in no results.jsonl line, nor in LLM calls; ${u.requests === 1 ? 'its' : 'their'} usage is in no total)`;
+  return `${underWayText(u)} (in no results.jsonl line, nor in LLM calls; ${u.tokens ? underWayTokensText(u.tokens) : `${u.requests === 1 ? 'its' : 'their'} usage is in no total`})`;
 }
 
 /** "; 2 requests cut off …; 3 requests refused …; …; 1 request sent by 1 item under way at an interrupt (…)": the run's requests counted apart from its calls, '' when none. */

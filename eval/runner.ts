@@ -693,7 +693,15 @@ async function runLocked<Item extends { id: string }>(
     // its requests are in no line until its line is written: a signal's handler counts them (src/cli/run-interrupt.ts),
     // and each is kept on disk as it is sent, for a resume after a kill that no handler saw (sent-journal.ts)
     if (!replay) xlog.onSent = () => noteSentRequest(runDir, item.id);
-    const leave = noteItemUnderWay(runDir, item.id, xlog);
+    // and the tokens its answered requests reported so far: a signal's handler records them beside the requests
+    const leave = noteItemUnderWay(runDir, item.id, {
+      get sent() {
+        return xlog.sent;
+      },
+      get tokens() {
+        return meter.snapshot().total;
+      },
+    });
     try {
       // ends the item's calls still in flight once its outcome is known (a sibling call failed it)
       const itemEnd = new AbortController();

@@ -14,6 +14,8 @@ import { llmConfigSchema } from '../../core/config.js';
 import { createChatModel } from '../../core/llm/factory.js';
 import { unrecordedRequests } from '../../eval/results-writes.js';
 import { readRunUnderWay, runTokensText } from '../../eval/run-counts.js';
+import { HumanMessage } from '@langchain/core/messages';
+import type { AgentSystem } from '../../eval/types.js';
 import { contextFrom, runExperiment } from '../../eval/runner.js';
 import { requestsCounted } from '../../eval/test-support/requests-counted.js';
 import { answerOneLetter, ONE_LETTER_ITEMS, type OneLetterItem } from '../../eval/test-support/one-letter-system.js';
@@ -133,5 +135,56 @@ describe('the counts line after an interrupt and its resume', () => {
       { items: 1, requests: 2 },
     ]);
     expect(await readRunUnderWay(runDir)).toEqual({ items: 3, requests: 4 });
+  });
+
+  it('counts the tokens the stopped attempt spent on an item it did not record, apart from the total (before: "their usage is in no total", the 30 tokens of its answered request in no figure)', async () => {
+    // each item asks twice; item 1's first request is answered (20 + 10 tokens), its second held when the run is stopped
+    const twice: AgentSystem<OneLetterItem> = async (item, ctx) => {
+      await ctx.llm!.invoke([new HumanMessage(`[${item.id}] Think first.`)], { signal: ctx.signal });
+      const reply = await ctx.llm!.invoke([new HumanMessage(`[${item.id}] Answer with one letter.`)], { signal: ctx.signal });
+      return { prediction: String(reply.content).trim(), trace: {} };
+    };
+    let held = true;
+    let release!: () => void;
+    const opened = new Promise<void>((ok) => (release = ok));
+    let n = 0;
+    const server = await startScriptedServer(async () => {
+      if (n++ === 1 && held) await opened;
+      return { content: 'C', usage: { prompt_tokens: 20, completion_tokens: 10 } };
+    });
+    srv = server;
+    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: server.url, model: 'scripted', cacheDir: false, maxRetries: 0 }));
+    const runDir = join(dir, 'spent');
+    const run = (signal?: AbortSignal) =>
+      runExperiment({
+        runDir,
+        system: twice,
+        items: ONE_LETTER_ITEMS as OneLetterItem[],
+        gold: (q) => q.answer,
+        makeContext: contextFrom({ llm }),
+        config: { system: 'baseline' },
+        lexcaseSystem: 'baseline',
+        seed: 1,
+        ...(signal ? { signal } : {}),
+      });
+    const stop = new AbortController();
+    const first = run(stop.signal);
+    while (server.requests.length < 2) await new Promise((ok) => setTimeout(ok, 5));
+    const u = unrecordedRequests(runDir);
+    expect(u).toEqual({ items: 1, requests: 2, tokens: 30 });
+    expect(recordInterrupt(runDir, 'SIGINT', u)).toBe(true);
+    expect(JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).interrupts).toMatchObject([{ signal: 'SIGINT', items: 1, requests: 2, tokens: 30 }]);
+    stop.abort(new Error('interrupted'));
+    held = false;
+    release();
+    await first;
+    const r = await run();
+    const underWay = await readRunUnderWay(runDir);
+    expect(underWay).toEqual({ items: 1, requests: 2, tokens: 30 });
+    // the resumed run's total is its 3 recorded items' 6 calls (180 tokens); the stopped attempt's 30 are said beside it
+    const said =
+      '2 requests sent by 1 item under way at an interrupt (in no results.jsonl line, nor in LLM calls; plus 30 tokens the stopped attempt spent on them';
+    expect(runTokensText(r.results, 180, underWay)).toContain(`tokens 180; ${said}`);
+    expect(caseMetricsMarkdown(caseMetrics(r.results, new Map(), 13, underWay))).toContain(`Tokens: 180 total, 60.0 per item (other 180); ${said}`);
   });
 });

@@ -62,16 +62,16 @@ function savedItems(dir: string): { saved: number; failed: number } {
 
 /**
  * Record in `dir`'s config.json (`interrupts`) the requests the items under way had sent (each attempt,
- * retries too): they have no results.jsonl line, so report.md counts them from there. Synchronous (the
+ * retries too) and the tokens their answered ones reported (`tokens`, absent when 0): they have no results.jsonl line, so report.md counts them from there. Synchronous (the
  * process exits next), written through a temp file and a rename; the run dir's request journal
  * (under-way/) is then removed. False when config.json cannot be read or written (the journal is kept
  * for the resume to count).
  */
-export function recordInterrupt(dir: string, signal: NodeJS.Signals, u: { items: number; requests: number }): boolean {
+export function recordInterrupt(dir: string, signal: NodeJS.Signals, u: { items: number; requests: number; tokens?: number }): boolean {
   const file = join(dir, RUN_FILES.config);
   try {
     const cfg = JSON.parse(readFileSync(file, 'utf8')) as { interrupts?: unknown[] };
-    const entry = { signal, at: new Date().toISOString(), items: u.items, requests: u.requests };
+    const entry = { signal, at: new Date().toISOString(), items: u.items, requests: u.requests, ...(u.tokens ? { tokens: u.tokens } : {}) };
     const tmp = `${file}.${process.pid}.interrupt.tmp`;
     writeFileSync(tmp, JSON.stringify({ ...cfg, interrupts: [...(cfg.interrupts ?? []), entry] }, null, 2) + '\n');
     renameSync(tmp, file);
@@ -91,7 +91,7 @@ export function interruptMessage(
   signal: NodeJS.Signals,
   args: readonly string[],
   dirs: readonly string[],
-  underWay: (dir: string) => { items: number; requests: number; recorded: boolean } = () => ({ items: 0, requests: 0, recorded: false }),
+  underWay: (dir: string) => { items: number; requests: number; tokens?: number; recorded: boolean } = () => ({ items: 0, requests: 0, recorded: false }),
 ): string {
   if (dirs.length === 0)
     return `interrupted (${signal}) before any item was saved: nothing is in a results.jsonl yet.\nto start again: ${resumeCommand(args, undefined)}\n`;
@@ -109,7 +109,7 @@ export function interruptMessage(
     const u = underWay(dir);
     if (u.requests)
       lines.push(
-        `  ${underWayText(u)} ${u.requests === 1 ? 'is' : 'are'} in no results.jsonl line (a resume runs ${u.items === 1 ? 'the item' : 'those items'} again): ${u.recorded ? `recorded in ${join(dir, RUN_FILES.config)} (interrupts); report.md counts ${u.requests === 1 ? 'it' : 'them'}` : `not recorded (${join(dir, RUN_FILES.config)} could not be written); a resume counts ${u.requests === 1 ? 'it' : 'those'} kept in ${join(dir, SENT_DIR)}`}`,
+        `  ${underWayText(u)}${u.tokens ? ` (their answered requests reported ${u.tokens.toLocaleString('en-US')} tokens)` : ''} ${u.requests === 1 ? 'is' : 'are'} in no results.jsonl line (a resume runs ${u.items === 1 ? 'the item' : 'those items'} again): ${u.recorded ? `recorded in ${join(dir, RUN_FILES.config)} (interrupts); report.md counts ${u.requests === 1 ? 'it' : 'them'}` : `not recorded (${join(dir, RUN_FILES.config)} could not be written); a resume counts ${u.requests === 1 ? 'it' : 'those'} kept in ${join(dir, SENT_DIR)}`}`,
       );
   }
   lines.push(`to resume: ${resumeCommand(args, dirs.length === 1 ? dirs[0] : undefined)}`);

@@ -20,6 +20,7 @@ import {
   runRetriedCount,
   runTokenTotal,
   underWayText,
+  underWayTokensText,
 } from '../../eval/run-counts.js';
 import { existsSync } from 'node:fs';
 import { readRegularFile } from '../../core/read-regular.js';
@@ -250,7 +251,10 @@ export function gridPlot(t: unknown): { id: string; title: string; spec: PlotSpe
 /** The requests of the items under way at the run's interrupts (config.json), and report.md's wording of them. */
 function interruptFigures(file: Record<string, unknown>): { interrupted: number; interruptedNote: string | null } {
   const u = runInterrupts(file);
-  return { interrupted: u.requests, interruptedNote: u.requests ? `${underWayText(u)} (in no results.jsonl line: in no figure)` : null };
+  return {
+    interrupted: u.requests,
+    interruptedNote: u.requests ? `${underWayText(u)} (in no results.jsonl line: in no figure${u.tokens ? `; ${underWayTokensText(u.tokens)}` : ''})` : null,
+  };
 }
 
 /** The run's cache hits and the one wording of them (a fully cached run's 0 tokens is not left unexplained). */

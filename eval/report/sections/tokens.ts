@@ -17,6 +17,7 @@ import {
   runInterrupts,
   runRetriesUnrecorded,
   underWayText,
+  underWayTokensText,
 } from '../../run-counts.js';
 import { num, table } from '../format.js';
 import { meteredItems, meteredItemsText, perItemTokensText } from '../../tokens-per-item.js';
@@ -111,6 +112,7 @@ export const tokensSection: SectionBuilder = (run) => {
   if (t.refused) rows.push(['requests refused (an error after retries; not in LLM calls)', num(t.refused), num(t.refused / n, 2)]);
   if (t.retried) rows.push(['failed attempts sent again (429, 5xx, timeouts; not in LLM calls)', num(t.retried), num(t.retried / n, 2)]);
   if (underWay.requests) rows.push(['requests sent by items under way at an interrupt (no line; not above)', num(underWay.requests), '']);
+  if (underWay.tokens) rows.push(['tokens their answered requests reported (spent by a stopped attempt; not in total)', num(underWay.tokens), '']);
   if (t.earlierAttempts)
     rows.push(['paid by an earlier attempt of this run (cache hits; not in total)', num(t.earlierAttempts), num(t.earlierAttempts / n, 1)]);
   // failed attempts a retry replaced: their lines are gone, their tokens are kept on the new line
@@ -168,7 +170,7 @@ export const tokensSection: SectionBuilder = (run) => {
       : []),
     ...(underWay.requests
       ? [
-          `**${underWayText(underWay)}** (Ctrl-C, SIGTERM, or a kill or a failed write the next run found; config.json \`interrupts\`): those items had no results.jsonl line, so a resume ran them again; their requests (each attempt, retries too, answered or not) are in no figure above, nor in LLM calls, cut off, refused or sent again, and what the endpoint spent on them is in no total.`,
+          `**${underWayText(underWay)}** (Ctrl-C, SIGTERM, or a kill or a failed write the next run found; config.json \`interrupts\`): those items had no results.jsonl line, so a resume ran them again; their requests (each attempt, retries too, answered or not) are in no figure above, nor in LLM calls, cut off, refused or sent again, and what the endpoint spent on them is in no total${underWay.tokens ? ` — ${underWayTokensText(underWay.tokens)}` : ''}.`,
         ]
       : []),
     ...(retriesUnrecorded
