@@ -111,6 +111,30 @@ function checkHashes(x: Exchange, file: string, line: number): void {
 }
 
 /** The recorded exchanges of item `id` (none: an empty list), each checked against its hashes. */
+/**
+ * Why item `record.id`'s recorded exchanges are not those of its results.jsonl line, or undefined: the requests
+ * refused, cut off and sent again that the line counts (the runner counts them from the very exchanges it writes)
+ * differ from those `exchanges` hold, or the line counts calls and there is no exchange. A run killed after writing
+ * the line and before putting llm/<id>.jsonl in place leaves the earlier attempt's file (a retry) or none; a replay
+ * served from it would give the item another outcome than its line, exit 0 (before: a failed item where the
+ * recording had a correct one, said only as token counts "a lexcase that read usage otherwise").
+ */
+export function exchangesLineMismatch(exchanges: readonly Exchange[], record: ResultRecord): string | undefined {
+  const t = record.tokens;
+  if (!t) return undefined;
+  if (!exchanges.length) return t.calls ? `its results.jsonl line counts ${t.calls} LLM calls and the file holds no exchange` : undefined;
+  const held = {
+    refused: exchanges.filter((x) => x.error && !x.abandoned).length,
+    'cut off': exchanges.filter((x) => x.abandoned && !x.unsent).length,
+    'sent again': exchanges.reduce((n, x) => n + (x.retries ?? 0), 0),
+  };
+  const line = { refused: t.refused ?? 0, 'cut off': t.abandoned ?? 0, 'sent again': t.retried };
+  const diff = (Object.keys(held) as (keyof typeof held)[])
+    .filter((k) => line[k] !== undefined && line[k] !== held[k])
+    .map((k) => `${k} ${line[k]} in the line, ${held[k]} in the file`);
+  return diff.length ? `its requests are not those its results.jsonl line counts (${diff.join('; ')})` : undefined;
+}
+
 export async function readExchanges(runDir: string, id: string): Promise<Exchange[]> {
   const file = exchangesReadPath(runDir, id);
   if (!existsSync(file)) return [];

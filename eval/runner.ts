@@ -78,6 +78,8 @@ import {
   assertReplaysRecording,
   modelSettingsPath,
   readExchanges,
+  exchangesLineMismatch,
+  exchangesPath,
   readModelSettings,
   replayInfo,
   stageExchanges,
@@ -683,7 +685,18 @@ async function runLocked<Item extends { id: string }>(
     let xlog: ExchangeLog;
     try {
       replay = ctx.llm ? await initLlm(ctx.llm) : offlineReplay;
-      xlog = new ExchangeLog(item.id, replay ? { dir: replay.dir, exchanges: await readExchanges(replay.dir, item.id) } : undefined);
+      const recorded = replay ? await readExchanges(replay.dir, item.id) : undefined;
+      // the recording's exchanges of the item must be those of its line (a kill between the two writes leaves another attempt's)
+      const line = replay?.recorded.get(item.id);
+      const other = recorded && line ? exchangesLineMismatch(recorded, line) : undefined;
+      if (other)
+        throw errors.llmRecordingAltered(
+          exchangesPath(replay!.dir, item.id),
+          1,
+          `${other}: another attempt's exchanges than the recorded line's (a run killed between writing the line and this file?), so a replay cannot reproduce item ${JSON.stringify(item.id)}`,
+          'replay a run whose llm/ files are whole, or record the run again',
+        );
+      xlog = new ExchangeLog(item.id, replay ? { dir: replay.dir, exchanges: recorded ?? [] } : undefined);
     } catch (e) {
       fail(e);
       return;
