@@ -96,6 +96,12 @@ describe('optionLetterReading', () => {
       'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition, a clause set off inside it or not ("C. If the answer is B, …", "C. If, as the buyer argues, the answer is B, …", "whether the answer is D", "the answer is B only if …", nor one another party is reported to give ("C. The seller argues that the answer is B.")',
       'interjection',
     ],
+    [
+      // recorded before the reply's own analysis as the subject ("This analysis concludes …") named the letter
+      '2026-12-03 ("C. This analysis concludes that the answer is B." read as C)',
+      'alone or marked, any case ("b", "(B)", "B.", "B. <text>"); none where text follows a bare letter ("A or D") or names another option in either case ("(A) or (D)", "B. Not B; the answer is c", "B. **Answer:** C", "B. My vote: C", "B. Option C is the correct answer."); a letter named as the answer, vote or verdict there and in the text beside a forced call (tokens.textOtherAnswer) by one rule, never an article ("Answer: A lawyer …") nor a letter under a condition, a clause set off inside it or not ("C. If the answer is B, …", "C. If, as the buyer argues, the answer is B, …", "whether the answer is D", "the answer is B only if …", nor one another party is reported to give ("C. The seller argues that the answer is B."), nor one another party is reported to hold ("C. The court held that the answer is B.", "Many believe the answer is B"), nor one followed by a condition after a comma or dash ("C. The answer is B, but only if …", "the answer is B, unless …"); a phrase set off before "is" leaves it named ("C. The answer, in my view, is B." names two)',
+      'own-work',
+    ],
   ])(
     'a run dir that records the reading of before %s resumes with a warning saying it records an older one',
     async (_when, older, name) => {

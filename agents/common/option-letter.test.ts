@@ -96,6 +96,9 @@ describe('optionLetterSchema: the one option-letter field of CASE jurors, the MC
     'C. If the answer is A, the buyer wins; but the answer is B.',
     'C. I suppose the answer is B.',
     'C. We would say the answer is B.',
+    'C. I strongly argued that the answer is B.',
+    // read as C until 2026-12-03 (the reply's own analysis read as another party's position)
+    'C. This analysis concludes that the answer is B.',
     // read as C until 2026-12-02's seventh change (a phrase set off before "is" named nothing)
     'C. The answer, in my view, is B.',
     'C. The answer is B, because the deed was delivered.',

@@ -96,6 +96,12 @@ const CONDITIONS: [text: string, named: string[]][] = [
   ['The buyer claimed that the answer is C. The answer is B.', ['answer B']],
   ['I argued that the answer is B.', ['answer B']],
   ['We would say the answer is B.', ['answer B']],
+  ['I strongly argued that the answer is B.', ['answer B']],
+  // before 2026-12-03: the reply's own work as the subject read as another party's position, so it named none
+  ['This analysis concludes that the answer is B.', ['answer B']],
+  ['My review found the answer is (b).', ['answer B']],
+  ['The above analysis concludes that the answer is B.', ['answer B']],
+  ['The court concluded that the answer is B.', []],
   // before (2026-12-02, seventh change): other verbs of a party's position named the letter
   ['The court held that the answer is C, so the easement survives.', []],
   ['Many believe the answer is C; the recording act says otherwise.', []],

@@ -42,7 +42,8 @@
  *   answer is B" name none; so do "held", "ruled", "found", "concluded", "believe(s)", "think(s)", … ("The court held that
  *   the answer is C", "Many believe the answer is C"; before 2026-12-02's seventh change each named C); after "I" or "we",
  *   up to two words between, it names: "I argued that the answer is B", "We would say the answer is B", "I really think
- *   the answer is B" name B;
+ *   the answer is B" name B, and so does the reply's own work as the subject ("This analysis concludes that the answer
+ *   is B", "My review found the answer is B"; before 2026-12-03 each named none);
  * - a phrase set off between the answer word and "is" (INTERJECTION) leaves the letter named ("The answer, in my view, is
  *   B"; before 2026-12-02's seventh change, none) unless it holds a condition or a reported position;
  * - a letter or label followed, with no punctuation between, by "if", "only if", "unless", "provided",
@@ -67,16 +68,19 @@ const CONDITION = 'if|unless|assuming|supposing|provided|providing';
  */
 const ASIDE = String.raw`(?:[^\S\n]*,[^,.!?;:\n]{1,80},|[^\S\n]*[—–][^—–.!?;\n]{1,80}[—–]|[^\S\n]+--?[^\S\n][^.!?;\n]{1,80}[^\S\n]--?(?=\s)|[^\S\n]*\([^()\n]{1,80}\)|\s+(?:arguendo|hypothetically|for\s+(?:argument['’]s\s+sake|the\s+sake\s+of\s+argument)))`;
 
+/** The reply's own work as a subject ("This analysis concludes …", "My review found …"): the speaker, as "I" is, not another party. */
+const OWN_WORK = String.raw`\b(?:this|my|our|the\s+(?:above|foregoing|preceding))\s+(?:analysis|reasoning|review|assessment|evaluation|memo|memorandum|discussion)`;
+
 /**
  * The one guard of both rules for a condition (header): a lookbehind for the answer word in a condition's clause, and a
  * lookahead (placed after the letter or label) for a condition following it.
  */
 /**
  * Another party's position reported (header): a reporting verb in the third person or after a modal — "The seller argues
- * that the answer is C", "Opposing counsel would say the answer is B" — not after "I" or "we" ("I argued that the answer
- * is B", "We would say the answer is B" name B).
+ * that the answer is C", "Opposing counsel would say the answer is B" — not after "I", "we" or the reply's own work
+ * (OWN_WORK: "I argued that the answer is B", "We would say the answer is B", "This analysis concludes that the answer is B" name B).
  */
-const REPORTED = String.raw`(?<!\b(?:I|we)(?:['’](?:d|ll|ve|m))?(?:\s+[\p{L}'’]+){0,2}\s+)\b(?:argues|argued|argue|contends|contended|contend|claims|claimed|claim|asserts|asserted|assert|insists|insisted|insist|maintains|maintained|maintain|holds|held|ruled|finds|found|concludes|concluded|conclude|decided|determined|believes|believed|believe|thinks|think|feels|felt|(?:would|might|could|may)\s+(?:argue|say|contend|claim|insist|suggest))`;
+const REPORTED = String.raw`(?<!\b(?:(?:I|we)(?:['’](?:d|ll|ve|m))?|${OWN_WORK})(?:\s+[\p{L}'’]+){0,2}\s+)\b(?:argues|argued|argue|contends|contended|contend|claims|claimed|claim|asserts|asserted|assert|insists|insisted|insist|maintains|maintained|maintain|holds|held|ruled|finds|found|concludes|concluded|conclude|decided|determined|believes|believed|believe|thinks|think|feels|felt|(?:would|might|could|may)\s+(?:argue|say|contend|claim|insist|suggest))`;
 
 /**
  * A phrase set off between the answer word and "is" (header): between commas, dashes or parentheses, up to 40 characters, naming
