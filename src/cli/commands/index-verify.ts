@@ -51,7 +51,8 @@ export async function verifyIndexDir(dir: string, onDamaged?: (r: IndexVerifyRep
 
 /**
  * `--json` of a damaged index (`index verify`, `index info`): every damaged file or part, or the one a
- * manifest that cannot be read names (INDEX_CORRUPT's file), so a script reads why as well as the exit status.
+ * manifest that cannot be read names (INDEX_CORRUPT's file), or, where there is no index to verify (INDEX_MISSING: no
+ * manifest.json), the error's code and message, so a script reads why as well as the exit status.
  */
 export function damagedJson(dir: string, e: unknown, report?: IndexVerifyReport): Record<string, unknown> | undefined {
   if (report?.problems.length) return { dir, ok: false, ...verifyJson(report), damaged: report.problems.map((p) => ({ file: p.file, message: p.message })) };
@@ -61,6 +62,8 @@ export function damagedJson(dir: string, e: unknown, report?: IndexVerifyReport)
     const prefix = `${file}: index file is corrupt: `; // errors.indexCorrupt's form: the file is a field of its own here
     return { dir, ok: false, damaged: [{ file, message: message.startsWith(prefix) ? message.slice(prefix.length) : message }] };
   }
+  // no index to verify (its manifest.json deleted, a wrong path): still one object, so a script reads why
+  if (isLexcaseError(e)) return { dir, ok: false, error: { code: e.code, message: e.message.split('\n')[0] } };
   return undefined;
 }
 
