@@ -59,5 +59,11 @@ describe('lexcase --json index verify on a damaged index', () => {
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual({ dir: d, ok: false, error: { code: 'INDEX_MISSING', message: expect.stringMatching(/manifest\.json not found/) } });
     once(r.stderr, /manifest\.json not found/);
+    const info = await lexcase(['--json', 'index', 'info', d]);
+    expect(info.code).toBe(1);
+    expect(JSON.parse(info.stdout)).toEqual({
+      dir: d,
+      integrity: { ok: false, error: { code: 'INDEX_MISSING', message: expect.stringMatching(/manifest\.json not found/) } },
+    });
   });
 });

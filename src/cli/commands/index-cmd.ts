@@ -312,7 +312,12 @@ export function register(program: Command): void {
       action(async (dir: string, _flags: unknown, cmd: Command) => {
         const g = cmd.optsWithGlobals() as GlobalOpts;
         const { readManifest } = await import('../../../indexer/manifest.js');
-        const m = await readManifest(dir);
+        const m = await readManifest(dir).catch((e: unknown) => {
+          // no manifest to show (deleted, unreadable): `--json` still prints why, as `index verify` does
+          const json = g.json ? damagedJson(dir, e) : undefined;
+          if (json) process.stdout.write(`${JSON.stringify({ dir, integrity: { ...json, dir: undefined } }, null, 2)}\n`);
+          throw e;
+        });
         const sizes = await dirSizes(dir);
         let damaged: Awaited<ReturnType<typeof verifyIndexDir>> | undefined;
         const integrity = await verifyIndexDir(dir, (x) => (damaged = x)).catch((e: unknown) => {
