@@ -149,6 +149,12 @@ describe('macro-F1: one rule on every surface', () => {
     const s = await surfaces('acal-table4', 'acal-cr1-uae1', 'acal', { system: 'acal/acal', task: 'hearsay', semantics: 'quadratic', limit: 20 }, records);
     expect(s.headline.estimate).toBeCloseTo(0.5, 12); // the number stays the rule's (scikit-learn's)
     expect((s.headline as unknown as { note: string }).note).toMatch(ceiling); // report.md Figures, the explorer, /v1
+    // which 20: the split's first in file order (before, the Figures note, the explorer and /v1 did not say)
+    const prefix = /at most 50\.0% here, which a model right on every item reads; `--limit 20` takes the first 20 items of the split in its file order$/;
+    expect((s.headline as unknown as { note: string }).note).toMatch(prefix);
+    expect(s.markdown).toMatch(
+      /^macro-F1: mean F1 over the labels Yes, No; no gold item has the label Yes .*`--limit 20` takes the first 20 items of the split in its file order\.$/m,
+    );
     expect(s.markdown).toMatch(
       /\*\*Macro figures of acal\/acal:\*\* no gold item has the label Yes .*; `--limit 20` takes the first 20 items of the split in its file order\./,
     );
@@ -159,8 +165,14 @@ describe('macro-F1: one rule on every surface', () => {
       runs: [{ id: 'acal-cr1-uae1', system: 'acal', status: 'done' }],
     });
     expect(table.notes.some((n) => /^Run acal-cr1-uae1's macro figures: no gold item has the label Yes/.test(n))).toBe(true);
-    const emar = emarSummaryMarkdown('hearsay/test', summarizeEmarRun(records, { labels: emarLabels('hearsay') }));
+    const emar = emarSummaryMarkdown('hearsay/test', summarizeEmarRun(records, { labels: emarLabels('hearsay') }), { limit: 20 });
     expect(emar).toMatch(ceiling);
+    expect(emar).toMatch(/\*\*macro-F1:\*\* no gold item has the label Yes .*; `--limit 20` takes the first 20 items of the split in its file order\./); // EMAR's run table and section
+    const emarRun = await surfaces('emar-table4', 'emar-hearsay', 'emar', { system: 'emar', dataset: 'hearsay', split: 'test', limit: 20 }, records);
+    expect(emarRun.markdown).toMatch(
+      /\*\*macro-F1:\*\* no gold item has the label Yes .*; `--limit 20` takes the first 20 items of the split in its file order\./,
+    ); // report.md's EMAR section
+    expect((emarRun.headline as unknown as { note: string }).note).toMatch(prefix);
     const paired = macroF1Paired(
       records.map((r) => [r, r] as const),
       { labels: ['Yes', 'No'] },

@@ -26,7 +26,7 @@ import {
 } from './stats/index.js';
 import { canonicalById } from './bootstrap.js';
 import { correctFlags, isFailed } from './metrics/failures.js';
-import { macroCeilingNote, macroScores } from './metrics/macro.js';
+import { limitPrefixClause, macroCeilingNote, macroScores } from './metrics/macro.js';
 import { MACRO_PAIRED_NOTE, macroF1Paired } from './metrics/macro-paired.js';
 import type { ResultRecord } from './types.js';
 import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from './gold-in-index.js';
@@ -226,7 +226,8 @@ export const macroF1: HeadlineMetric = {
   compute: (records, ctx) => {
     if (!records.length) return [];
     const m = macroScores(records, { labels: ctx.labels, seed: ctx.seed, iterations: ctx.iterations });
-    const ceiling = macroCeilingNote(m.withoutGold, m.labels, records.length);
+    const note = macroCeilingNote(m.withoutGold, m.labels, records.length);
+    const ceiling = note && note + limitPrefixClause(ctx.config.limit);
     return [figureOf('macro-f1', 'macro-F1', m.f1, { note: [`mean F1 over the labels ${m.labels.join(', ')}`, ceiling].filter(Boolean).join('; ') })];
   },
   // no per-item mean: the paired bootstrap of the report's macro-F1 and the paired swap test (eval/metrics/macro-paired.ts)

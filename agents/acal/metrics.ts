@@ -6,7 +6,7 @@
  * eval/metrics/macro.ts; failed items (prediction null) count as wrong.
  */
 import { correctFlags, failedCount } from '../../eval/metrics/failures.js';
-import { macroCeilingNote, macroScores } from '../../eval/metrics/macro.js';
+import { limitPrefixClause, macroCeilingNote, macroScores } from '../../eval/metrics/macro.js';
 import { figureText, METHOD_LABEL, proportionInterval, type Interval } from '../../eval/stats/index.js';
 import { table } from '../../eval/report/format.js';
 import { ACAL_LABELS } from './labels.js';
@@ -48,7 +48,7 @@ const pct = (c: Interval) => figureText(c, 'percent');
 
 /** `limit`: the run's --limit (config.json `limit`), said beside a macro-F1 ceiling: it takes the split's first items in file order. */
 export function metricsTable(rows: { name: string; m: AcalMetrics }[], o: { limit?: unknown } = {}): string {
-  const limit = typeof o.limit === 'number' ? `; \`--limit ${o.limit}\` takes the first ${o.limit} items of the split in its file order` : '';
+  const limit = limitPrefixClause(o.limit);
   return (
     table(
       [

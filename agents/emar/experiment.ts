@@ -114,5 +114,5 @@ export async function runEmarExperiment(
   // the statistics module's bootstrap seed and resamples, not the run's seed: the macro-F1 interval this
   // summary prints is the one report.md, `lexcase report`, the explorer and /v1 compute (eval/stats/settings.ts)
   const summary = summarizeEmarRun(run.results, { labels, seed: SEED, iterations: RESAMPLES });
-  return { run, summary, markdown: emarSummaryMarkdown(`${o.dataset}/${o.split}`, summary) };
+  return { run, summary, markdown: emarSummaryMarkdown(`${o.dataset}/${o.split}`, summary, { limit: o.limit }) };
 }

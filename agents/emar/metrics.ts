@@ -11,7 +11,7 @@
  */
 import { correctFlags, failedCount, isFailed } from '../../eval/metrics/failures.js';
 import { figureText, methodLabel, proportionInterval, valueText, type Interval } from '../../eval/stats/index.js';
-import { macroCeilingNote, macroReport, macroScores } from '../../eval/metrics/macro.js';
+import { limitPrefixClause, macroCeilingNote, macroReport, macroScores } from '../../eval/metrics/macro.js';
 import type { ResultRecord } from '../../eval/types.js';
 import { table } from '../../eval/report/format.js';
 
@@ -70,7 +70,8 @@ const pct = (x: number) => valueText(x, 'percent');
 const NO_ANSWERED = '– (no answered item)';
 const recursion = (x: number | null, text: (x: number) => string) => (x === null ? NO_ANSWERED : text(x));
 
-export function emarSummaryMarkdown(dataset: string, s: EmarSummary): string {
+/** `o.limit`: the run's --limit (config.json `limit`), said beside a macro-F1 ceiling: it takes the split's first items in file order. */
+export function emarSummaryMarkdown(dataset: string, s: EmarSummary, o: { limit?: unknown } = {}): string {
   return (
     table(
       [
@@ -99,12 +100,12 @@ export function emarSummaryMarkdown(dataset: string, s: EmarSummary): string {
           s.failed,
         ],
       ],
-    ) + ceilingLine(s)
+    ) + ceilingLine(s, o.limit)
   );
 }
 
 /** macro-F1's ceiling below 100% (a label with no gold item among these), said under the table. */
-function ceilingLine(s: EmarSummary): string {
+function ceilingLine(s: EmarSummary, limit: unknown): string {
   const note = macroCeilingNote(s.labelsWithoutGold ?? [], s.labels ?? [], s.n);
-  return note ? `\n\n**macro-F1:** ${note}.` : '';
+  return note ? `\n\n**macro-F1:** ${note}${limitPrefixClause(limit)}.` : '';
 }

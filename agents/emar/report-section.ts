@@ -13,7 +13,7 @@ export const emarSection: SectionBuilder = (run, o) => {
   return {
     id: 'emar',
     title: 'EMAR: accuracy, F1 and recursion',
-    markdown: `${emarSummaryMarkdown(`${dataset}/${String(run.config.config.split ?? '')}`, s)}\n\nThe paper's LFPBench (Chinese civil cases) is not available; figures on this dataset are not comparable with the paper's.`,
+    markdown: `${emarSummaryMarkdown(`${dataset}/${String(run.config.config.split ?? '')}`, s, { limit: run.config.config.limit })}\n\nThe paper's LFPBench (Chinese civil cases) is not available; figures on this dataset are not comparable with the paper's.`,
     json: s,
   };
 };

@@ -76,6 +76,15 @@ export function macroCeilingNote(missing: readonly string[], labels: readonly st
   );
 }
 
+/**
+ * Said after `macroCeilingNote` when the run took `--limit N` (config.json `limit`): the items scored are
+ * the split's first N in its file order, not a sample (the bundled hearsay test split lists its "No"
+ * items first); empty when the run had no limit.
+ */
+export function limitPrefixClause(limit: unknown): string {
+  return typeof limit === 'number' ? `; \`--limit ${limit}\` takes the first ${limit} items of the split in its file order` : '';
+}
+
 export interface MacroScores {
   /** The labels averaged over. */
   labels: string[];
