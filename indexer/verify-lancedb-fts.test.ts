@@ -69,7 +69,7 @@ describe('index verify checks the lancedb-fts table', () => {
       expect(r.code, r.stdout).toBe(1);
       expect(r.stdout).not.toContain('integrity ok');
       expect(r.stderr).toContain(
-        `damaged: ${part(rel)}: the table does not hold the doc store's passages: it holds 11 rows where the doc store holds 12 passages`,
+        `${part(rel)}: index file is corrupt: the table does not hold the doc store's passages: it holds 11 rows where the doc store holds 12 passages`,
       );
       expect(r.stderr).toContain(`hint: rebuild the table from the doc store: lexcase index lancedb-fts ${rel} --rebuild`);
     }
@@ -80,7 +80,9 @@ describe('index verify checks the lancedb-fts table', () => {
     await table.update({ where: `id = '${passages[0].id}'`, values: { text: `${passages[1].title}\n\n${passages[1].text}` } });
     const r = await cli('index', 'verify', rel);
     expect(r.code, r.stdout).toBe(1);
-    expect(r.stderr).toContain(`damaged: ${part(rel)}: the table does not hold the doc store's passages: its 12 rows are not the doc store's 12 passages`);
+    expect(r.stderr).toContain(
+      `${part(rel)}: index file is corrupt: the table does not hold the doc store's passages: its 12 rows are not the doc store's 12 passages`,
+    );
   }, 60_000);
 
   it('a data file cut short: exit 1 naming the table as unreadable', async () => {
@@ -90,7 +92,7 @@ describe('index verify checks the lancedb-fts table', () => {
     await truncate(join(data, first), 100);
     const r = await cli('index', 'verify', rel);
     expect(r.code, r.stdout).toBe(1);
-    expect(r.stderr).toContain(`damaged: ${part(rel)}: the table cannot be read: `);
+    expect(r.stderr).toContain(`${part(rel)}: index file is corrupt: the table cannot be read: `);
   }, 60_000);
 
   it('index lancedb-fts over a table with a row deleted does not keep it as built: exit 1 naming --rebuild, which repairs it', async () => {
