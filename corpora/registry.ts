@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { errors } from '../core/errors.js';
 import { PACKAGE_ROOT } from '../core/version.js';
 import { openBytes, assertReadableFile } from './read-lines.js';
@@ -138,6 +138,20 @@ export function firstItems<T>(items: T[], limit: number | undefined): T[] {
   if (limit === undefined) return items;
   if (!Number.isInteger(limit) || limit < 1) throw errors.invalidInput('limit', `must be a positive integer, got ${limit}`);
   return items.slice(0, limit);
+}
+
+/**
+ * The dataset part of a default run dir's name: the dataset, and with a user's file (`--dataset-file`)
+ * also the file's name without its extensions ("barexam-mine" for mine.jsonl.gz), so a run over a
+ * user's questions does not take the bundled run's dir (a resume there is refused by the checksum).
+ */
+export function datasetRunLabel(dataset: string, file?: string): string {
+  if (file === undefined) return dataset;
+  const stem = basename(file)
+    .replace(/(\.(jsonl|json|csv|tsv|gz))+$/i, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .slice(0, 60);
+  return stem ? `${dataset}-${stem}` : dataset;
 }
 
 /** sha256 (hex) of a file's content, decompressed when it is .gz (so it matches the plain JSONL). */

@@ -65,6 +65,13 @@ export const RUN_OPTIONS: readonly CliFlag[] = [
   { name: 'dataset', arg: 'name', description: 'dataset', type: 'string', default: 'barexam' },
   { name: 'split', arg: 'split', description: 'train | val | test | all', type: 'string', default: 'val' },
   { name: 'split-seed', arg: 'n', description: 'seed of the dataset split', type: 'int', default: 13 },
+  {
+    name: 'dataset-file',
+    arg: 'file',
+    description:
+      "read the dataset's questions from this file (JSONL or CSV, the bundled copy's fields) instead of the bundled copy; its seeded split as for the bundled one (--split all: every question)",
+    type: 'string',
+  },
   { name: 'index', arg: 'dir', description: 'index directory (default: the bundled default index, built if absent)', type: 'string' },
   {
     name: 'k',

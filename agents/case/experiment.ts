@@ -7,7 +7,7 @@
 import { join, resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { datasetsWithGold } from '../../corpora/catalog.js';
-import { datasetFileRecord, loadQuestionsLimited } from '../../corpora/registry.js';
+import { datasetFileRecord, datasetRunLabel, loadQuestionsLimited } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeReport } from '../../eval/report/write-report.js';
 import { SEED } from '../../eval/stats/settings.js';
@@ -47,6 +47,8 @@ export interface CaseExperimentOptions {
   dataset: string;
   split: Split;
   splitSeed?: number;
+  /** Read the dataset's questions from this file (the bundled copy's format) instead of the bundled copy (`--dataset-file`). */
+  datasetFile?: string;
   /** The index searched; not read (nor needed) by the llm-only baseline, which retrieves nothing. */
   index?: string;
   /** CASE: the offline heuristic (no LLM). */
@@ -92,11 +94,11 @@ export { DEFAULT_INDEX_DIR, ensureDefaultIndex } from '../../retrieval/default-i
 
 /** The run dir for these settings; `k` is the resolved k (runCaseExperiment applies DEFAULT_K once). */
 export function defaultRunDir(
-  o: Pick<CaseExperimentOptions, 'system' | 'mode' | 'offline' | 'dataset' | 'split' | 'seed' | 'hypotheses' | 'limit'> & { k: number },
+  o: Pick<CaseExperimentOptions, 'system' | 'mode' | 'offline' | 'dataset' | 'datasetFile' | 'split' | 'seed' | 'hypotheses' | 'limit'> & { k: number },
 ): string {
   const what = o.system === 'case' ? `case-${o.offline ? 'offline' : 'llm'}${o.hypotheses === 'exploratory' ? '-exploratory' : ''}` : `baseline-${o.mode}`;
   const k = o.system === 'baseline' && o.mode === 'llm-only' ? '' : `-k${o.k}`;
-  return join('runs', `${what}-${o.dataset}-${o.split}${k}-s${o.seed ?? 13}${o.limit !== undefined ? `-n${o.limit}` : ''}`);
+  return join('runs', `${what}-${datasetRunLabel(o.dataset, o.datasetFile)}-${o.split}${k}-s${o.seed ?? 13}${o.limit !== undefined ? `-n${o.limit}` : ''}`);
 }
 
 export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseExperimentResult> {
@@ -110,7 +112,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
   }
   const offline = o.system === 'case' && !!o.offline;
   if (!offline && !o.llm) throw errors.llmNotConfigured();
-  const questions: Question[] = await loadQuestionsLimited(o.dataset, o.split, { seed: o.splitSeed, limit: o.limit });
+  const questions: Question[] = await loadQuestionsLimited(o.dataset, o.split, { seed: o.splitSeed, limit: o.limit, file: o.datasetFile });
   // The oracle's context is the gold passage(s): on a dataset without any (mmlu_pro_law) it ran as
   // llm-only under the oracle's name; refused, as `eval retrieval` refuses such a dataset.
   if (o.system === 'baseline' && o.mode === 'oracle' && !questions.some((q) => q.goldPassageIds.length > 0)) {
@@ -146,7 +148,18 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     if (offline && o.hypotheses === 'exploratory')
       throw errors.usage('--hypotheses exploratory needs an LLM; the offline heuristic uses the options as hypotheses');
     // the learned selector on its own training questions (another split seed, --split train|all): refused
-    await assertSelectorHeldOut({ ...o, offline, retrievers, questions });
+    await assertSelectorHeldOut({
+      ...o,
+      ...(o.datasetFile !== undefined
+        ? {
+            dataset: `${o.dataset} (${o.datasetFile})`,
+            hint: 'pass --evidence plan (the query plan, trained on nothing), or leave those questions out of the file',
+          }
+        : {}),
+      offline,
+      retrievers,
+      questions,
+    });
     // the methods CASE's searches use: the offline advocates' (the learned selector's bm25 and qld are among them), else
     // those of its search tools (after --tools), by the registry's tool name of each method (retrieval/methods.ts)
     const toolNames = llmCase && !offline ? new Set(llmCase.selectTools(tools, o.tools).map((t) => t.name)) : undefined;
@@ -228,7 +241,7 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
       splitSeed: o.splitSeed ?? 13,
       limit: o.limit ?? null,
       // the questions' file and its sha256, as LegalBench runs record theirs (eval/resume-items.ts checks it on resume)
-      dataFiles: { [o.split]: await datasetFileRecord(o.dataset, o.split) },
+      dataFiles: { [o.split]: await datasetFileRecord(o.dataset, o.split, { file: o.datasetFile }) },
       // the index searched, where one is (llm-only: none)
       ...(idx ? { index: resolve(o.index!), indexContent: indexContent(idx.manifest), retrievers: Object.keys(retrievers) } : {}),
       // a library call given `llm` alone: the settings createChatModel made it with, as the command records its own

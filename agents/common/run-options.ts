@@ -1,6 +1,6 @@
 /**
  * The run options every dataset-split command shares (eval/cli-schema.ts RUN_OPTIONS: --dataset,
- * --split, --split-seed, --index, -k, --seed, --limit, --run-dir, --concurrency, --no-retry-failed)
+ * --split, --split-seed, --dataset-file, --index, -k, --seed, --limit, --run-dir, --concurrency, --no-retry-failed)
  * as parsed, and the part of an experiment's options they make — the same for `run case`,
  * `run baseline` and `run mad` (agents/<x>/cli-run.ts), written once.
  */
@@ -12,6 +12,8 @@ export interface RunOptionFlags {
   dataset: string;
   split: string;
   splitSeed: number;
+  /** --dataset-file: the questions read from this file instead of the bundled copy. */
+  datasetFile?: string;
   index?: string;
   k: number;
   seed: number;
@@ -39,6 +41,7 @@ export async function runOptionsWithoutIndex(flags: RunOptionFlags, llm: Resolve
     dataset: flags.dataset,
     split: parseSplit(flags.split),
     splitSeed: flags.splitSeed,
+    ...(flags.datasetFile !== undefined ? { datasetFile: flags.datasetFile } : {}),
     llm: llm.model,
     model: runModelConfig(llm),
     usage: llm.usage,

@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { datasetFileRecord, loadQuestionsLimited } from '../../corpora/registry.js';
+import { datasetFileRecord, datasetRunLabel, loadQuestionsLimited } from '../../corpora/registry.js';
 import type { Question, Split } from '../../corpora/types.js';
 import { writeAtomic, writeJsonAtomic } from '../../eval/run-dir.js';
 import { contextFrom, runExperiment, type RunProgress } from '../../eval/runner.js';
@@ -51,6 +51,8 @@ export interface MadExperimentOptions extends Partial<MadSettings> {
   dataset: string;
   split: Split;
   splitSeed?: number;
+  /** Read the dataset's questions from this file (the bundled copy's format) instead of the bundled copy (`--dataset-file`). */
+  datasetFile?: string;
   index: string;
   llm?: BaseChatModel;
   /** Public (redacted) model settings for config.json. */
@@ -82,7 +84,7 @@ export interface MadExperimentResult {
   tokens: TokenUsage;
 }
 
-export function madRunName(o: Pick<MadExperimentOptions, 'system' | 'samples' | 'dataset' | 'split' | 'seed'> & MadSettings): string {
+export function madRunName(o: Pick<MadExperimentOptions, 'system' | 'samples' | 'dataset' | 'datasetFile' | 'split' | 'seed'> & MadSettings): string {
   const sys = o.system ?? 'mad';
   const what =
     sys === 'mad'
@@ -90,7 +92,7 @@ export function madRunName(o: Pick<MadExperimentOptions, 'system' | 'samples' | 
       : sys === 'self-consistency'
         ? `mad-sc${o.samples ?? 5}`
         : 'mad-single-rag';
-  return `${what}-${o.dataset}-${o.split}-${o.method}-k${o.k}-s${o.seed ?? 13}`;
+  return `${what}-${datasetRunLabel(o.dataset, o.datasetFile)}-${o.split}-${o.method}-k${o.k}-s${o.seed ?? 13}`;
 }
 
 export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExperimentResult> {
@@ -101,7 +103,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
   checkSearchToolK(s.k);
   const seed = o.seed ?? 13;
   if (!o.llm) throw errors.llmNotConfigured();
-  const questions: Question[] = await loadQuestionsLimited(o.dataset, o.split, { seed: o.splitSeed, limit: o.limit });
+  const questions: Question[] = await loadQuestionsLimited(o.dataset, o.split, { seed: o.splitSeed, limit: o.limit, file: o.datasetFile });
   const idx = await openCaseIndex(o.index);
   try {
     if (!idx.retrievers[s.method]) throw errors.methodUnavailable(s.method, o.index, Object.keys(idx.retrievers));
@@ -135,7 +137,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       splitSeed: o.splitSeed ?? 13,
       limit: o.limit ?? null,
       // the questions' file and its sha256, as LegalBench runs record theirs (eval/resume-items.ts checks it on resume)
-      dataFiles: { [o.split]: await datasetFileRecord(o.dataset, o.split) },
+      dataFiles: { [o.split]: await datasetFileRecord(o.dataset, o.split, { file: o.datasetFile }) },
       index: resolve(o.index),
       indexContent: indexContent(idx.manifest),
       model: model ?? null,
