@@ -109,7 +109,17 @@ describe('run case --dataset-file', () => {
     const o = { system: 'case' as const, offline: true, dataset: 'barexam', split: 'val' as const, seed: 13, k: 5 };
     expect(defaultRunDir(o)).toBe(join('runs', 'case-offline-barexam-val-k5-s13'));
     expect(defaultRunDir({ ...o, datasetFile: '/data/My Questions.jsonl.gz' })).toBe(join('runs', 'case-offline-barexam-My_Questions-val-k5-s13'));
-    const m = { dataset: 'barexam', split: 'val' as const, seed: 13, topology: 'full' as const, rounds: 2, crossExaminer: false, judgeEachRound: false, method: 'bm25', k: 5 };
+    const m = {
+      dataset: 'barexam',
+      split: 'val' as const,
+      seed: 13,
+      topology: 'full' as const,
+      rounds: 2,
+      crossExaminer: false,
+      judgeEachRound: false,
+      method: 'bm25',
+      k: 5,
+    };
     expect(madRunName(m)).toBe('mad-full-r2-barexam-val-bm25-k5-s13');
     expect(madRunName({ ...m, datasetFile: 'qs.csv' })).toBe('mad-full-r2-barexam-qs-val-bm25-k5-s13');
   });
