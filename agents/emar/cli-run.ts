@@ -28,6 +28,8 @@ interface EmarFlags {
   split?: string;
   /** Bar Exam QA's split seed (hearsay: LegalBench's fixed split, none). */
   splitSeed: number;
+  /** --dataset-file: Bar Exam QA's questions from this file instead of the bundled copy. */
+  datasetFile?: string;
   limit?: number;
   seed: number;
   epsilon: number;
@@ -58,9 +60,14 @@ async function loadItems(o: EmarFlags, split: Split): Promise<{ items: EmarItem[
   if (o.dataset === 'barexam') {
     const { datasetFileRecord, loadQuestions } = await import('../../corpora/registry.js');
     // the questions' file and its sha256, as CASE and MAD record theirs (eval/resume-items.ts checks it on resume)
-    dataFiles = { [split]: await datasetFileRecord('barexam', split) };
-    items = (await loadQuestions('barexam', split, { seed: o.splitSeed })).map((q) => ({ ...q, kind: 'question' as const }));
+    dataFiles = { [split]: await datasetFileRecord('barexam', split, { file: o.datasetFile }) };
+    items = (await loadQuestions('barexam', split, { seed: o.splitSeed, file: o.datasetFile })).map((q) => ({ ...q, kind: 'question' as const }));
   } else if (o.dataset === 'hearsay') {
+    if (o.datasetFile !== undefined)
+      throw errors.usage(
+        '--dataset-file reads Bar Exam QA questions; hearsay is read from LegalBench',
+        'set LEXCASE_LEGALBENCH_DIR to a folder holding hearsay/ to read your copy',
+      );
     // LegalBench ships hearsay as train (5) and test (94); there is no val split.
     if (split !== 'train' && split !== 'test')
       throw errors.usage(`--split for hearsay must be train or test (LegalBench has no val split), got "${o.split ?? split}"`);
@@ -87,14 +94,18 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const temperatureGiven = ctx.given('temperature');
   const llm = await ctx.resolveLlm({ paper: 'emar', sampling: temperatureGiven ? { temperature: o.temperature } : {}, samplingFlags: ['temperature'] });
   const { config, usage } = llm;
-  const [{ runEmarExperiment }, { createEmbedder, parseEmbedderSpec }] = await Promise.all([import('./experiment.js'), import('../../retrieval/embedder.js')]);
+  const [{ runEmarExperiment }, { createEmbedder, parseEmbedderSpec }, { datasetRunLabel }] = await Promise.all([
+    import('./experiment.js'),
+    import('../../retrieval/embedder.js'),
+    import('../../corpora/registry.js'),
+  ]);
   const llmCfg = config.llm;
   const fromPaper = llm.paperDefaults?.fromPaper ?? [];
   const givenBy = (k: string) => (k === 'temperature' && temperatureGiven ? '--temperature' : llm.replayFrom ? 'the replayed run' : `llm.${k}`);
   const model = llm.makeModel(llmCfg);
 
   const embedder = await createEmbedder(parseEmbedderSpec(o.embedder, { model: o.embedModel, modelDir: o.embedModelDir }));
-  const runDir = o.runDir ?? join('runs', `emar-${o.dataset}-${split}-s${o.seed}`);
+  const runDir = o.runDir ?? join('runs', `emar-${datasetRunLabel(o.dataset, o.datasetFile)}-${split}-s${o.seed}`);
   try {
     const {
       run,

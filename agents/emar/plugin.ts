@@ -35,6 +35,13 @@ export const emarPlugin: SystemPlugin = {
         type: 'string',
       },
       { name: 'split-seed', arg: 'n', description: 'seed of the Bar Exam QA split (hearsay has its own fixed split)', type: 'int', default: 13 },
+      {
+        name: 'dataset-file',
+        arg: 'file',
+        description:
+          "barexam: read the questions from this file (JSONL or CSV, the bundled copy's fields) instead of the bundled copy; its seeded split as for the bundled one (--split all: every question). hearsay: refused (your copy: $LEXCASE_LEGALBENCH_DIR)",
+        type: 'string',
+      },
       { name: 'limit', arg: 'n', description: 'first N items of the split', type: 'int', min: 1 },
       { name: 'seed', arg: 'n', description: 'run seed', type: 'int', default: 13 },
       {

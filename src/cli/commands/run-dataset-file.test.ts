@@ -98,11 +98,20 @@ describe('run case --dataset-file', () => {
     expect(r.stderr).toContain('leave those questions out of the file');
   });
 
-  it('is a flag of run case, run baseline and run mad', async () => {
-    for (const cmd of ['case', 'baseline', 'mad']) {
+  it('is a flag of run case, run baseline, run mad and run emar (Bar Exam QA only there)', async () => {
+    for (const cmd of ['case', 'baseline', 'mad', 'emar']) {
       const h = await runCli(['run', cmd, '--help']);
       expect(h.stdout, cmd).toContain('--dataset-file <file>');
     }
+  });
+
+  it('run emar refuses it for hearsay (LegalBench is read from its own folder), before any model call', async () => {
+    vi.stubEnv('LEXCASE_LLM_BASE_URL', 'http://127.0.0.1:9/v1');
+    vi.stubEnv('LEXCASE_LLM_MODEL', 'm');
+    const r = await runCli(['run', 'emar', '--dataset', 'hearsay', '--dataset-file', file, '--run-dir', join(dir, 'emar-h')]);
+    for (const v of LLM_VARS) vi.stubEnv(v, undefined as unknown as string);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('--dataset-file reads Bar Exam QA questions; hearsay is read from LegalBench');
   });
 
   it("gives a default run dir that names the file, apart from the bundled copy's", () => {
@@ -119,6 +128,7 @@ describe('run case --dataset-file', () => {
       judgeEachRound: false,
       method: 'bm25',
       k: 5,
+      passageChars: 1200,
     };
     expect(madRunName(m)).toBe('mad-full-r2-barexam-val-bm25-k5-s13');
     expect(madRunName({ ...m, datasetFile: 'qs.csv' })).toBe('mad-full-r2-barexam-qs-val-bm25-k5-s13');
