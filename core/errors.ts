@@ -317,6 +317,14 @@ export const errors = {
   llmRecordingAltered: (file: string, line: number, message: string, hint: string) =>
     new LexcaseError('LLM_RECORDING_ALTERED', `${where(file, line)}${message}`, { file, line, hint }),
 
+  /** A replay's llm/<item>.jsonl whose exchanges are not those its results.jsonl line was written with (eval/llm-exchanges.ts exchangesDigest). */
+  llmRecordingOtherExchanges: (file: string, itemId: string, lineDigest: string, fileDigest: string) =>
+    new LexcaseError(
+      'LLM_RECORDING_ALTERED',
+      `${where(file)}item ${JSON.stringify(itemId)}: these exchanges are not those its results.jsonl line was recorded with (the line records exchangesSha256 ${lineDigest}, the file's exchanges have ${fileDigest}): another attempt's or another run's replies, so a replay would not reproduce the recorded line`,
+      { file, hint: "replay a recording whose llm/ files are the ones written with its results.jsonl (put the item's own file back), or record the run again" },
+    ),
+
   datasetUnknown: (name: string, known: string[]) =>
     new LexcaseError('DATASET_UNKNOWN', `unknown dataset "${name}"`, { hint: `${didYouMean(name, known)}known datasets: ${known.join(', ')}` }),
 

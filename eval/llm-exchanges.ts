@@ -19,6 +19,7 @@
  * of an older lexcase: record it again). `replayInfo` checks every file of the dir before a replay
  * runs anything.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { readRegularFile } from '../core/read-regular.js';
@@ -53,6 +54,21 @@ export async function writeExchanges(runDir: string, id: string, exchanges: Exch
 export interface StagedExchanges {
   commit(): void;
   drop(): void;
+  /** exchangesDigest of the exchanges as written: the item's results.jsonl line records it (`exchangesSha256`). */
+  digest: string;
+}
+
+/**
+ * The digest of an item's exchanges as written (results.jsonl `exchangesSha256`): sha256 over each
+ * line's request key and reply hash (`hash.reply`: the reply with its usage, the error, the
+ * cache-hit and cut-off flags), one `key:reply` per line, sorted — what a replay serves, each
+ * request's answer, and nothing it derives again (stage, latency, the order concurrent calls were
+ * listed in). Another attempt's file or another run's with the same requests has other replies, so
+ * another digest: a replay compares it with its line's before it serves the item.
+ */
+export function exchangesDigest(exchanges: readonly Exchange[]): string {
+  const parts = exchanges.map((x) => `${x.key}:${x.hash?.reply ?? exchangeHashes(x).reply}\n`).sort();
+  return createHash('sha256').update(parts.join('')).digest('hex');
 }
 
 /**
@@ -66,13 +82,14 @@ export async function stageExchanges(runDir: string, id: string, exchanges: Exch
   await mkdir(exchangesDir(runDir), { recursive: true });
   const file = exchangesPath(runDir, id);
   const tmp = `${file}.tmp-${process.pid}`;
+  const written = exchanges.map(withHashes);
   try {
-    await writeFile(tmp, exchanges.map((x) => jsonLine(withHashes(x))).join(''));
+    await writeFile(tmp, written.map((x) => jsonLine(x)).join(''));
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
   }
-  return { commit: () => renameSync(tmp, file), drop: () => rmSync(tmp, { force: true }) };
+  return { commit: () => renameSync(tmp, file), drop: () => rmSync(tmp, { force: true }), digest: exchangesDigest(written) };
 }
 
 /** The exchange as written: redacted, with the hashes of what the line holds. */
@@ -135,6 +152,20 @@ export function exchangesLineMismatch(exchanges: readonly Exchange[], record: Re
   return diff.length ? `its requests are not those its results.jsonl line counts (${diff.join('; ')})` : undefined;
 }
 
+/**
+ * The digests of item `record.id`'s exchanges when they are not those its results.jsonl line recorded
+ * (`exchangesSha256`, written with the line): `{ line, file }`, or undefined when they are the same or
+ * the line records none (a recording of an older lexcase: `ReplayInfo.undigested`). The counts
+ * `exchangesLineMismatch` compares are the same for another attempt of the item whose replies differ
+ * (a retry answered otherwise, a file of another run dir of the same flags): before, a replay of such a
+ * file exited 0 with that attempt's answers in place of the recorded line's.
+ */
+export function exchangesDigestMismatch(exchanges: readonly Exchange[], record: ResultRecord): { line: string; file: string } | undefined {
+  if (typeof record.exchangesSha256 !== 'string') return undefined;
+  const file = exchangesDigest(exchanges);
+  return file === record.exchangesSha256 ? undefined : { line: record.exchangesSha256, file };
+}
+
 export async function readExchanges(runDir: string, id: string): Promise<Exchange[]> {
   const file = exchangesReadPath(runDir, id);
   if (!existsSync(file)) return [];
@@ -187,6 +218,25 @@ export interface ReplayInfo {
   /** The recorded results.jsonl lines by item id, and their order. */
   recorded: Map<string, ResultRecord>;
   order: string[];
+  /**
+   * Items whose line records no `exchangesSha256` though the item asked the LLM (a recording made by a
+   * lexcase before the digest): their exchanges are checked against the line's counts only.
+   */
+  undigested: string[];
+}
+
+/** Items of `records` that asked the LLM (their line counts calls, or `dir` holds exchanges of them) and whose line records no digest. */
+function undigestedItems(dir: string, records: readonly ResultRecord[]): string[] {
+  return records
+    .filter((r) => typeof r.exchangesSha256 !== 'string' && ((r.tokens?.calls ?? 0) > 0 || existsSync(exchangesReadPath(dir, r.id))))
+    .map((r) => r.id);
+}
+
+/** The warning of a replay whose recording's lines record no exchange digest for `ids`: once, on stderr and in report.md. */
+export function undigestedText(dir: string, ids: readonly string[], items: number): string {
+  const shown = ids.slice(0, 3).join(', ');
+  const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
+  return `the recording ${dir} records no digest of the LLM exchanges for ${ids.length} of ${items} items (${shown}${more}; results.jsonl "exchangesSha256", written by lexcase since 2026-12-03): their llm/ files are checked against the lines' request counts only, so another attempt's exchanges with the same counts would replay unnoticed`;
 }
 
 /**
@@ -222,7 +272,7 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
   await assertReplaysRecording(dir, config, seed, o);
   const { records } = await readResults(dir);
   const recorded = new Map(records.map((r) => [r.id, r]));
-  return { dir, recorded, order: records.map((r) => r.id) };
+  return { dir, recorded, order: records.map((r) => r.id), undigested: undigestedItems(dir, records) };
 }
 
 /**

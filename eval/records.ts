@@ -82,6 +82,8 @@ export const resultRecordSchema = z.object({
   serverIdentities: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Replies answered from the response cache, by who wrote them (eval/cache-sources.ts). */
   cacheSources: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** The digest of the item's llm/<id>.jsonl written with this line (eval/llm-exchanges.ts exchangesDigest); absent when the item asked no LLM, and before 2026-12-03. */
+  exchangesSha256: z.string().optional(),
   /** Failed attempts a retry replaced, and the tokens they spent (not in `tokens`). */
   replacedAttempts: z.object({ attempts: z.number().int().positive(), tokens: tokenUsageSchema }).optional(),
 });

@@ -75,6 +75,11 @@ export interface RunConfigFile {
   mergedFrom?: ({ dir: string; shard: { index: number; count: number }; items: number } & Partial<ShardProvenance>)[];
   /** What the merge warned about (the shards ran different code). */
   mergeWarnings?: string[];
+  /**
+   * What a replay (`replayOf`) could not check, said on stderr when it ran: the recording's lines that
+   * record no digest of their exchanges (eval/llm-exchanges.ts undigestedText). Shown in report.md's Run section.
+   */
+  replayWarnings?: string[];
 }
 
 /** A merged shard's own provenance (eval/reproduce/merge-config.ts shardProvenance), recorded in `mergedFrom`. */

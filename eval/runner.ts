@@ -78,14 +78,17 @@ import {
   assertReplaysRecording,
   modelSettingsPath,
   readExchanges,
+  exchangesDigestMismatch,
   exchangesLineMismatch,
   exchangesPath,
+  exchangesReadPath,
   readModelSettings,
   replayInfo,
   stageExchanges,
   writeModelSettings,
   type ReplayInfo,
   type StagedExchanges,
+  undigestedText,
 } from './llm-exchanges.js';
 import { log } from '../core/log.js';
 import { createProgress } from '../core/progress.js';
@@ -396,7 +399,7 @@ async function runLocked<Item extends { id: string }>(
     if (resolve(opts.replayOf) === resolve(runDir)) throw errors.runInvalid(runDir, 'is the run being replayed; give the replay a new --run-dir');
     await assertReplaysRecording(opts.replayOf, config, seed, { lexcaseSystem: prov.lexcaseSystem ?? null });
     const { records } = await readResults(opts.replayOf);
-    offlineReplay = { dir: opts.replayOf, recorded: new Map(records.map((r) => [r.id, r])), order: records.map((r) => r.id) };
+    offlineReplay = { dir: opts.replayOf, recorded: new Map(records.map((r) => [r.id, r])), order: records.map((r) => r.id), undigested: [] };
   }
   const existing = (await readConfig(runDir)) as RunConfigFile | undefined;
   // cache hits on replies written since the run started and before this attempt: an earlier (killed) attempt paid for them
@@ -636,7 +639,10 @@ async function runLocked<Item extends { id: string }>(
       }
       if (!from || !info) return undefined;
       const cfgFile = (await readConfig(runDir)) as RunConfigFile | undefined;
-      if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from });
+      // a recording without exchange digests (an older lexcase's): checked by the lines' counts only, said once here and in report.md
+      const undigested = info.undigested.length ? undigestedText(from, info.undigested, info.order.length) : undefined;
+      if (undigested) log.warn(undigested);
+      if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from, ...(undigested ? { replayWarnings: [undigested] } : {}) });
       return info;
     })());
   /**
@@ -696,6 +702,9 @@ async function runLocked<Item extends { id: string }>(
           `${other}: another attempt's exchanges than the recorded line's (a run killed between writing the line and this file?), so a replay cannot reproduce item ${JSON.stringify(item.id)}`,
           'replay a run whose llm/ files are whole, or record the run again',
         );
+      // the same counts, other replies (another attempt's, another run's): the digest written with the line
+      const digests = recorded && line ? exchangesDigestMismatch(recorded, line) : undefined;
+      if (digests) throw errors.llmRecordingOtherExchanges(exchangesReadPath(replay!.dir, item.id), item.id, digests.line, digests.file);
       xlog = new ExchangeLog(item.id, replay ? { dir: replay.dir, exchanges: recorded ?? [] } : undefined);
     } catch (e) {
       fail(e);
@@ -878,6 +887,8 @@ async function runLocked<Item extends { id: string }>(
       ...(fingerprints ? { replyFingerprints: fingerprints } : {}),
       ...(fromCache ? { cacheSources: fromCache } : {}),
       ...(answeredUnder ? { serverIdentities: answeredUnder } : {}),
+      // the exchanges written with this line (llm/<id>.jsonl, put in place with it): a replay refuses another attempt's
+      ...(staged ? { exchangesSha256: staged.digest } : {}),
       ...(replacedAttempts ? { replacedAttempts } : {}),
     };
     // What the system returned, as results.jsonl's schema reads it back: a number where a string goes

@@ -81,6 +81,12 @@ export interface ResultRecord {
   /** Replies by the server identity (GET /models entry) they were answered under (eval/server-identities.ts); absent when none was heard. */
   serverIdentities?: Record<string, number>;
   /**
+   * The digest of the item's llm/<id>.jsonl as written with this line (eval/llm-exchanges.ts
+   * exchangesDigest): a replay refuses a file whose exchanges have another. Absent when the item made no
+   * LLM request, and in lines written before 2026-12-03.
+   */
+  exchangesSha256?: string;
+  /**
    * Failed attempts of this item that a retry replaced (their lines are gone from results.jsonl):
    * how many, and the tokens they spent — not in `tokens`, which is this attempt's.
    */

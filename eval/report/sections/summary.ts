@@ -122,6 +122,7 @@ export const summarySection: SectionBuilder = (run) => {
     ...(resumedUnder ? [['resumed under', resumedUnder] as [string, unknown]] : []),
     ...(run.config.mergedFrom?.length ? [['merged from', mergedText(run.config.mergedFrom)] as [string, unknown]] : []),
     ...(run.config.mergeWarnings ?? []).map((w) => ['warning', w] as [string, unknown]),
+    ...(run.config.replayWarnings ?? []).map((w) => ['replay not fully checked', w] as [string, unknown]),
     ...(run.config.structuredOutputSwitches ?? []).map(
       (x) =>
         [
@@ -145,6 +146,7 @@ export const summarySection: SectionBuilder = (run) => {
       ...(run.config.structuredOutputSwitches ? { structuredOutputSwitches: run.config.structuredOutputSwitches } : {}),
       ...(run.config.mergedFrom ? { mergedFrom: run.config.mergedFrom } : {}),
       ...(run.config.mergeWarnings ? { mergeWarnings: run.config.mergeWarnings } : {}),
+      ...(run.config.replayWarnings ? { replayWarnings: run.config.replayWarnings } : {}),
     },
   };
 };
