@@ -11,7 +11,8 @@
  *     (verify-record.ts, kept outside the index dir) shows these very files, unchanged since (same
  *     size, mtime, ctime, inode, device), already verified; LEXCASE_VERIFY=always ignores records.
  * Any inconsistency is INDEX_CORRUPT naming the file. The dense LanceDB table is checked by its row
- * count when it is opened, not here (LanceDB owns that format).
+ * count when it is opened, and by `index verify` (its owner, rows, ids and the sha256 of each file of
+ * its build: dense/verify-dense.ts), not here.
  */
 import { createReadStream, statSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';

@@ -47,6 +47,7 @@ import { INDEX_DIR } from '../out-dir.js';
 import { DEFAULT_DENSE_TABLE, DEFAULT_DENSE_URI, denseIdsDigest, isRemoteUri, newDenseOwner, resolveDenseUri, type DenseSection } from './dense-section.js';
 import { restoreDenseSwapLocked } from './dense-swap.js';
 import { checkDenseStore } from './dense-store.js';
+import { recordDenseTableFiles } from './table-files.js';
 import {
   appendVectors,
   buildAnnIndex,
@@ -368,6 +369,7 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
         `dense: ${overWords.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} ${rows === 1 ? 'passage' : 'passages'} ${overWords === 1 ? 'was' : 'were'} longer than the word limit (--max-words ${maxWords}): embedded from ${overWords === 1 ? 'its' : 'their'} first ${maxWords} words${over ? `, which the model reads whole (the ${over.toLocaleString('en-US')} it cuts at its tokens are counted apart)` : ''}`,
       );
 
+    const files = await recordDenseTableFiles(dbUri, table);
     const dense: DenseSection = {
       embedder: embedder.provider,
       embedderId: embedder.id,
@@ -389,6 +391,8 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
       // the passages the word limit cut (the model then reading their first maxWords words whole), where counted here
       ...(maxWords > 0 ? { passagesOverMaxWords: overWords } : {}),
       ...buildTime(prior, { uri, table, owner, rows, resumedAt: done.size, ms: Date.now() - t0 }),
+      // the table's files as built (after optimize and the ANN index): `index verify` checks their bytes
+      ...(files ? { files } : {}),
     };
     // Re-read: the manifest may have been rewritten meanwhile (e.g. another method added).
     const latest = await readManifest(dir);

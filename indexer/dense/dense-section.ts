@@ -28,6 +28,9 @@
  *              and how many passages are longer (embedded from their first modelMaxTokens tokens);
  *              absent for other providers and in manifests from before it. Informational: not part of
  *              the vector settings (embed/vector-spec.ts) nor of a run's indexContent
+ *   files      every file of the table at the end of its build (its path inside <table>.lance/, size,
+ *              sha256: table-files.ts), checked by `index verify`; absent for object storage and in
+ *              manifests from before it
  *   passagesOverMaxWords
  *              how many passages the spec's word limit (maxWords, use-lite's 256 when unset) cut, the
  *              model then reading their first maxWords words whole (one it also cuts at its tokens is
@@ -41,6 +44,7 @@ import { fileURLToPath } from 'node:url';
 import type { Manifest } from '../manifest.js';
 import type { EmbedderSpec } from '../embed/types.js';
 import type { AnnParams } from './ann-params.js';
+import type { DenseTableFile } from './table-files.js';
 
 export const DEFAULT_DENSE_URI = 'dense';
 export const DEFAULT_DENSE_TABLE = 'passages';
@@ -75,6 +79,11 @@ export interface DenseSection {
   buildMs?: number;
   /** Passages an earlier, interrupted attempt had embedded when the build that `buildMs` times resumed (its time is not in `buildMs`). */
   buildResumedAt?: number;
+  /**
+   * Every file of the table at the end of its build, by its path inside `<uri>/<table>.lance/`: size and sha256
+   * (table-files.ts), which `index verify` checks; absent for a table in object storage and in older manifests.
+   */
+  files?: Record<string, DenseTableFile>;
 }
 
 export interface DenseIdsDigest {

@@ -1,11 +1,13 @@
 /**
  * `lexcase --json index verify DIR` on a damaged index or none, as a script runs it: the built binary in a child
  * process prints one JSON object with ok:false and why on stdout, exits non-zero, and says the reason once on stderr.
+ * A dense index's LanceDB files are checked against the sizes and sha256 its build recorded.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readManifest, writeManifest } from '../../indexer/manifest.js';
 import { ensureBuilt, lexcase, STACK_TRACE } from '../support/spawn-cli.js';
 
 let dir: string;
@@ -26,10 +28,10 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A copy of the sound index, damaged by `harm`. */
-function damaged(name: string, harm: (d: string) => void): string {
+/** A copy of the sound index (`from`: the bm25 one), damaged by `harm`. */
+function damaged(name: string, harm: (d: string) => void, from = idx): string {
   const d = join(dir, name);
-  cpSync(idx, d, { recursive: true });
+  cpSync(from, d, { recursive: true });
   harm(d);
   return d;
 }
@@ -65,5 +67,59 @@ describe('lexcase --json index verify on a damaged index', () => {
       dir: d,
       integrity: { ok: false, error: { code: 'INDEX_MISSING', message: expect.stringMatching(/manifest\.json not found/) } },
     });
+  });
+});
+
+describe('lexcase index verify on a dense index whose LanceDB table was damaged', () => {
+  let dense: string;
+  beforeAll(async () => {
+    dense = join(dir, 'dense');
+    const b = await lexcase(['-q', 'index', 'build', join(dir, 'pool.jsonl'), '--out', dense, '--methods', 'bm25,dense']);
+    expect(b.code, b.stderr).toBe(0);
+  }, 600_000);
+
+  // before: `integrity ok` and {ok:true}, exit 0 — the table's owner, rows and ids were all verify read, and dense search ranked from the flipped bytes
+  it('bytes flipped in every .lance data file: ok:false naming each file; exit 1', async () => {
+    const sound = await lexcase(['--json', 'index', 'verify', dense]);
+    expect(sound.code, sound.stderr).toBe(0);
+    expect(JSON.parse(sound.stdout)).toMatchObject({ ok: true, dense: { covered: true, files: expect.any(Number) } });
+    const data = join('dense', 'passages.lance', 'data');
+    const d = damaged(
+      'dense-flipped',
+      (x) => {
+        for (const f of readdirSync(join(x, data))) {
+          const bytes = readFileSync(join(x, data, f));
+          bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+          writeFileSync(join(x, data, f), bytes);
+        }
+      },
+      dense,
+    );
+    const r = await lexcase(['--json', 'index', 'verify', d]);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { ok: boolean; damaged: { file: string; message: string }[] };
+    expect(out.ok).toBe(false);
+    expect(out.damaged.map((x) => x.file).sort()).toEqual(
+      readdirSync(join(d, data))
+        .map((f) => join(d, data, f))
+        .sort(),
+    );
+    for (const x of out.damaged) expect(x.message).toMatch(/^sha256 [0-9a-f]{12}… does not match the manifest's/);
+    expect(STACK_TRACE.test(r.stdout + r.stderr)).toBe(false);
+  });
+
+  it("an index whose manifest records no dense table files (an older lexcase's): ok, and says the dense table is not covered", async () => {
+    const d = damaged('dense-older', () => {}, dense);
+    const m = await readManifest(d);
+    const { files: _files, ...section } = m.dense as Record<string, unknown>;
+    await writeManifest(d, { ...m, dense: section as typeof m.dense });
+    const r = await lexcase(['--json', 'index', 'verify', d]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: true,
+      dense: { covered: false, message: expect.stringMatching(/^dense table not covered by this index's manifest \(built by an older lexcase\)/) },
+    });
+    const human = await lexcase(['index', 'verify', d]);
+    expect(human.stdout).toContain("dense table not covered by this index's manifest (built by an older lexcase)");
   });
 });

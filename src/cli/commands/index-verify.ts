@@ -1,7 +1,7 @@
 /**
  * `lexcase index verify DIR`: check an index dir's integrity: the manifest's seal, then the size and
  * sha256 of every data file against the manifest, and a dense index's LanceDB table against the
- * manifest (owner, rows, ids: indexer/dense/verify-dense.ts), and a lancedb-fts table against the doc
+ * manifest (owner, rows, ids, and the size and sha256 of each file of its build: indexer/dense/verify-dense.ts), and a lancedb-fts table against the doc
  * store and the manifest (every row, its full-text index, the recorded checksum:
  * indexer/verify-lancedb-fts.ts). Lists every damaged file or part and exits 1 when any is; the
  * success line says what was checked.
@@ -16,8 +16,14 @@ import { log } from '../../../core/log.js';
 import { action, output, type GlobalOpts } from '../action.js';
 import { byteSize } from '../byte-size.js';
 
-/** What `index verify` checked: the data files, and the lancedb-fts table when the index has one. */
-export type IndexVerifyReport = VerifyReport & { lancedbFts?: LanceFtsChecked };
+/**
+ * What `index verify` checked: the data files, the dense table's files (hashed, or why not: an older
+ * manifest records none) and the lancedb-fts table, each when the index has one.
+ */
+export type IndexVerifyReport = VerifyReport & {
+  lancedbFts?: LanceFtsChecked;
+  dense?: { covered: true; files: number; bytes: number } | { covered: false; message: string };
+};
 
 /**
  * Verify `dir`; throws INDEX_CORRUPT naming the first damaged file or part, after logging the others
@@ -30,7 +36,10 @@ export async function verifyIndexDir(dir: string, onDamaged?: (r: IndexVerifyRep
   // The dense vectors live in LanceDB (maybe outside the dir): their table must still be this index's.
   if (m.methods.includes('dense') && m.dense) {
     const { verifyDenseTable } = await import('../../../indexer/dense/verify-dense.js');
-    r.problems.push(...(await verifyDenseTable(dir, m)));
+    const dense = await verifyDenseTable(dir, m);
+    r.problems.push(...dense.problems);
+    if (dense.files) r.dense = { covered: true, ...dense.files };
+    else if (dense.uncovered) r.dense = { covered: false, message: dense.uncovered };
   }
   // The lancedb-fts table's files are LanceDB's (no sha256 in the manifest): its rows against the doc store.
   if (m.methods.includes('lancedb-fts')) {
@@ -68,7 +77,10 @@ export function damagedJson(dir: string, e: unknown, report?: IndexVerifyReport)
 }
 
 export const verifySummary = (r: IndexVerifyReport): string =>
-  `integrity ok: manifest seal and sha256 of ${r.files} files (${byteSize(r.bytes)}) verified in ${r.ms.toFixed(0)} ms${r.lancedbFts ? `; ${ftsSummary(r.lancedbFts)}` : ''}`;
+  `integrity ok: manifest seal and sha256 of ${r.files} files (${byteSize(r.bytes)}) verified in ${r.ms.toFixed(0)} ms${r.dense ? `; ${denseSummary(r.dense)}` : ''}${r.lancedbFts ? `; ${ftsSummary(r.lancedbFts)}` : ''}`;
+
+const denseSummary = (d: NonNullable<IndexVerifyReport['dense']>): string =>
+  d.covered ? `dense table: sha256 of its ${d.files} files (${byteSize(d.bytes)}) as the manifest records` : d.message;
 
 const ftsSummary = (c: LanceFtsChecked): string =>
   `lancedb-fts table: its ${c.rows.toLocaleString('en-US')} rows are the doc store's ids, titles and texts (sha256 ${c.textChecksum.slice(0, 12)}…, ${c.recorded ? 'as the manifest records' : 'not recorded in the manifest'}), all in its full-text index`;
@@ -78,6 +90,7 @@ export const verifyJson = (r: IndexVerifyReport) => ({
   files: r.files,
   bytes: r.bytes,
   ms: Math.round(r.ms),
+  ...(r.dense ? { dense: { ...r.dense } } : {}),
   ...(r.lancedbFts ? { lancedbFts: { ...r.lancedbFts } } : {}),
 });
 
