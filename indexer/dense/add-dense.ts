@@ -47,7 +47,7 @@ import { INDEX_DIR } from '../out-dir.js';
 import { DEFAULT_DENSE_TABLE, DEFAULT_DENSE_URI, denseIdsDigest, isRemoteUri, newDenseOwner, resolveDenseUri, type DenseSection } from './dense-section.js';
 import { restoreDenseSwapLocked } from './dense-swap.js';
 import { checkDenseStore } from './dense-store.js';
-import { recordDenseTableFiles } from './table-files.js';
+import { recordDenseTableFiles, verifyDenseTableFiles } from './table-files.js';
 import {
   appendVectors,
   buildAnnIndex,
@@ -240,6 +240,15 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
           const foreign = store ? [...done].find((id) => !own.has(id)) : undefined;
           if (foreign !== undefined)
             throw errors.indexCorrupt(where, `the table holds passage "${foreign}", which ${dir} does not have; not resuming into another corpus's vectors`);
+          // a finished table kept as it is: its files must be those its build recorded, or this run would record damaged ones as sound
+          const keptFiles = !previous && done.size >= total ? (resumeFrom as DenseSection).files : undefined;
+          const damaged = keptFiles ? (await verifyDenseTableFiles(dbUri, table, keptFiles)).problems : [];
+          if (damaged.length)
+            throw errors.indexCorrupt(
+              damaged[0].file,
+              `${damaged[0].message}${damaged.length > 1 ? ` (and ${damaged.length - 1} more damaged file(s) of ${where})` : ''}: not keeping a damaged dense table`,
+              `rebuild the dense part: lexcase index dense ${dir} --rebuild`,
+            );
         }
       }
       if (!tbl && respec.length)

@@ -19,6 +19,7 @@ import { verifyIndexDir, verifyJson, type IndexVerifyReport } from '../../src/cl
 import { buildIndex } from '../build.js';
 import type { Embedder } from '../embed/types.js';
 import { readManifest, writeManifest } from '../manifest.js';
+import { addDenseIndex } from './add-dense.js';
 import type { DenseSection } from './dense-section.js';
 
 const DIM = 16;
@@ -103,6 +104,12 @@ it("a vector's bytes flipped in a .lance data file: verify names the file (befor
     expect(p.message).toMatch(/^sha256 [0-9a-f]{12}… does not match the manifest's [0-9a-f]{12}…$/);
     expect(p.hint).toBe(`rebuild the dense part: lexcase index dense ${d} --rebuild`);
   }
+  // `index dense` again on the damaged finished table refuses to keep it (it would record the damaged files as the build's)
+  await expect(addDenseIndex(d, { embedder: fake })).rejects.toMatchObject({
+    code: 'INDEX_CORRUPT',
+    message: expect.stringContaining('not keeping a damaged dense table'),
+  });
+  await expect(verifyIndexDir(d)).rejects.toMatchObject({ code: 'INDEX_CORRUPT' });
 });
 
 it('a data file of the table deleted or cut short: verify names it as missing or of another size', async () => {
@@ -115,6 +122,12 @@ it('a data file of the table deleted or cut short: verify names it as missing or
   const messages = (report?.problems ?? []).map((p) => `${p.file === first ? 'first' : p.file === rest[0] ? 'cut' : p.file}: ${p.message}`);
   expect(messages).toContain('first: dense table file is missing');
   expect(messages).toContain(`cut: expected ${statSync(join(idx, rest[0].slice(d.length))).size} bytes, found 100`);
+});
+
+it('`index dense` again on a sound finished index keeps its table, and verify still passes', async () => {
+  const d = copy('rerun');
+  await addDenseIndex(d, { embedder: fake });
+  expect((await verifyIndexDir(d)).problems).toEqual([]);
 });
 
 it("an index whose manifest records no dense files (an older lexcase's) verifies as before and says the dense table is not covered", async () => {
