@@ -17,7 +17,9 @@
  * redacted exchange as written); `readExchanges` recomputes them and refuses a line edited since
  * (LLM_RECORDING_ALTERED, naming the file and line), and a line written without them (a recording
  * of an older lexcase: record it again). `replayInfo` checks every file of the dir before a replay
- * runs anything.
+ * runs anything. Each item's results.jsonl line records the digest of the file written with it
+ * (`exchangesDigest`, `exchangesSha256`): the runner refuses to serve an item from another attempt's
+ * file (`exchangesDigestMismatch`).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
@@ -166,6 +168,24 @@ export function exchangesDigestMismatch(exchanges: readonly Exchange[], record: 
   return file === record.exchangesSha256 ? undefined : { line: record.exchangesSha256, file };
 }
 
+/**
+ * Throws LLM_RECORDING_ALTERED unless `exchanges` (read from recording `dir`) are those of item `record.id`'s
+ * results.jsonl line: the counts its line records (exchangesLineMismatch), then the digest (exchangesDigestMismatch).
+ */
+export function assertLineExchanges(dir: string, record: ResultRecord, exchanges: readonly Exchange[]): void {
+  const other = exchangesLineMismatch(exchanges, record);
+  if (other)
+    throw errors.llmRecordingAltered(
+      exchangesPath(dir, record.id),
+      1,
+      `${other}: another attempt's exchanges than the recorded line's (a run killed between writing the line and this file?), so a replay cannot reproduce item ${JSON.stringify(record.id)}`,
+      'replay a run whose llm/ files are whole, or record the run again',
+    );
+  // the same counts, other replies (another attempt's, another run's): the digest written with the line
+  const digests = exchangesDigestMismatch(exchanges, record);
+  if (digests) throw errors.llmRecordingOtherExchanges(exchangesReadPath(dir, record.id), record.id, digests.line, digests.file);
+}
+
 export async function readExchanges(runDir: string, id: string): Promise<Exchange[]> {
   const file = exchangesReadPath(runDir, id);
   if (!existsSync(file)) return [];
@@ -255,7 +275,8 @@ const stable = (v: unknown): string =>
   );
 
 /**
- * What a replay of `dir` needs; throws RUN_INVALID when the run being made differs from the
+ * What a replay of `dir` needs; throws LLM_RECORDING_ALTERED when an item's exchanges are not those of
+ * its results.jsonl line (assertLineExchanges), RUN_INVALID when the run being made differs from the
  * recorded one in seed, seed derivation (even where the recording's lexcase did not record it) or
  * config (other than the model and the index path), and
  * LLM_RECORDING_ALTERED when a recorded exchange was edited (`verifyExchanges`).
@@ -271,6 +292,8 @@ export async function replayInfo(dir: string, config: Record<string, unknown>, s
   await verifyExchanges(dir);
   await assertReplaysRecording(dir, config, seed, o);
   const { records } = await readResults(dir);
+  // every item's exchanges against its line, before anything is replayed (the runner checks each again as it serves it)
+  for (const r of records) assertLineExchanges(dir, r, await readExchanges(dir, r.id));
   const recorded = new Map(records.map((r) => [r.id, r]));
   return { dir, recorded, order: records.map((r) => r.id), undigested: undigestedItems(dir, records) };
 }

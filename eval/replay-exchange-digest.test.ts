@@ -11,7 +11,7 @@
  * count check and says so once: stderr and report.md. Recorded through the factory's real client
  * against a scripted server on 127.0.0.1.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HumanMessage } from '@langchain/core/messages';
@@ -88,6 +88,8 @@ it("a replay refuses a retried item's earlier attempt's exchanges (same counts a
   expect(message).toContain(`${exchangesPath(rec, 'mbe_581')}: item "mbe_581": these exchanges are not those its results.jsonl line was recorded with`);
   expect(message).toContain(`the line records exchangesSha256 ${line.exchangesSha256}, the file's exchanges have `);
   expect(message).toMatch(/the file's exchanges have [0-9a-f]{64}\)/);
+  // refused before any item is replayed: the replay dir records none
+  expect(existsSync(resultsPath(join(dir, 'retried-bad')))).toBe(false);
 });
 
 it("a replay refuses an item's file copied from another run dir of the same flags whose server answered otherwise", async () => {

@@ -78,10 +78,7 @@ import {
   assertReplaysRecording,
   modelSettingsPath,
   readExchanges,
-  exchangesDigestMismatch,
-  exchangesLineMismatch,
-  exchangesPath,
-  exchangesReadPath,
+  assertLineExchanges,
   readModelSettings,
   replayInfo,
   stageExchanges,
@@ -694,17 +691,7 @@ async function runLocked<Item extends { id: string }>(
       const recorded = replay ? await readExchanges(replay.dir, item.id) : undefined;
       // the recording's exchanges of the item must be those of its line (a kill between the two writes leaves another attempt's)
       const line = replay?.recorded.get(item.id);
-      const other = recorded && line ? exchangesLineMismatch(recorded, line) : undefined;
-      if (other)
-        throw errors.llmRecordingAltered(
-          exchangesPath(replay!.dir, item.id),
-          1,
-          `${other}: another attempt's exchanges than the recorded line's (a run killed between writing the line and this file?), so a replay cannot reproduce item ${JSON.stringify(item.id)}`,
-          'replay a run whose llm/ files are whole, or record the run again',
-        );
-      // the same counts, other replies (another attempt's, another run's): the digest written with the line
-      const digests = recorded && line ? exchangesDigestMismatch(recorded, line) : undefined;
-      if (digests) throw errors.llmRecordingOtherExchanges(exchangesReadPath(replay!.dir, item.id), item.id, digests.line, digests.file);
+      if (recorded && line) assertLineExchanges(replay!.dir, line, recorded);
       xlog = new ExchangeLog(item.id, replay ? { dir: replay.dir, exchanges: recorded ?? [] } : undefined);
     } catch (e) {
       fail(e);
