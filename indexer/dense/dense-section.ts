@@ -44,7 +44,6 @@ import { fileURLToPath } from 'node:url';
 import type { Manifest } from '../manifest.js';
 import type { EmbedderSpec } from '../embed/types.js';
 import type { AnnParams } from './ann-params.js';
-import type { DenseTableFile } from './table-files.js';
 
 export const DEFAULT_DENSE_URI = 'dense';
 export const DEFAULT_DENSE_TABLE = 'passages';
@@ -84,6 +83,12 @@ export interface DenseSection {
    * (table-files.ts), which `index verify` checks; absent for a table in object storage and in older manifests.
    */
   files?: Record<string, DenseTableFile>;
+}
+
+/** A recorded file of the dense table (`files`, table-files.ts): its size and the sha256 of its bytes. */
+export interface DenseTableFile {
+  size: number;
+  sha256: string;
 }
 
 export interface DenseIdsDigest {

@@ -13,13 +13,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { VerifyProblem } from '../integrity.js';
-import { isRemoteUri } from './dense-section.js';
-
-/** A recorded file of the table: its size and the sha256 of its bytes. */
-export interface DenseTableFile {
-  size: number;
-  sha256: string;
-}
+import { isRemoteUri, type DenseTableFile } from './dense-section.js';
 
 /** Where LanceDB keeps table `table` of the database at the local URI `uri` (resolveDenseUri's). */
 export const denseTableDir = (uri: string, table: string): string => join(uri, `${table}.lance`);
