@@ -34,6 +34,9 @@ import { emarSummaryMarkdown, summarizeEmarRun } from './emar/metrics.js';
 import { loadLegalBenchTask } from '../corpora/legalbench.js';
 import { macroF1Paired } from '../eval/metrics/macro-paired.js';
 import { metricsTable } from './acal/metrics.js';
+import { compareRuns, formatComparison } from '../eval/report/compare.js';
+import { compareManyRuns } from '../web/server/compare-runs-api.js';
+import { findRun } from '../web/server/runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'macro-f1-surfaces-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -187,5 +190,42 @@ describe('macro-F1: one rule on every surface', () => {
         { labels: ['Yes', 'No'] },
       ).over,
     ).toBeUndefined();
+  });
+  // `lexcase compare` of two `run acal --task hearsay --system sp --limit 20` runs and `lexcase reproduce … --limit 20`:
+  // report.md said which 20 items; compare's ceiling line (and --json `over`) and the reproduction's note did not
+  it("hearsay --limit 20: compare (text and --json `over`) and the reproduction table name the --limit prefix in report.md's words", async () => {
+    const first20 = (await loadLegalBenchTask('hearsay', { split: 'test' })).slice(0, 20);
+    const records = first20.map((x) => rec(x.id, x.label, x.label));
+    const clause = '; `--limit 20` takes the first 20 items of the split in its file order';
+    const config = { system: 'acal/sp', task: 'hearsay', split: 'test', limit: 20 };
+    const [a, b] = [join(dir, 'cmp-a'), join(dir, 'cmp-b')];
+    writeRun(a, config, records);
+    writeRun(b, config, records);
+    const c = await compareRuns(a, b);
+    const macro = c.measures.find((m) => m.id === 'macro-f1')!;
+    expect(macro.over).toMatch(/^no gold item has the label Yes among the 20 items scored: .*at most 50\.0% here, which a model right on every item reads/);
+    expect(macro.over!.endsWith(clause)).toBe(true); // --json `over`; before: no clause
+    expect(formatComparison(c)).toContain(`macro-F1: ${macro.over}.`); // the line under compare's table
+    // the explorer's compare page for 2 to 8 runs (/api/compare/runs): the pair's macro-F1 says it too (before: no line)
+    const many = await compareManyRuns([await findRun(dir, 'cmp-a'), await findRun(dir, 'cmp-b')]);
+    expect(many.pairs[0]).toMatchObject({ measure: 'macro-F1', over: macro.over });
+    // a run without --limit beside one with: the shared items lie in the shorter prefix, which is named
+    writeRun(join(dir, 'cmp-c'), { ...config, limit: undefined }, records);
+    const c2 = await compareRuns(a, join(dir, 'cmp-c'));
+    expect(c2.measures.find((m) => m.id === 'macro-f1')!.over!.endsWith(clause)).toBe(true);
+    // neither took --limit: no clause
+    writeRun(join(dir, 'cmp-d'), { ...config, limit: undefined }, records);
+    expect((await compareRuns(join(dir, 'cmp-c'), join(dir, 'cmp-d'))).measures.find((m) => m.id === 'macro-f1')!.over!).toMatch(
+      /which a model right on every item reads$/,
+    );
+    const reproDir = join(dir, 'acal-table3-limit');
+    writeRun(runDirOf(reproDir, 'sp-hearsay'), config, records);
+    const table = await buildTable(reproDir, loadRecipe('acal-table3').recipe, {
+      limit: 20,
+      shard: null,
+      runs: [{ id: 'sp-hearsay', system: 'acal', status: 'done' }],
+    });
+    const note = table.notes.find((n) => n.startsWith("Run sp-hearsay's macro figures: "))!;
+    expect(note.endsWith(`which a model right on every item reads${clause}.`)).toBe(true); // before: "… reads."
   });
 });

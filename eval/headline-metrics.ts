@@ -26,7 +26,7 @@ import {
 } from './stats/index.js';
 import { canonicalById } from './bootstrap.js';
 import { correctFlags, isFailed } from './metrics/failures.js';
-import { limitPrefixClause, macroCeilingNote, macroScores } from './metrics/macro.js';
+import { limitPrefixClause, macroCeilingMarker, macroCeilingNote, macroScores } from './metrics/macro.js';
 import { MACRO_PAIRED_NOTE, macroF1Paired } from './metrics/macro-paired.js';
 import type { ResultRecord } from './types.js';
 import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX } from './gold-in-index.js';
@@ -67,6 +67,11 @@ export interface HeadlineFigure {
   smallN: boolean;
   /** e.g. "over the 1 triple designed for abstention". */
   note?: string;
+  /**
+   * A short marker a list of figures prints beside the figure where `note` does not fit: macro-F1 capped
+   * below 100% by a label with no gold item ("at most 50.0% here: no gold Yes item"; `note` says why).
+   */
+  ceiling?: string;
   /** Failed items left out of n (3-ply: a failed triple is in no figure); absent where failures count in n as wrong. */
   failed?: number;
   /** A bootstrap interval's resamples and seed (what it was computed with); absent for Wilson and for no interval. */
@@ -110,7 +115,10 @@ export interface PairedStatistic {
   /** B − A on `pairs` (item i's record in A and in B): the difference, its interval and its test. */
   compute(
     pairs: readonly (readonly [ResultRecord, ResultRecord])[],
-    ctx: Pick<FigureContext, 'labels' | 'seed' | 'iterations'>,
+    ctx: Pick<FigureContext, 'labels' | 'seed' | 'iterations'> & {
+      /** The `--limit` the paired items were taken under (the smaller of the two runs' config.json `limit`s; absent: neither had one). */
+      limit?: number;
+    },
   ): PairedDifference & { /** What the row is over, when it is not what its note says (compare prints it under the table). */ over?: string };
   unit: Unit;
   /** What the row is and how its interval and p are computed (the comparison's note). */
@@ -120,7 +128,7 @@ export interface PairedStatistic {
 }
 
 /** A figure from its interval (eval/stats): the numbers, the method's name and the printed text. */
-export function figureOf(id: string, label: string, iv: Interval, o: { unit?: Unit; note?: string; failed?: number } = {}): HeadlineFigure {
+export function figureOf(id: string, label: string, iv: Interval, o: { unit?: Unit; note?: string; ceiling?: string; failed?: number } = {}): HeadlineFigure {
   const unit = o.unit ?? 'percent';
   // over no item there is no value: "– (no items)", never the statistic of an empty set (0% or 100%)
   const none = iv.n === 0;
@@ -139,6 +147,7 @@ export function figureOf(id: string, label: string, iv: Interval, o: { unit?: Un
     text: figureText({ ...iv, estimate: none ? Number.NaN : iv.estimate }, unit),
     smallN: iv.n < SMALL_N,
     ...(o.note ? { note: o.note } : {}),
+    ...(o.ceiling ? { ceiling: o.ceiling } : {}),
     ...(o.failed !== undefined ? { failed: o.failed } : {}),
     ...(iv.lo !== null && iv.method === 'bootstrap' ? { iterations: iv.iterations, seed: iv.seed, ...(iv.strata ? { strata: iv.strata } : {}) } : {}),
   };
@@ -228,7 +237,12 @@ export const macroF1: HeadlineMetric = {
     const m = macroScores(records, { labels: ctx.labels, seed: ctx.seed, iterations: ctx.iterations });
     const note = macroCeilingNote(m.withoutGold, m.labels, records.length);
     const ceiling = note && note + limitPrefixClause(ctx.config.limit);
-    return [figureOf('macro-f1', 'macro-F1', m.f1, { note: [`mean F1 over the labels ${m.labels.join(', ')}`, ceiling].filter(Boolean).join('; ') })];
+    return [
+      figureOf('macro-f1', 'macro-F1', m.f1, {
+        note: [`mean F1 over the labels ${m.labels.join(', ')}`, ceiling].filter(Boolean).join('; '),
+        ceiling: macroCeilingMarker(m.withoutGold, m.labels, records.length),
+      }),
+    ];
   },
   // no per-item mean: the paired bootstrap of the report's macro-F1 and the paired swap test (eval/metrics/macro-paired.ts)
   paired: { compute: macroF1Paired, unit: 'percent', note: MACRO_PAIRED_NOTE, failed: 'as no prediction in macro-F1' },

@@ -112,6 +112,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'tests/self-contained.test.ts',
   'tests/unbounded-numbers.test.ts',
   'web/explorer-browser.test.ts',
+  'web/explorer-ceiling-browser.test.ts',
   'web/explorer-layout-compare.test.ts',
   'web/explorer-layout-pages.test.ts',
   'web/explorer-layout-runs.test.ts',

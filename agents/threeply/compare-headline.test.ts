@@ -13,6 +13,8 @@ import { compareRuns, formatComparison } from '../../eval/report/compare.js';
 import { programWith, runCli } from '../../tests/support/run-cli.js';
 import { startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { rulesScript } from './test-support/scripted-threeply.js';
+import { compareManyRuns } from '../../web/server/compare-runs-api.js';
+import { findRun } from '../../web/server/runs.js';
 
 let dir: string;
 let srv: ScriptedServer;
@@ -40,5 +42,9 @@ describe('compare of two 3-ply runs names the headline figures it has no row for
     expect(c.measures.map((m) => m.id)).not.toContain('hallucination-accuracy');
     expect(c.notComparedLine).toMatch(/^not compared: hallucination accuracy, factor utilization recall \(pooled over each run's items, no paired statistic/);
     expect(formatComparison(c)).toContain(`- ${c.notComparedLine}`);
+    // the explorer's compare endpoint for 2 to 8 runs (/api/compare/runs): each pair carries the same line (before: none)
+    cpSync(runDir, join(dir, 's13-copy2'), { recursive: true });
+    const many = await compareManyRuns(await Promise.all(['s13', 's13-copy', 's13-copy2'].map((id) => findRun(dir, id))));
+    expect(many.pairs.map((p) => ('notComparedLine' in p ? p.notComparedLine : undefined))).toEqual([c.notComparedLine, c.notComparedLine]);
   });
 });

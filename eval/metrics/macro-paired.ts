@@ -9,7 +9,7 @@
 import { EXACT_FLIP_MAX, intervalTestDisagreement, NO_ITEM_DIFFERS, NO_SPREAD, PERMUTATIONS, RESAMPLES, SEED, type PairedDifference } from '../stats/index.js';
 import type { ResultRecord } from '../types.js';
 import { correctFlags, scoredPrediction } from './failures.js';
-import { labelsWithoutGold, macroCeilingNote, pairedMacroF1 } from './macro.js';
+import { labelsWithoutGold, limitPrefixClause, macroCeilingNote, pairedMacroF1 } from './macro.js';
 import { macroF1SwapTest } from './macro-swap.js';
 
 /** What the macro-F1 row of a comparison is, in words (the comparison's note). */
@@ -19,7 +19,7 @@ export const MACRO_PAIRED_NOTE =
 
 export function macroF1Paired(
   pairs: readonly (readonly [ResultRecord, ResultRecord])[],
-  o: { labels?: readonly string[]; seed?: number; iterations?: number } = {},
+  o: { labels?: readonly string[]; seed?: number; iterations?: number; limit?: number } = {},
 ): PairedDifference & { over?: string } {
   const m = pairedMacroF1(pairs, { labels: o.labels, seed: o.seed, iterations: o.iterations });
   const right = pairs.map(([x, y]) => [correctFlags([x])[0], correctFlags([y])[0]] as const);
@@ -53,8 +53,9 @@ export function macroF1Paired(
     bOnly,
   };
   const disagreement = intervalTestDisagreement(d);
-  // a label with no gold item among the paired items caps both runs' macro-F1 below 100%: said, as report.md says it
-  const ceiling = macroCeilingNote(
+  // a label with no gold item among the paired items caps both runs' macro-F1 below 100%: said, as report.md says it,
+  // with the --limit that took the split's first items (limitPrefixClause, report.md's wording)
+  const note = macroCeilingNote(
     labelsWithoutGold(
       pairs.map(([x]) => x),
       m.labels,
@@ -62,5 +63,6 @@ export function macroF1Paired(
     m.labels,
     pairs.length,
   );
+  const ceiling = note && note + limitPrefixClause(o.limit);
   return { ...d, ...(disagreement ? { disagreement } : {}), ...(ceiling ? { over: ceiling } : {}) };
 }

@@ -67,13 +67,28 @@ export function labelsWithoutGold(records: readonly Pick<MacroRecord, 'gold'>[],
  */
 export function macroCeilingNote(missing: readonly string[], labels: readonly string[], n: number): string | undefined {
   if (!missing.length || !labels.length || !n) return undefined;
-  const ceiling = ((labels.length - missing.length) / labels.length) * 100;
+  const ceiling = macroCeiling(missing, labels) * 100;
   const one = missing.length === 1;
   return (
     `no gold item has the label${one ? '' : 's'} ${missing.join(', ')} among the ${n} item${n === 1 ? '' : 's'} scored: ` +
     `${one ? 'its' : 'their'} F1 is 0 whatever the predictions (scikit-learn's zero_division=0), so macro-F1 is at most ` +
     `${ceiling.toFixed(1)}% here, which a model right on every item reads`
   );
+}
+
+/** The most macro-F1 can read when the labels `missing` (of `labels`) have no gold item: (labels with a gold item) / (labels). */
+export function macroCeiling(missing: readonly string[], labels: readonly string[]): number {
+  return (labels.length - missing.length) / labels.length;
+}
+
+/**
+ * The short visible marker a list of figures shows beside such a macro-F1 ("at most 50.0% here: no gold
+ * Yes item"), where `macroCeilingNote`'s sentence does not fit (the explorer's runs list and compare
+ * page); the run's page prints the sentence. Undefined when every label has a gold item.
+ */
+export function macroCeilingMarker(missing: readonly string[], labels: readonly string[], n: number): string | undefined {
+  if (!missing.length || !labels.length || !n) return undefined;
+  return `at most ${(macroCeiling(missing, labels) * 100).toFixed(1)}% here: no gold ${missing.join(', ')} item`;
 }
 
 /**

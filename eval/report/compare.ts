@@ -298,6 +298,15 @@ function macroLabelsOf(a: readonly string[] | undefined, b: readonly string[] | 
   return [...new Set([...a, ...b])];
 }
 
+/**
+ * The `--limit` the paired items lie under: the smaller of the runs' config.json `limit`s (items both runs
+ * hold are within the shorter prefix of the split); undefined when neither run took one.
+ */
+function pairedLimit(a: unknown, b: unknown): number | undefined {
+  const ls = [a, b].filter((l): l is number => typeof l === 'number');
+  return ls.length ? Math.min(...ls) : undefined;
+}
+
 /** The comparison note (sign, failed items, methods) for comparisons judged by `judgedBy`. */
 export const comparisonNote = (judgedBy: Comparison['judgedBy']): string => `${SIGN_NOTE[judgedBy]} ${PAIRED_METHODS_NOTE}`;
 
@@ -336,8 +345,9 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
   // the headline metrics that declare their paired statistic (macro-F1: EMAR, ACAL), first, as each declares it, over the task's labels
   const heads = retrieval ? [] : pairedHeadlines(specA, specB);
   const labels = macroLabelsOf(taskLabels(specA, A.config.config), taskLabels(specB, B.config.config));
+  const limit = pairedLimit(A.config.config.limit, B.config.config.limit);
   for (const h of heads) {
-    const d = h.paired!.compute(pairs, { labels, seed: opts.seed, iterations: opts.iterations });
+    const d = h.paired!.compute(pairs, { labels, seed: opts.seed, iterations: opts.iterations, ...(limit !== undefined ? { limit } : {}) });
     measures.push({ id: h.id, label: h.label, unit: h.paired!.unit, ...d, text: measureText(d, h.paired!.unit) });
   }
   // a per-item metric both runs declare an outcome of every item is over every shared item, one without it 0 (eval/stats metricValueOf)

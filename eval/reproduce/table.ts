@@ -32,7 +32,7 @@ import { goldCoverage } from '../gold-in-index.js';
 import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { cellKinds, cellValue, isMacroStat, selectRecords } from './stats.js';
-import { labelsWithoutGold, macroCeilingNote, macroLabels } from '../metrics/macro.js';
+import { labelsWithoutGold, limitPrefixClause, macroCeilingNote, macroLabels } from '../metrics/macro.js';
 import { mixedOutcomeColumns } from './mixed-outcomes.js';
 import { samplingNotes } from './sampling-notes.js';
 import { noHitsLeftOutLine } from '../trec/format.js';
@@ -160,6 +160,8 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
   const bootstraps = new Map<string, RecordedBootstrap>();
   // a trec run cut shallower than a measure's cutoff (run-depth.ts): said beside the cell and in the notes
   const cuts = new Map<string, RunCut>();
+  // the --limit each run took (its config.json `limit`): said beside a macro ceiling, as its report.md says it
+  const limits = new Map<string, unknown>();
   for (const run of recipe.runs) {
     const d = runDirOf(dir, run.id);
     if (!existsSync(join(d, 'results.jsonl'))) continue;
@@ -172,6 +174,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     // what its per-item metrics measure (a count's mean gets a bootstrap interval even at 0 or 1 on every item)
     kinds.set(run.id, file ? recordedMetricKinds(file) : {});
     bootstraps.set(run.id, recordedBootstrap(cfg, `${d}/config.json`));
+    limits.set(run.id, cfg.limit);
     const cut = trecRunCut(results.get(run.id)!, cfg);
     if (cut) cuts.set(run.id, cut);
   }
@@ -233,7 +236,7 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     // the model and sampling each LLM run sent, and which values are the paper's
     ...(await samplingNotes(dir, recipe, repro.runs)),
     // a run whose macro cells average over a label with no gold item among its items: their ceiling is below the paper's scale
-    ...macroCeilingNotes(recipe, results, state, labels),
+    ...macroCeilingNotes(recipe, results, state, labels, limits),
     // the topics a trec run got no hit for, which its cells' n leaves out (as `eval retrieval` names its no-hit topics)
     ...recipe.runs.flatMap((run) => {
       const ids = state.get(run.id)?.status === 'done' ? noHitIds(results.get(run.id) ?? []) : [];
@@ -410,6 +413,7 @@ function macroCeilingNotes(
   results: ReadonlyMap<string, readonly ResultRecord[]>,
   state: ReadonlyMap<string, { status: string }>,
   labels: ReadonlyMap<string, readonly string[] | undefined>,
+  limits: ReadonlyMap<string, unknown>,
 ): string[] {
   const macroRuns = new Set(recipe.rows.flatMap((r) => r.cells.filter((c) => isMacroStat(c.metric.stat)).map((c) => c.run)));
   return [...macroRuns].flatMap((id) => {
@@ -417,6 +421,6 @@ function macroCeilingNotes(
     if (!recs.length) return [];
     const all = macroLabels(recs, labels.get(id));
     const note = macroCeilingNote(labelsWithoutGold(recs, all), all, recs.length);
-    return note ? [`Run ${id}'s macro figures: ${note}.`] : [];
+    return note ? [`Run ${id}'s macro figures: ${note}${limitPrefixClause(limits.get(id))}.`] : [];
   });
 }

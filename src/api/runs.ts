@@ -31,6 +31,12 @@ const figure = z.object({
   text: z.string().describe('the figure as every lexcase surface prints it, e.g. "50.0% [15.0, 85.0]"'),
   smallN: z.boolean().describe('fewer than 30 items'),
   note: z.string().optional(),
+  ceiling: z
+    .string()
+    .optional()
+    .describe(
+      'a short marker printed beside the figure in lists: macro-F1 capped below 100% by a label with no gold item ("at most 50.0% here: no gold Yes item"); `note` says why',
+    ),
   failed: z.number().int().optional().describe('failed items left out of n (3-ply); absent where failures count in n as wrong'),
 });
 

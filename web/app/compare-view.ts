@@ -173,6 +173,10 @@ interface Many {
     failedLine?: string;
     /** Ids held for different items (left out) and unchecked content, one line each (eval/report/compare-pairs.ts). */
     pairingLines?: string[];
+    /** What the measure is over where its note does not say (macro-F1's ceiling), as `lexcase compare` prints it under its table. */
+    over?: string;
+    /** "not compared: hallucination accuracy, … (pooled over each run's items, no paired statistic …)"; null when none. */
+    notComparedLine?: string | null;
     error?: string;
   }[];
 }
@@ -388,6 +392,13 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
       h('p', { class: 'muted', 'data-testid': 'paired-note' }, `Δ = this run − the reference (${m.sign}, B = this run). ${m.note}`),
       scrollBox('paired differences', pairs),
       exportControl(pairs, 'paired-differences'),
+      // each pair's lines `lexcase compare` prints beside its table: what the measure is over, the figures it has no row for
+      m.pairs.flatMap((p) => [
+        p.over ? h('p', { class: 'muted', 'data-testid': 'pair-over', 'data-run': p.b }, `${p.b} vs ${p.a}, ${p.measure}: ${p.over}.`) : null,
+        p.notComparedLine
+          ? h('p', { class: 'error-text', 'data-testid': 'pair-not-compared', 'data-run': p.b }, `${p.b} vs ${p.a}: ${p.notComparedLine}`)
+          : null,
+      ]),
       m.runs.length === 2 && m.pairs[0]?.shared ? await pairDetail(m.runs[0].id, m.runs[1].id) : null,
     );
     if (pairItem && pairRuns.length === 2) await sideBySide(sbs, pairItem, [pairRuns[0], pairRuns[1]]);

@@ -111,6 +111,8 @@ export interface FigureLike {
   text: string;
   smallN: boolean;
   note?: string;
+  /** A short marker printed beside the figure in lists, as visible text (macro-F1 capped below 100%); `note` says why. */
+  ceiling?: string;
   /** Failed items left out of n (3-ply). */
   failed?: number;
 }

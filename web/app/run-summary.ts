@@ -60,6 +60,8 @@ export function figureList(figs: FigureLike[], testid = 'figures', sortKey = fal
         `${f.label} `,
         h('strong', {}, figureText(f)),
         f.lo !== null ? h('span', { class: 'ci' }, ` ${f.method}`) : null,
+        // visible text, not only the tooltip: a keyboard or screen-reader user and a screenshot see the ceiling too (the run's page says why)
+        f.ceiling ? h('span', { class: 'fig-ceiling', 'data-testid': 'figure-ceiling' }, ` ⚠ ${f.ceiling}`) : null,
       ),
     ),
   );
@@ -616,7 +618,8 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
                   { 'data-testid': `figure-${f.id}` },
                   figureText(f),
                   f.lo !== null ? h('span', { class: 'ci', 'data-testid': `figure-method-${f.id}` }, ` ${f.method}`) : null,
-                  f.note ? h('span', { class: 'ci' }, ` · ${f.note}`) : null,
+                  f.ceiling ? h('span', { class: 'fig-ceiling', 'data-testid': `figure-ceiling-${f.id}` }, ` ⚠ ${f.ceiling}`) : null,
+                  f.note ? h('span', { class: 'ci', 'data-testid': `figure-note-${f.id}` }, ` · ${f.note}`) : null,
                 ),
               ),
             ),

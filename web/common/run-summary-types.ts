@@ -27,6 +27,8 @@ export interface Figure {
   text: string;
   smallN: boolean;
   note?: string;
+  /** A short marker printed beside the figure in lists (macro-F1 capped below 100%: "at most 50.0% here: no gold Yes item"); `note` says why. */
+  ceiling?: string;
   /** Failed items left out of n (3-ply); absent where failures count in n as wrong. */
   failed?: number;
 }

@@ -4,8 +4,9 @@
  * every run's value), overlaid curves — Recall@k of retrieval runs, MAD's accuracy per round —
  * and the runs' headline figures side by side, plus the paired difference (this run − the first,
  * B − A) of the primary measure — accuracy, or a retrieval run's first Recall@k — of every run
- * against the first on their shared items, with how many of them each of the two failed (eval/report/compare.ts over eval/stats, with the text
- * the page prints).
+ * against the first on their shared items, with how many of them each of the two failed, what the measure is
+ * over where its note does not say (macro-F1's ceiling) and the headline figures it has no row for (3-ply's
+ * pooled ratios: `notComparedLine`) (eval/report/compare.ts over eval/stats, with the text the page prints).
  */
 import { z } from 'zod';
 import { commitsOf, compareRunData, comparisonNote, itemJudge } from '../../eval/report/compare.js';
@@ -160,6 +161,10 @@ export async function compareManyRuns(runs: RunEntry[]) {
         failed: { a: c.a.failed, b: c.b.failed },
         failedLine: c.failedLine,
         pairingLines: c.pairingLines,
+        // what the primary row is over where its note does not say (macro-F1's ceiling), as `lexcase compare` prints it under its table
+        ...(m.over ? { over: m.over } : {}),
+        // the headline figures both systems give that have no row (3-ply's pooled ratios), as `lexcase compare` says
+        notComparedLine: c.notComparedLine,
       };
     } catch (e) {
       return { a: runs[0].id, b: runs[i + 1].id, shared: 0, error: (e as Error).message };
