@@ -12,6 +12,7 @@ import { summarizeEmarRun } from './emar/metrics.js';
 import { hallucinationAccuracy, utilizationRecall } from './threeply/metrics.js';
 import { headlineFigures, modelOf, systemSpec, SYSTEMS } from '../eval/systems.js';
 import { MIN_BOOTSTRAP_N, SMALL_N } from '../eval/headline-metrics.js';
+import { EVIDENCE_RECALL_LABELS } from './common/evidence-recall.js';
 import { AGENT_SYSTEMS } from './systems.js'; // the agent systems' list, handed to eval
 import { recordedTraceKind } from '../eval/systems.js';
 import { PAPER_SAMPLING } from './common/paper-settings.js';
@@ -85,13 +86,14 @@ describe('system registry', () => {
     expect(4).toBeLessThan(MIN_BOOTSTRAP_N);
   });
 
-  it("docs/explorer.md names each agent system's headline figures as the list has them: gold passage in evidence for CASE only", () => {
+  it("docs/explorer.md names each agent system's headline figures as the list has them: gold in any advocate's evidence for CASE only, CASE's metrics table's wording", () => {
     const labels = (system: string) => systemSpec(system).headline.map((m) => m.label);
-    expect(labels('case')).toEqual(['accuracy', 'gold passage in evidence']);
+    expect(labels('case')).toEqual(['accuracy', "gold in any advocate's evidence"]);
+    expect(labels('case')[1]).toBe(EVIDENCE_RECALL_LABELS.goldInAnyEvidence); // the CLI's and report.md's CASE metrics row
     expect(labels('baseline')).toEqual(['accuracy']);
     expect(labels('mad/mad')).toEqual(['accuracy']);
     const doc = readFileSync(new URL('../docs/explorer.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
-    expect(doc).toContain('accuracy and gold passage in evidence for CASE; accuracy for the baselines and MAD');
+    expect(doc).toContain("accuracy and gold in any advocate's evidence for CASE; accuracy for the baselines and MAD");
   });
 
   it('EMAR and ACAL: macro-F1 and convergence as their own metrics modules compute them', () => {

@@ -37,7 +37,7 @@ describe('a gold-evidence figure over failed items', () => {
       error: 'LLM_REQUEST_FAILED: HTTP 500',
       metrics: { goldInCorrectEvidence: false, goldInAnyEvidence: false, goldEverReturned: false, goldInIndex: true },
     })) as ResultRecord[];
-    const [f] = goldRate('gold-in-evidence', 'gold passage in evidence', 'goldInAnyEvidence').compute(failed, { config: {} });
+    const [f] = goldRate('gold-in-evidence', "gold in any advocate's evidence", 'goldInAnyEvidence').compute(failed, { config: {} });
     // before: no note
     expect(f).toMatchObject({ estimate: 0, n: 12, note: '12 failed items count as misses' });
     // one answered, one failed: "1 failed item counts as a miss"

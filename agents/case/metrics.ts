@@ -40,6 +40,7 @@ import { compareConfidenceLabels } from '../../eval/plots/confidence-bins.js';
 import { failedMissesNote, goldAbsentFor, goldCoverage, goldCoverageNote, NO_GOLD_IN_INDEX, type GoldCoverage } from '../../eval/gold-in-index.js';
 import { meteredItemsText, perItemTokensText } from '../../eval/tokens-per-item.js';
 import { LEARNED_SELECTOR_LABEL, NO_SIGNALS_NOTE } from './evidence-selection-label.js';
+import { EVIDENCE_RECALL_LABELS } from '../common/evidence-recall.js';
 
 export interface RateCi {
   n: number;
@@ -342,9 +343,9 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
   for (const [k, v] of Object.entries(m.byConfidence)) rows.push([stratumLabel(k), pct(v)]);
   if (m.notUnanimous) rows.push(["accuracy, not unanimous (low + tie + failed: the paper's low confidence)", pct(m.notUnanimous)]);
   const er = m.evidenceRecall;
-  if (er.goldInCorrectEvidence.n) rows.push([`gold in correct hypothesis's evidence`, pct(er.goldInCorrectEvidence)]);
-  if (er.goldInAnyEvidence.n) rows.push([`gold in any advocate's evidence`, pct(er.goldInAnyEvidence)]);
-  if (er.goldEverReturned.n) rows.push(['gold ever returned by a tool call', pct(er.goldEverReturned)]);
+  if (er.goldInCorrectEvidence.n) rows.push([EVIDENCE_RECALL_LABELS.goldInCorrectEvidence, pct(er.goldInCorrectEvidence)]);
+  if (er.goldInAnyEvidence.n) rows.push([EVIDENCE_RECALL_LABELS.goldInAnyEvidence, pct(er.goldInAnyEvidence)]);
+  if (er.goldEverReturned.n) rows.push([EVIDENCE_RECALL_LABELS.goldEverReturned, pct(er.goldEverReturned)]);
   if (er.goldInContext.n) rows.push(['gold in the prompt context (RAG)', pct(er.goldInContext)]);
   rows.push(['failed items', m.failed]);
   if (m.abstentions) rows.push(['juror abstentions', m.abstentions]);

@@ -2,6 +2,7 @@
 import { accuracy, goldRate } from '../../eval/headline-metrics.js';
 import { cli, defaultK, matchesNames, str, type SystemPlugin } from '../../eval/systems.js';
 import { AGENT_DEFAULTS } from '../common/defaults.js';
+import { EVIDENCE_RECALL_LABELS } from '../common/evidence-recall.js';
 
 export const casePlugin: SystemPlugin = {
   id: 'case',
@@ -14,7 +15,7 @@ export const casePlugin: SystemPlugin = {
   reportSection: 'case',
   method: (c) => (Array.isArray(c.methods) ? c.methods.join('+') : str(c.method)),
   k: defaultK,
-  headline: [accuracy, goldRate('gold-in-evidence', 'gold passage in evidence', 'goldInAnyEvidence')],
+  headline: [accuracy, goldRate('gold-in-evidence', EVIDENCE_RECALL_LABELS.goldInAnyEvidence, 'goldInAnyEvidence')],
   // counts: citations naming no handle shown, abstaining jurors, picks beyond k (a mean count even at 0 or 1 on every item)
   metricKinds: { unresolvedCitations: 'count', abstentions: 'count', picksBeyondK: 'count', repeatedToolCalls: 'count', toolCallsNotOffered: 'count' },
   paper: {

@@ -8,6 +8,16 @@
  * null when the question has no gold passages. Matching is by id (the caller may pass extra ids
  * that are known duplicates of a gold text).
  */
+/**
+ * Each flag's rate in words, the one wording of every surface that prints it (CASE's metrics table in
+ * the CLI and report.md, the headline figure in report.md's Figures, the explorer, compare and /v1).
+ */
+export const EVIDENCE_RECALL_LABELS = {
+  goldInCorrectEvidence: "gold in correct hypothesis's evidence",
+  goldInAnyEvidence: "gold in any advocate's evidence",
+  goldEverReturned: 'gold ever returned by a tool call',
+} as const;
+
 export interface TraceAdvocate {
   letter: string | null;
   evidence: { id: string }[];

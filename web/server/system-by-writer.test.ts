@@ -68,7 +68,7 @@ describe('a run named "case" is read as the system that wrote it', () => {
     await writeReport(join(root, 'user-case-plain'), { iterations: 100 });
     const md = readFileSync(join(root, 'user-case-plain', 'report.md'), 'utf8');
     expect(md).toMatch(/\| accuracy \|/);
-    expect(md).not.toContain('gold passage in evidence');
+    expect(md).not.toContain("gold in any advocate's evidence");
   });
 
   it("a run lexcase's CASE wrote, and an older run dir that records no writer, keep CASE's view and figures", async () => {
@@ -85,6 +85,6 @@ describe('a run named "case" is read as the system that wrote it', () => {
     for (const name of ['lexcase-case', 'old-case']) expect(await view(name)).toMatchObject({ kind: 'case', traceKind: 'case' });
     expect((await view('old-case')).figures).toEqual(['accuracy', 'gold-in-evidence']);
     await writeReport(old, { iterations: 100 });
-    expect(readFileSync(join(old, 'report.md'), 'utf8')).toContain('gold passage in evidence');
+    expect(readFileSync(join(old, 'report.md'), 'utf8')).toContain("gold in any advocate's evidence");
   });
 });
