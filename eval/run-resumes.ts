@@ -29,3 +29,20 @@ export function runResumes(file: Partial<Pick<RunConfigFile, 'resumes' | 'merged
   const shardAts = new Set(from.flatMap((s) => (s.resumes ?? []).map((r) => r.at)));
   return [...shardResumes(from), ...top.filter((r) => r.shard === undefined && !shardAts.has(r.at))];
 }
+
+/**
+ * A line for each resume that found config.json without a field it records now, or with an older value of it
+ * (`resumes[].unchecked`, eval/resume-unrecorded.ts: a reading such as replyReading, passageHandleReading or
+ * factorMentionReading): the items done before it were made under what that older lexcase recorded, while the
+ * config above shows this lexcase's value. Before, report.md said only "resumed: 1×" beside the new value, as if
+ * every item had been read so.
+ */
+export function uncheckedResumeLines(resumes: readonly RunResume[]): string[] {
+  return resumes
+    .filter((r) => r.unchecked?.length)
+    .map((r) => {
+      const shard = r.shard !== undefined ? `shard ${r.shard}'s ` : '';
+      const keys = r.unchecked?.join(', ');
+      return `${shard}resume of ${r.at} found config.json written by an older lexcase without, or with an older value of, ${keys}: the ${r.skipped} item${r.skipped === 1 ? '' : 's'} done before it were made under that older lexcase's, the items it ran under the value shown here, so the figures may mix two (its stderr warning said which)`;
+    });
+}

@@ -97,3 +97,36 @@ describe("report.md's Run section", () => {
     expect((await summarySection(run, {} as never))!.markdown).not.toContain('resumed under');
   });
 });
+
+describe("report.md's Run section on a resume that found an older reading", () => {
+  // a run dir whose config.json recorded replyReading as an older lexcase did (2 items), resumed by this lexcase: the resume
+  // warned on stderr and recorded `unchecked`, while config.json now shows the current replyReading for all 4 items
+  const resumed = (): RunData => {
+    const run = runOf({ ...caseK, replyReading: 'think and thinking blocks … identical tool calls in one reply run once' });
+    run.config.resumes = [
+      {
+        at: '2026-12-03T10:24:49.702Z',
+        gitSha: provenance.gitSha,
+        datasetChecksum: provenance.datasetChecksum,
+        items: 4,
+        skipped: 2,
+        unchecked: ['replyReading'],
+      },
+    ];
+    return run;
+  };
+  it('says the items done before the resume were read under the older lexcase’s reading (before: only "resumed: 1×" beside the new value)', async () => {
+    const s = (await summarySection(resumed(), {} as never))!;
+    expect(s.markdown).toContain(
+      "- **warning**: resume of 2026-12-03T10:24:49.702Z found config.json written by an older lexcase without, or with an older value of, replyReading: the 2 items done before it were made under that older lexcase's",
+    );
+    expect((s.json as { resumeWarnings?: string[] }).resumeWarnings).toHaveLength(1);
+  });
+  it('adds no line for a resume that checked every field', async () => {
+    const run = resumed();
+    run.config.resumes = [{ ...run.config.resumes![0], unchecked: undefined }];
+    const s = (await summarySection(run, {} as never))!;
+    expect(s.markdown).not.toContain('older lexcase');
+    expect((s.json as { resumeWarnings?: string[] }).resumeWarnings).toBeUndefined();
+  });
+});

@@ -5,7 +5,7 @@ import { replyFingerprintsOf, replyFingerprintsText } from '../../reply-fingerpr
 import { identityGapText, serverIdentitiesOf, serverIdentitiesText } from '../../server-identities.js';
 import { replyModelsText } from '../../reply-models.js';
 import { cacheSourcesOf, cacheSourcesText } from '../../cache-sources.js';
-import { runResumes, type RunResume } from '../../run-resumes.js';
+import { runResumes, type RunResume, uncheckedResumeLines } from '../../run-resumes.js';
 
 /** The shards a merged run came from: each one's items, code and resumes. */
 function mergedText(from: NonNullable<RunData['config']['mergedFrom']>): string {
@@ -120,6 +120,7 @@ export const summarySection: SectionBuilder = (run) => {
     ['created', p.createdAt],
     ...(resumes.length ? [['resumed', resumedText(resumes)] as [string, unknown]] : []),
     ...(resumedUnder ? [['resumed under', resumedUnder] as [string, unknown]] : []),
+    ...uncheckedResumeLines(resumes).map((w) => ['warning', w] as [string, unknown]),
     ...(run.config.mergedFrom?.length ? [['merged from', mergedText(run.config.mergedFrom)] as [string, unknown]] : []),
     ...(run.config.mergeWarnings ?? []).map((w) => ['warning', w] as [string, unknown]),
     ...(run.config.replayWarnings ?? []).map((w) => ['replay not fully checked', w] as [string, unknown]),
@@ -142,6 +143,7 @@ export const summarySection: SectionBuilder = (run) => {
       seed: run.config.seed,
       provenance: p,
       resumes,
+      ...(uncheckedResumeLines(resumes).length ? { resumeWarnings: uncheckedResumeLines(resumes) } : {}),
       ...(fingerprints.length ? { systemFingerprints: Object.fromEntries(fingerprints) } : {}),
       ...(run.config.structuredOutputSwitches ? { structuredOutputSwitches: run.config.structuredOutputSwitches } : {}),
       ...(run.config.mergedFrom ? { mergedFrom: run.config.mergedFrom } : {}),
