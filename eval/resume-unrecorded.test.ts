@@ -12,6 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withUnrecorded } from './resume-unrecorded.js';
 import { NAMED_ANSWER_READINGS } from '../core/llm/named-answer-readings.js';
+import { RECORDED_READINGS } from '../core/recorded-readings.js';
+import { REPLY_READING } from '../core/llm/reply-reading.js';
+import { PASSAGE_HANDLE_READING } from '../agents/common/passage-handle-reading.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadQuestions } from '../corpora/registry.js';
 import type { Question } from '../corpora/types.js';
@@ -450,4 +453,26 @@ describe('the named-answer readings registry', () => {
       expect(withUnrecorded({ system: 'baseline', [name]: 'another' }, { system: 'baseline', [name]: current }).unrecorded).toEqual([]);
     },
   );
+});
+
+describe('every recorded reading in the registries is checked on resume', () => {
+  // core/llm/named-answer-readings.ts and core/recorded-readings.ts: a reading whose current value moves to `older`
+  // resumes with "records an older …", never a refusal, never silence, whichever registry it is in
+  const readings = [...Object.values(NAMED_ANSWER_READINGS), ...Object.values(RECORDED_READINGS)];
+  it.each(readings.flatMap((r) => r.older.map((o) => [r.name, o.until, o.value, r.current] as const)))(
+    '%s recorded until %s resumes with "records an older" it',
+    (name, _until, older, current) => {
+      const now = { system: 'case', [name]: current };
+      const { unrecorded, config } = withUnrecorded({ ...now, [name]: older }, now);
+      expect(unrecorded).toEqual([expect.objectContaining({ key: name, older: true })]);
+      expect(config[name]).toBe(current);
+    },
+  );
+  it('the three moved readings are the values the systems record', () => {
+    expect([REPLY_READING, PASSAGE_HANDLE_READING, FACTOR_MENTION_READING]).toEqual([
+      RECORDED_READINGS.replyReading.current,
+      RECORDED_READINGS.passageHandleReading.current,
+      RECORDED_READINGS.factorMentionReading.current,
+    ]);
+  });
 });

@@ -168,27 +168,19 @@
  *                 a hybrid run cut at its depth records "trec_eval, top k past ties and past the depth",
  *                 and one an older lexcase cut there (a fused tie at the cut in the fused order) is refused
  *
+ * The older values of the readings (optionLetterReading, textOtherAnswerReading; passageHandleReading,
+ * factorMentionReading, replyReading) come from their registries, core/llm/named-answer-readings.ts and
+ * core/recorded-readings.ts, each entry with its day: an older value recorded there is "records an older …".
+ *
  * Such a field is "unknown", not a difference: the resume goes on, says so in a warning, records
  * the fields in its `resumes` entry (`unchecked`), and config.json records them from then on, so
  * the next resume checks them. Any other missing or differing field is still a difference. A merge
  * (eval/reproduce/merge.ts) compares two shards through the same function (eval/resume-compare.ts),
  * the older shard as the recorded one, and warns the same way (config.json `mergeWarnings`).
  */
-import { REPLY_READING_BEFORE_HARMONY, REPLY_READING_BEFORE_REPEATS } from '../core/llm/reply-reading.js';
 import { ITEM_COUNTS_BEFORE_WIDENED } from './item-counts.js';
 import { isOlderReading, NAMED_ANSWER_READINGS } from '../core/llm/named-answer-readings.js';
-
-/** The `factorMentionReading` a 3-ply run recorded on 2026-12-01 before a bare factor name beside an id counted (agents/threeply/metrics.ts). */
-const FACTOR_MENTION_READING_BEFORE_BARE =
-  'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"); without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)';
-
-/** The `passageHandleReading` a CASE, MAD or ACAL run recorded on 2026-12-01 before it counted a citation once per accepted reply (agents/common/passage-handles.ts). */
-const PASSAGE_HANDLE_READING_BEFORE_ONCE =
-  'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted (metrics.unresolvedCitations)';
-
-/** The `passageHandleReading` recorded on 2026-12-01 before a citation naming no handle was kept apart from the passages (agents/common/passage-handle-reading.ts). */
-const PASSAGE_HANDLE_READING_BEFORE_APART =
-  'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted once per accepted reply (metrics.unresolvedCitations)';
+import { RECORDED_READINGS } from '../core/recorded-readings.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -407,8 +399,7 @@ const ADDED: {
     path: ['passageHandleReading'],
     what: 'how a cited passage handle is read: an older lexcase read only "P3", "[P3]" and "p3", so a citation its models wrote "(P3)", "P3." or "Passage 3" named no passage (a MAD citation not in the index, a CASE advocate\'s pick or an ACAL argument\'s citation dropped), uncounted; its earlier items may hold citation and evidence figures this lexcase would not',
     // recorded on 2026-12-01 before a citation that names no handle was counted once per accepted reply
-    lacks: (before, after) =>
-      absent(before, after) || ((before === PASSAGE_HANDLE_READING_BEFORE_ONCE || before === PASSAGE_HANDLE_READING_BEFORE_APART) && after !== before),
+    lacks: (before, after) => absent(before, after) || isOlderReading(RECORDED_READINGS.passageHandleReading, before, after),
     olderWhat:
       'how a cited passage handle is read: the lexcase that recorded it (2026-12-01) counted a citation that names no passage handle ("P3, P5") at every parse of a reply (a MAD reply re-asked or parsed again, a CASE final reply whose picks a compile call replaced), or by its text (a handle whose real id a model had written out counted too), and showed it back to a MAD debater or judge under a handle of its own, so its earlier items may count such citations (metrics.unresolvedCitations) and citation figures otherwise than this lexcase would',
   },
@@ -426,7 +417,7 @@ const ADDED: {
     path: ['factorMentionReading'],
     what: 'how the Factor Distiller\'s factor strings are read: an older lexcase read a string naming several factors ("F4 Agreed-not-to-disclose (P), F6 Security-measures (P)") as its first id alone, so its earlier triples may count fewer used factors (Rec_U) and hallucinations (Acc_H) than this lexcase would',
     // recorded on 2026-12-01 before a bare factor name beside an id counted
-    lacks: (before, after) => absent(before, after) || (before === FACTOR_MENTION_READING_BEFORE_BARE && after !== before),
+    lacks: (before, after) => absent(before, after) || isOlderReading(RECORDED_READINGS.factorMentionReading, before, after),
     olderWhat:
       'how the Factor Distiller\'s factor strings are read: the lexcase that recorded it (2026-12-01) read a bare factor name beside an id ("F4 Agreed-not-to-disclose (P), Security-measures (P)") as the id alone (F4), so its earlier triples may count fewer used factors (Rec_U) and hallucinations (Acc_H) than this lexcase would',
   },
@@ -447,8 +438,7 @@ const ADDED: {
     what: "how replies are read: an older lexcase took a JSON object inside a reasoning model's <think> block for the answer, so items it ran with such a model may have been scored on a draft",
     // recorded before 2026-12-01, when a <thinking> block, a Harmony analysis channel and a reply with two different objects were read for their first object
     // and before 2026-12-02, when a tool call sent twice in one reply ran twice
-    lacks: (before, after) =>
-      absent(before, after) || ((before === REPLY_READING_BEFORE_HARMONY || before === REPLY_READING_BEFORE_REPEATS) && after !== before),
+    lacks: (before, after) => absent(before, after) || isOlderReading(RECORDED_READINGS.replyReading, before, after),
     olderWhat:
       'how replies are read: the lexcase that recorded it (before 2026-12-02) ran a tool call a reply sent twice (same tool and arguments) twice, so a CASE advocate scored the passages it returned twice and counted two searches; one from before 2026-12-01 took a JSON object inside a <thinking> block or a gpt-oss Harmony analysis channel for the answer, and the first of two different objects in one reply (a draft, then a revision), and took a tool call whose arguments came as a JSON object for a malformed call that never ran (a search of a CASE advocate lost), and kept a 3-ply ply whose reply held nothing besides its reasoning (cut off inside it) as an empty ply that was scored, so items it ran with such a model may have been scored on a draft this lexcase drops or refuses, or on fewer searches',
   },

@@ -1,3 +1,5 @@
+import { RECORDED_READINGS } from '../../core/recorded-readings.js';
+
 /**
  * How a run reads the handles its models cite, recorded in its config.json (`passageHandleReading`)
  * by every system whose models cite passages (CASE's advocates, MAD's roles and baselines, ACAL's
@@ -13,5 +15,4 @@
  * MAD rebuttal or judge was shown such a citation under a handle of its own ("P1, P2" as [P13]), which a
  * later reply could cite as a resolved handle.
  */
-export const PASSAGE_HANDLE_READING =
-  'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted once per accepted reply (metrics.unresolvedCitations), never a passage and never shown back under a handle';
+export const PASSAGE_HANDLE_READING = RECORDED_READINGS.passageHandleReading.current;

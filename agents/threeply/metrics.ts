@@ -7,6 +7,7 @@
  * Sums are pooled over a scenario's triples (micro average), exactly as the formulas are written;
  * per-triple values are kept too so the common report can bootstrap them.
  */
+import { RECORDED_READINGS } from '../../core/recorded-readings.js';
 import type { TradeSecretModel } from '../../corpora/trade-secret.js';
 import { expectedBehaviour, SCENARIO_MODES, type CaseTriple, type ScenarioMode } from './scenarios.js';
 
@@ -37,8 +38,7 @@ const CASES = ['c1', 'c2', 'c3'] as const;
  * with a warning naming the field (eval/resume-unrecorded.ts); so does one whose lexcase (2026-12-01)
  * read a bare factor name beside an id ("F4 …, Security-measures (P)") as F4 alone.
  */
-export const FACTOR_MENTION_READING =
-  'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"), and beside them the factor names of its parts that name no id ("F4 …, Security-measures (P)" is F4 and F6) when each such part names one; without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)';
+export const FACTOR_MENTION_READING = RECORDED_READINGS.factorMentionReading.current;
 
 const FACTOR_ID = /\b(?:F|Factor)\s*0*(\d{1,2})\b/gi;
 const NAME_SEPARATOR = /\s*(?:[,;/&]|\s+and\s+)\s*/i;

@@ -7,8 +7,8 @@ export interface RecordedReading {
   /** The config.json key. */
   name: string;
   current: string;
-  /** Older recorded values, oldest first; `until`: the day (and change of that day) it stopped being recorded. */
-  older: readonly { value: string; until: string }[];
+  /** Older recorded values, oldest first; `until`: the day (and change of that day) it stopped being recorded; `changed`: what changed then. */
+  older: readonly { value: string; until: string; changed?: string }[];
 }
 
 export const NAMED_ANSWER_READINGS = {

@@ -9,14 +9,14 @@
  * recorded until 2026-12-02 (REPLY_READING_BEFORE_REPEATS) ran a tool call sent twice in one reply
  * (same tool and arguments) twice, a CASE advocate scoring its passages twice; a resume warns too.
  * Its own module: the runner reads it in offline runs too, which must not load LangChain
- * (core/llm/structured.ts, which applies it, does).
+ * (core/llm/structured.ts, which applies it, does). Its values, current and older: core/recorded-readings.ts.
  */
-export const REPLY_READING =
-  'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused; identical tool calls in one reply run once';
+import { RECORDED_READINGS } from '../recorded-readings.js';
+
+export const REPLY_READING = RECORDED_READINGS.replyReading.current;
 
 /** The `replyReading` recorded from 2026-12-01 until 2026-12-02: identical tool calls in one reply each ran. */
-export const REPLY_READING_BEFORE_REPEATS =
-  'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused';
+export const REPLY_READING_BEFORE_REPEATS = RECORDED_READINGS.replyReading.older[1].value;
 
 /** The `replyReading` recorded before 2026-12-01's: only `<think>` blocks dropped. */
-export const REPLY_READING_BEFORE_HARMONY = 'think-blocks-dropped';
+export const REPLY_READING_BEFORE_HARMONY = RECORDED_READINGS.replyReading.older[0].value;

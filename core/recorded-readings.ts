@@ -1,0 +1,70 @@
+/**
+ * The readings of a model's replies that a run records in config.json besides the named-answer ones
+ * (core/llm/named-answer-readings.ts): how replies are read (`replyReading`, core/llm/reply-reading.ts),
+ * how cited passage handles are read (`passageHandleReading`, agents/common/passage-handle-reading.ts)
+ * and how the Factor Distiller's factor strings are read (`factorMentionReading`, agents/threeply/metrics.ts).
+ * Each one's current value and the older values lexcase recorded, oldest first, with the day each was
+ * current until and what changed then, so a run dir recording an older one resumes with "records an older …"
+ * (eval/resume-unrecorded.ts reads them from here). A change of a reading is one entry here: the current
+ * value moves to `older` with its day and change. Plain strings: the runner reads them in offline runs,
+ * which must not load LangChain.
+ */
+import type { RecordedReading } from './llm/named-answer-readings.js';
+
+export const RECORDED_READINGS = {
+  /** How an LLM run reads replies (core/llm/reply-reading.ts; recorded by the runner, eval/runner.ts). */
+  replyReading: {
+    name: 'replyReading',
+    current:
+      'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused; identical tool calls in one reply run once',
+    older: [
+      {
+        until: '2026-12-01',
+        changed:
+          'only <think> blocks were dropped: a draft object in a <thinking> block or a Harmony analysis channel, or the first of two different objects in one reply, was taken for the answer; a tool call whose arguments came as a JSON object was malformed (never ran); a 3-ply ply holding nothing besides its reasoning was kept empty',
+        value: 'think-blocks-dropped',
+      },
+      {
+        until: '2026-12-02',
+        changed: 'a tool call sent twice in one reply (same tool and arguments) ran twice: a CASE advocate scored its passages twice',
+        value:
+          'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused',
+      },
+    ],
+  },
+  /** How a CASE, MAD or ACAL run reads the passage handles its models cite (agents/common/passage-handle-reading.ts). */
+  passageHandleReading: {
+    name: 'passageHandleReading',
+    current:
+      'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted once per accepted reply (metrics.unresolvedCitations), never a passage and never shown back under a handle',
+    older: [
+      {
+        until: '2026-12-01',
+        changed: 'a citation naming no handle was counted at every parse of a reply, not once per accepted reply',
+        value:
+          'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted (metrics.unresolvedCitations)',
+      },
+      {
+        until: '2026-12-01 (second change)',
+        changed:
+          'a citation naming no handle was matched by its text (a real id written out counted, or was read as that passage) and shown back to a MAD debater or judge under a handle of its own',
+        value:
+          'one handle alone, wrapped or punctuated, any case ("P3", "[P3]", "(P3)", "P3.", "【P3】", "Passage 3", "P03"); none where it could be another ("P3, P5"), counted once per accepted reply (metrics.unresolvedCitations)',
+      },
+    ],
+  },
+  /** How a 3-ply run reads the Factor Distiller's factor strings (agents/threeply/metrics.ts). */
+  factorMentionReading: {
+    name: 'factorMentionReading',
+    current:
+      'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"), and beside them the factor names of its parts that name no id ("F4 …, Security-measures (P)" is F4 and F6) when each such part names one; without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)',
+    older: [
+      {
+        until: '2026-12-01',
+        changed: 'a bare factor name beside an id ("F4 …, Security-measures (P)") was not counted: F4 alone',
+        value:
+          'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"); without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)',
+      },
+    ],
+  },
+} as const satisfies Record<string, RecordedReading>;
