@@ -645,6 +645,9 @@ export async function runSummaryHeader(el: HTMLElement, runId: string): Promise<
             s.resultsProblem ? h('div', {}, h('dt', {}, 'results'), h('dd', {}, problemNote(s.resultsProblem))) : null,
             s.droppedTail ? h('div', {}, h('dt', {}, 'results'), h('dd', { class: 'error-text', 'data-testid': 'run-dropped-tail' }, `⚠ ${TORN_NOTE}`)) : null,
             s.partial ? h('div', {}, h('dt', {}, 'partial'), h('dd', {}, partialNote(s))) : null,
+            ...(s.resumeWarnings ?? []).map((w) =>
+              h('div', {}, h('dt', {}, 'resumed'), h('dd', { class: 'error-text', 'data-testid': 'run-resume-warning' }, `⚠ ${w}`)),
+            ),
             s.smallN ? h('div', {}, h('dt', {}, 'note'), h('dd', {}, smallNWarning(s.n))) : null,
             p.seedConsistency ? h('div', {}, h('dt', {}, 'seeds'), h('dd', { 'data-testid': 'seed-consistency' }, p.seedConsistency)) : null,
           ),

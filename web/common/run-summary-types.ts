@@ -76,6 +76,11 @@ export interface RunSummary {
   resultsProblem: string | null;
   /** results.jsonl ended in a truncated last line (a write a kill stopped), left out of every figure, as `lexcase report` warns. */
   droppedTail: boolean;
+  /**
+   * A line per resume that found config.json without a field it records now or with an older value of it (a reading such as
+   * replyReading): its earlier items were made under the older lexcase's, as report.md's Run section warns (eval/run-resumes.ts).
+   */
+  resumeWarnings: string[];
   correct: number;
   /** The system's headline figures (the registry decides which). */
   figures: Figure[];

@@ -39,6 +39,7 @@ import { reproProvenance } from './repro-provenance.js';
 import { contentKey, readKeyed, type KeyedText } from './content-key.js';
 import type { RunSummary } from '../common/run-summary-types.js';
 import { plannedItems } from '../../eval/run-planned.js';
+import { runResumes, uncheckedResumeLines } from '../../eval/run-resumes.js';
 import { runWriter } from '../../eval/run-dir-guard.js';
 import { resolvesInside, servable, type RunEntry } from './runs.js';
 import { madSeedConsistency } from '../../agents/mad/report-section.js';
@@ -151,6 +152,7 @@ async function computeSummary(run: RunEntry, resultsRead: KeyedText, configRead:
     ...(problem ? { planned: plannedItems(file, 0).planned, partial: false } : plannedItems(file, results.length)),
     resultsProblem: problem,
     droppedTail,
+    resumeWarnings: uncheckedResumeLines(runResumes(file)),
     correct: results.filter((r) => r.correct).length,
     // the statistics module's seed and resamples (eval/stats), not the run's seed — or the resamples the run's own
     // report recorded (run acal --iterations): the same intervals as report.md
