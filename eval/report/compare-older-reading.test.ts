@@ -58,7 +58,14 @@ describe('compare: a run resumed over an older replyReading', () => {
     cfg.config.replyReading = REPLY_READING_BEFORE_REPEATS; // as the lexcase of 2026-12-01 recorded it
     writeFileSync(file, JSON.stringify(cfg));
     await run('resumed', ITEMS);
+    let stderr = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+      stderr += String(s);
+      return true;
+    });
     const c = await compareRuns(entry('fresh').dir, entry('resumed').dir);
+    // `lexcase compare` and `lexcase report` (readRun) warn on stderr too
+    expect(stderr).toContain(`${entry('resumed').dir}: resume of `);
     const line = expect.stringMatching(
       /^B: resume of \S+ found config\.json written by an older lexcase without, or with an older value of, replyReading: the 5 items done before it were made under that older lexcase's/,
     );

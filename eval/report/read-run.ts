@@ -16,6 +16,7 @@ import { recordedWriter } from '../systems.js';
 import { readConfig, readResults, legacyTraceFileName, readTraceChecked, resultsPath, traceFileName, traceMismatch, tracesDir } from '../run-dir.js';
 import type { RunConfigFile } from '../run-config-file.js';
 import type { RunData } from './types.js';
+import { runResumes, uncheckedResumeLines } from '../run-resumes.js';
 
 /**
  * Why a config.json cannot be read as a run's (no numeric seed, no config object or no provenance: not
@@ -39,6 +40,8 @@ export async function readRun(dir: string, opts: { traces?: boolean } = {}): Pro
   if (problem) throw errors.runInvalid(dir, problem);
   const parsed = await readResults(dir);
   if (parsed.droppedTail) log.warn(`${dir}: ignoring a truncated last line in results.jsonl (resume the run to redo that item)`);
+  // a resume over a config.json that lacked a field, or held an older reading: its items mix two (report.md's Run section says so too)
+  for (const line of uncheckedResumeLines(runResumes(config))) log.warn(`${dir}: ${line}`);
   // The runner keeps one line per item; a file from an older version (or edited by hand) may hold
   // superseded lines: the last line of an id wins, so each item counts once.
   const byId = new Map(parsed.records.map((r) => [r.id, r]));
