@@ -373,6 +373,11 @@ describe('clear errors, exit 1, no stack trace', () => {
       ['eval', 'retrieval', '--topics', topics, '--qrels', qrels, '--index', index, '--split', 'test'],
       /--split belongs to the --dataset mode/,
     );
+    // before: --sweep-fusion with --topics was ignored, a plain bm25 table printed and exit 0
+    await expectError(
+      ['eval', 'retrieval', '--topics', topics, '--qrels', qrels, '--index', index, '--sweep-fusion'],
+      /--sweep-fusion tunes hybrid fusion on the Bar Exam QA dataset \(--split\); with --topics it is not available/,
+    );
     await expectError(['eval', 'run', join(dir, 'nope.txt'), '--qrels', qrels], /run file not found: .*nope\.txt/);
     await expectError(['eval', 'retrieval', '--index', index, '--metrics', 'map'], /--metrics works with --topics FILE --qrels FILE/);
   });

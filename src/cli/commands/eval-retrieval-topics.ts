@@ -58,7 +58,7 @@ export function addTopicsOptions(cmd: Command): Command {
 }
 
 /** Options of the Bar Exam QA mode that make no sense with --topics. */
-const DATASET_ONLY = ['dataset', 'split', 'splitSeed', 'datasetFile', 'qrelsFile', 'k'];
+const DATASET_ONLY = ['dataset', 'split', 'splitSeed', 'datasetFile', 'qrelsFile', 'k', 'sweepFusion'];
 const flagName = (o: string) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Options of the --topics mode, refused in the --dataset mode rather than silently ignored. */
@@ -95,6 +95,10 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
   if (!flags.topics) throw errors.usage('--qrels needs --topics FILE (your own topics); the bundled datasets carry their own gold passages');
   if (!flags.qrels) throw errors.usage('--topics needs --qrels FILE (TREC qrels "qid 0 docid rel")');
   const clash = DATASET_ONLY.filter((o) => cmd.getOptionValueSource(o) === 'cli');
+  if (clash.includes('sweepFusion'))
+    throw errors.usage(
+      '--sweep-fusion tunes hybrid fusion on the Bar Exam QA dataset (--split); with --topics it is not available: evaluate each setting with --method hybrid --fusion/--weights/--rrf-k/--depth',
+    );
   if (clash.length)
     throw errors.usage(
       `${clash.map(flagName).join(', ')} belong${clash.length === 1 ? 's' : ''} to the --dataset mode; with --topics use --metrics (e.g. recall@100,ndcg@10) and --hits`,
