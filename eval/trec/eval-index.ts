@@ -259,6 +259,17 @@ function depthWarnings(measures: readonly Measure[], depth: number, retrievers: 
     );
   }
   for (const r of retrievers) {
+    const d = r.rankingDepth;
+    // each measure as deep as it reads this run: its cutoff, or the hits retrieved (map, mrr)
+    const beyond = d === undefined ? [] : measures.filter((m) => Math.min(m.k ?? depth, depth) > d);
+    if (d !== undefined && beyond.length) {
+      const most = Math.max(...beyond.map((m) => Math.min(m.k ?? depth, depth)));
+      const one = beyond.length === 1;
+      out.push(
+        `${beyond.map((m) => m.name).join(', ')} ${one ? 'is' : 'are'} beyond the ${r.method} depth ${d}: it fuses each component's top ${d} hits, so ${one ? 'that figure counts' : 'those figures count'} only passages a component ranks within its top ${d}; use --depth ${most} to rank ${most} fully`,
+      );
+      continue;
+    }
     const w = cutoffsBeyondDepthWarning(r, [depth]);
     if (w) out.push(`--hits ${depth}: ${w}`);
   }

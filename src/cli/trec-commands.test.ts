@@ -203,6 +203,18 @@ describe('search --topics → eval run (the round trip)', () => {
     expect(deep.stderr).toBe('');
   });
 
+  it('a hybrid shallower than a metric names that metric (before: only "--hits 1000: @1000 is beyond", recall@5 and map unnamed)', async () => {
+    const args = evalTopics('--method', 'hybrid', '--hybrid-methods', 'bm25,qld', '--depth', '2', '--metrics', 'recall@1,recall@5,map', '--iterations', '100');
+    const j = await cli('--json', ...args);
+    expect(j.code, j.stderr).toBe(0);
+    const said =
+      "recall@5, map are beyond the hybrid depth 2: it fuses each component's top 2 hits, so those figures count only passages a component ranks within its top 2; use --depth 1000 to rank 1000 fully";
+    expect(JSON.parse(j.stdout).warnings).toEqual([said]);
+    expect(j.stderr).toContain(said);
+    const human = await cli(...args);
+    expect(human.stdout).toContain(`**Warning:** ${said}.`);
+  });
+
   it('paired comparison of two runs (bm25 vs a run file edited to be worse)', async () => {
     const a = join(dir, 'runs', 'bm25.txt');
     const text = await readFile(a, 'utf8');
