@@ -82,6 +82,12 @@ describe('eval retrieval of hybrid: each figure is the same whatever other cutof
       expect(warn).toHaveBeenCalledWith(`eval retrieval hybrid: ${b.warnings![0]}`);
       const c = await evalRetrieval({ retriever: hybrid, questions, ks: [10, DEPTH], iterations: 50 });
       expect(c.warnings).toBeUndefined();
+      // MRR@10 and nDCG@10 are reported whatever --k is: a depth of 5 cuts them (before: --k 1,3 said nothing)
+      const shallow = await openRetriever(dir, 'hybrid', { methods: 'bm25,qld', depth: 5 });
+      const d = await evalRetrieval({ retriever: shallow, questions, ks: [1, 3], iterations: 50 });
+      expect(d.warnings?.[0]).toBe(
+        "@10 is beyond the hybrid depth 5: it fuses each component's top 5 hits, so that figure counts only passages a component ranks within its top 5; use --depth 10 to rank 10 fully",
+      );
     } finally {
       warn.mockRestore();
     }
