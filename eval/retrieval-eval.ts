@@ -107,7 +107,10 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
   if (ks.length === 0) throw new RangeError('at least one k is needed');
   const depth = Math.max(...ks, MRR_K, NDCG_K);
   // MRR@10 and nDCG@10 are always reported: a depth below 10 cuts them too, whatever --k says
-  const beyond = cutoffsBeyondDepthWarning(opts.retriever, [...new Set([...ks, MRR_K, NDCG_K])].sort((a, b) => a - b));
+  const beyond = cutoffsBeyondDepthWarning(
+    opts.retriever,
+    [...new Set([...ks, MRR_K, NDCG_K])].sort((a, b) => a - b),
+  );
   if (beyond) log.warn(`eval retrieval ${opts.retriever.method}: ${beyond}`);
   const queryOf = opts.queryOf ?? retrievalQuery;
   const perQuery: QueryResult[] = [];
