@@ -225,6 +225,23 @@ export function underWayCountText(u: UnderWay): string {
   return `${underWayText(u)} (in no results.jsonl line, nor in LLM calls; ${u.tokens ? underWayTokensText(u.tokens) : `${u.requests === 1 ? 'its' : 'their'} usage is in no total`})`;
 }
 
+/**
+ * The run's requests counted apart from its LLM calls, as `--json` gives them beside `tokens` (the
+ * numbers uncountedRequestsText says on the counts line): cut off when their item ended, refused
+ * after their retries, failed attempts sent again, and those of items under way at an interrupt.
+ */
+export function runUncountedRequests(
+  results: readonly ResultRecord[],
+  underWay?: UnderWay,
+): { cutOff: number; refused: number; retried: number; underWay: UnderWay } {
+  return {
+    cutOff: runCutOffCount(results),
+    refused: runRefusedCount(results),
+    retried: runRetriedCount(results),
+    underWay: underWay ?? { items: 0, requests: 0 },
+  };
+}
+
 /** "; 2 requests cut off …; 3 requests refused …; …; 1 request sent by 1 item under way at an interrupt (…)": the run's requests counted apart from its calls, '' when none. */
 export function uncountedRequestsText(cutOff: number, refused: number, retried = 0, underWay?: UnderWay): string {
   return `${cutOff ? `; ${cutOffText(cutOff)}` : ''}${refused ? `; ${refusedText(refused)}` : ''}${retried ? `; ${resentText(retried)}` : ''}${underWay?.requests ? `; ${underWayCountText(underWay)}` : ''}`;

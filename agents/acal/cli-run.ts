@@ -8,7 +8,7 @@ import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { compactLocal, runModelConfig } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
 import { log } from '../../core/log.js';
-import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
+import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal, runUncountedRequests } from '../../eval/run-counts.js';
 import { isSemanticsName, SEMANTICS } from './semantics/names.js';
 import { ACAL_SYSTEMS, type AcalSystemName } from './system-names.js';
 
@@ -97,6 +97,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
         failed: r.failed,
         runTokens: runTokenTotal(r.results),
         tokens: usage.snapshot(),
+        requests: runUncountedRequests(r.results, underWay),
       },
       human: () => `${r.markdown}\nrun dir: ${runDir}: ${runCountsText(r)}; ${runTokensText(r.results, usage.snapshot().total, underWay)}\nwrote ${r.reportMd}`,
       runDirs: [runDir],

@@ -12,7 +12,7 @@ import type { DatasetFileRecord } from '../../corpora/registry.js';
 import type { Split } from '../../corpora/types.js';
 import { parseSplit } from '../../corpora/split-spec.js';
 import { errors } from '../../core/errors.js';
-import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
+import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal, runUncountedRequests } from '../../eval/run-counts.js';
 import { runModelConfigFor } from '../../core/llm/resolved-llm.js';
 import type { ConvergenceRule } from './convergence.js';
 import type { EmarItem } from './experiment.js';
@@ -152,6 +152,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
         keptFailed: run.keptFailed,
         runTokens: runTokenTotal(run.results),
         tokens: usage.snapshot(),
+        requests: runUncountedRequests(run.results, underWay),
         ...summary,
       },
       human: () => `${md}\n\nrun dir: ${runDir}: ${runCountsText(run)}; ${runTokensText(run.results, usage.snapshot().total, underWay)}`,

@@ -9,7 +9,7 @@
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { warnValidity } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
-import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal, type UnderWay } from '../../eval/run-counts.js';
+import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal, runUncountedRequests, type UnderWay } from '../../eval/run-counts.js';
 import { degeneracyWarnings } from '../common/degeneracy.js';
 import { runOptions, type RunOptionFlags } from '../common/run-options.js';
 import type { MadExperimentOptions, MadExperimentResult } from './experiment.js';
@@ -43,7 +43,7 @@ const SYSTEM_FLAGS: Readonly<Record<string, readonly (readonly [string, string])
   'self-consistency': [['samples', '--samples']],
 };
 
-function summary(r: MadExperimentResult) {
+function summary(r: MadExperimentResult, underWay?: UnderWay) {
   return {
     runDir: r.runDir,
     ran: r.ran,
@@ -52,6 +52,7 @@ function summary(r: MadExperimentResult) {
     failed: r.failed,
     runTokens: runTokenTotal(r.results),
     tokens: r.tokens,
+    requests: runUncountedRequests(r.results, underWay),
     metrics: r.metrics,
   };
 }
@@ -102,12 +103,12 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     // the requests of items under way at an interrupt (config.json `interrupts`): in no results.jsonl line, said on the counts line
     const underWay = await Promise.all(r.runs.map((run) => readRunUnderWay(run.runDir)));
     return {
-      json: { runs: r.runs.map(summary), consistency: r.consistency },
+      json: { runs: r.runs.map((run, i) => summary(run, underWay[i])), consistency: r.consistency },
       human: () => [...r.runs.map((run, i) => human(run, underWay[i])), '', r.markdown].join('\n\n'),
       runDirs: r.runs.map((run) => run.runDir),
     };
   }
   const r = await runMadExperiment(o);
   const underWay = await readRunUnderWay(r.runDir);
-  return { json: summary(r), human: () => human(r, underWay), runDirs: [r.runDir] };
+  return { json: summary(r, underWay), human: () => human(r, underWay), runDirs: [r.runDir] };
 }

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { errors } from '../../core/errors.js';
-import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal } from '../../eval/run-counts.js';
+import { readRunUnderWay, runCountsText, runTokensText, runTokenTotal, runUncountedRequests } from '../../eval/run-counts.js';
 import { runModelConfigFor } from '../../core/llm/resolved-llm.js';
 import { EVALUATOR_TEMPERATURE, THREEPLY_PAPER } from './paper.js';
 import { SCENARIO_MODES, type ScenarioMode } from './scenario-modes.js';
@@ -92,6 +92,7 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       failed: run.failed,
       runTokens: runTokenTotal(run.results),
       tokens: usage.snapshot(),
+      requests: runUncountedRequests(run.results, underWay),
       scenarios: summary,
     },
     human: () =>
