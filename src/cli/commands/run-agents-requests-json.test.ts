@@ -11,12 +11,25 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRefusedCount, runRetriedCount } from '../../../eval/run-counts.js';
+import { runCutOffCount, runRefusedCount, runRetriedCount } from '../../../eval/run-counts.js';
 import { runCli } from '../../../tests/support/run-cli.js';
 
 let dir: string;
 let server: Server;
 let n = 0;
+
+/** The least reply a JSON schema allows: an enum's first value, empty strings, arrays at their minItems, false, the minimum. */
+function least(s: Record<string, unknown>): unknown {
+  if (Array.isArray(s.anyOf)) return least(s.anyOf[0]);
+  if (Array.isArray(s.enum)) return s.enum[0];
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  if (type === 'object' || s.properties)
+    return Object.fromEntries(Object.entries((s.properties ?? {}) as Record<string, Record<string, unknown>>).map(([k, v]) => [k, least(v)]));
+  if (type === 'array') return Array.from({ length: Number(s.minItems ?? 0) }, () => least((s.items ?? {}) as Record<string, unknown>));
+  if (type === 'number' || type === 'integer') return Number(s.minimum ?? 0);
+  if (type === 'boolean') return false;
+  return '';
+}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agents-requests-json-'));
@@ -36,12 +49,14 @@ beforeAll(async () => {
         res.end(JSON.stringify({ error: { message: n === 1 ? 'overloaded' : 'bad request' } }));
         return;
       }
+      const schema = JSON.parse(body).response_format?.json_schema?.schema;
+      const content = JSON.stringify(schema ? least(schema) : { answer: 'No' });
       const reply = {
         id: `r${n}`,
         object: 'chat.completion',
         created: 1,
         model: 'm',
-        choices: [{ index: 0, message: { role: 'assistant', content: '{"answer":"No"}' }, finish_reason: 'stop' }],
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
         usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 },
       };
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -59,6 +74,7 @@ afterAll(async () => {
 
 describe('run --json: the requests the counts line says', () => {
   it('acal sp: a refused request and a 500 sent again are in --json `requests`, as in results.jsonl and the counts line', async () => {
+    n = 0;
     const out = join(dir, 'sp');
     const r = await runCli([
       '--json',
@@ -86,5 +102,28 @@ describe('run --json: the requests the counts line says', () => {
     expect(runRetriedCount(results)).toBe(1);
     expect(j.failed).toBe(1);
     expect(j.requests).toEqual({ cutOff: 0, refused: 1, retried: 1, underWay: { items: 0, requests: 0 } });
+  });
+
+  it.each([
+    ['emar', []],
+    ['mad', ['--rounds', '1']],
+    ['threeply', []],
+  ])("%s: --json `requests` counts the run's refused requests and failed attempts sent again", async (system, extra) => {
+    n = 0;
+    const out = join(dir, system);
+    const r = await runCli(['--json', 'run', system, '--limit', '2', '--run-dir', out, '--no-cache', ...extra]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    const results = readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(j.requests).toEqual({
+      cutOff: runCutOffCount(results),
+      refused: runRefusedCount(results),
+      retried: runRetriedCount(results),
+      underWay: { items: 0, requests: 0 },
+    });
+    expect(j.requests.refused).toBeGreaterThan(0);
   });
 });
