@@ -70,9 +70,7 @@ afterAll(async () => {
 
 async function violations(page: Page, exclude: string[] = []): Promise<string[]> {
   // the plots draw after the page: axe reads them once each is drawn
-  await page.waitForFunction(
-    "[...document.querySelectorAll('figure[data-testid^=plot-]')].every((f) => f.getAttribute('data-rendered') === 'true')",
-  );
+  await page.waitForFunction("[...document.querySelectorAll('figure[data-testid^=plot-]')].every((f) => f.getAttribute('data-rendered') === 'true')");
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
   const r = (await page.evaluate(
     `axe.run(${exclude.length ? JSON.stringify({ exclude: exclude.map((x) => [x]) }) : 'document'}, ${JSON.stringify({ runOnly: { type: 'tag', values: AXE_TAGS }, resultTypes: ['violations'] })})`,
