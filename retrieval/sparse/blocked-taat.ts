@@ -77,6 +77,10 @@ export const PRUNE_MAX_K_BM25 = 1000;
  * θ, clearing the block instead (docs/notes/2026-12-01-agent-10m.md); off only for the A/B.
  * `byLength`: a BM25 query's compact lists read each doc's norm from a table by its length
  * (walk.wat bm25Len, docs/notes/2026-12-02-norms-by-length.md); off only for the A/B.
+ * `u8Lengths`: walked by length, a range whose longest doc is ≤ 255 tokens holds its lengths as u8
+ * (walk.wat bm25Len8: half the bytes copied per block, docs/notes/2026-12-03-u8-lengths.md); off
+ * holds u16 as before (A/B). `lengthsInPlace`: the kernel reads the block's lengths where the range's
+ * are held instead of a per-block copy (A/B).
  */
 export const blockedPruning = {
   enabled: true,
@@ -88,6 +92,10 @@ export const blockedPruning = {
   selectByMax: true,
   /** BM25's compact lists walked by doc length (walk.wat bm25Len); off walks by each doc's norm (A/B). */
   byLength: true,
+  /** Lengths held as u8 when the range's longest doc is ≤ 255 tokens (walk.wat bm25Len8); off: u16 (A/B). */
+  u8Lengths: true,
+  /** The block's lengths read in place, not copied next to its scores first (A/B). */
+  lengthsInPlace: false,
 };
 
 /** Postings of the largest chunks of the lists the WebAssembly walks take per query (3 bytes each). */
@@ -207,7 +215,8 @@ function layoutScratch(
   // a doc, copied per block, where the norms are 8 read at random: docs/notes/2026-12-02-norms-by-length.md),
   // when the range's lengths and the table are held; the dense walks get the block's f64 norms copied
   // into the scratch (blockNorms), or its candidates' only (candidateNorms).
-  const nbl = byLength && f.bm25Norm && inp.bm25 ? bm25NormsByLength(view, inp.bm25.k1, inp.bm25.b) : undefined;
+  const nbl = byLength && f.bm25Norm && inp.bm25 ? bm25NormsByLength(view, inp.bm25.k1, inp.bm25.b, blockedPruning.u8Lengths) : undefined;
+  const lenWidth = nbl?.width ?? 2;
   let lenHeld = nbl ? vm.holdRange(nbl.lengths, view.lo, view.hi) : -1;
   const lenTabOff = lenHeld >= 0 ? vm.holdRange(nbl!.table, 0, nbl!.table.length) : -1;
   if (lenTabOff < 0) lenHeld = -1;
@@ -225,7 +234,7 @@ function layoutScratch(
   // 16 spare bytes after the copied dense rows: the f64x2 walk loads 8 tf bytes at a time.
   const lnlOff = (dTfOff + copyRows * blockDocs + 16 + 7) & ~7;
   const lenCopyOff = lnlOff + (qld && lnlHeld < 0 ? blockDocs * 8 : 0);
-  const outOff = (lenCopyOff + (lenHeld >= 0 ? blockDocs * 2 + 16 : 0) + 7) & ~7;
+  const outOff = (lenCopyOff + (lenHeld >= 0 ? blockDocs * lenWidth + 16 : 0) + 7) & ~7;
   const lowOff = outOff + (marked ? 0 : blockDocs * 16);
   const tfOff = lowOff + maxChunk * 2;
   const bitsOff = sparse ? (tfOff + maxChunk + 7) & ~7 : 0;
@@ -236,6 +245,7 @@ function layoutScratch(
   return {
     normHeld,
     lenHeld,
+    lenWidth,
     lenTabOff,
     lenCopyOff,
     lnlHeld,
@@ -374,6 +384,7 @@ function prepareWalk(view: ScoringView, inp: MaxScoreInput, blockDocs: number, m
     cands: new Int32Array(mem, sc.pruneCandOff, prune ? blockDocs : 0),
     loadedChunk: -1,
     normsBlock: -1,
+    lenOff: sc.lenCopyOff,
     bn: new Float64Array(mem, sc.normOff, f.bm25Norm && sc.normHeld < 0 ? blockDocs : 0),
     hi: view.hi,
     sparse: sparseOk,
@@ -428,6 +439,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   const mem = kern.memory.buffer;
   const bn = w.bn;
   const mem8 = new Uint8Array(mem);
+  const inPlace = blockedPruning.lengthsInPlace;
   const bl = new Float64Array(mem, sc.lnlOff, qld && sc.lnlHeld < 0 ? blockDocs : 0);
   // The kernel's candidates: score (f64) at outF[2c], block index (i32) at outI[4c + 2].
   const outF = new Float64Array(mem, sc.outOff, marked ? 0 : blockDocs * 2);
@@ -455,7 +467,7 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
   blockedStats.skippedBlocks = 0;
   blockedStats.unselectedBlocks = 0;
   blockedStats.unselectedPruned = 0;
-  blockedStats.byLength = sc.lenHeld >= 0 ? 1 : 0;
+  blockedStats.byLength = sc.lenHeld < 0 ? 0 : sc.lenWidth === 1 ? 2 : 1;
   // The leading lists the kernel's BM25 walk adds (bm25Lists), which records the largest score it
   // stores (walk.wat storedMax): a block that walks only these knows a bound of every doc it touched.
   let tracked = 0;
@@ -469,8 +481,11 @@ export function blockedTopK(view: ScoringView, inp: MaxScoreInput, blockDocs = B
     // The block's norms / log-lengths: in place when held, else copied in (its u16 lengths, walked by length).
     // Walked by length, the block's lengths are copied next to its scores first: one sequential
     // read of 2 bytes a doc, where reading them in place missed the cache at random (0.84× the CPU).
+    // u8 when the range's longest doc is ≤ 255 tokens (1 byte a doc: half the copy).
     if (sc.lenHeld >= 0) {
-      mem8.copyWithin(sc.lenCopyOff, sc.lenHeld + (b0 - lo) * 2, sc.lenHeld + (b1 - lo) * 2);
+      const lw = sc.lenWidth;
+      if (inPlace) w.lenOff = sc.lenHeld + (b0 - lo) * lw;
+      else mem8.copyWithin(sc.lenCopyOff, sc.lenHeld + (b0 - lo) * lw, sc.lenHeld + (b1 - lo) * lw);
       w.normsBlock = -1;
     }
     const nOff = sc.normHeld >= 0 ? sc.normHeld + (b0 - lo) * 8 : sc.normOff;
@@ -619,8 +634,10 @@ function walkTerms(w: Walk, b0: number, b1: number, jFrom: number, jTo: number, 
         // A run of kernel lists (walk.wat bm25Lists / tableLists), in plan order.
         const e = Math.min(kEnd[j], jTo);
         if (mode === Mode.Bm25) {
-          if (sc.lenHeld >= 0) kern.bm25LenLists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, sc.lenCopyOff, sc.lenTabOff, sc.scoresOff);
-          else kern.bm25Lists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, sc.scoresOff);
+          if (sc.lenHeld >= 0) {
+            if (sc.lenWidth === 1) kern.bm25Len8Lists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, w.lenOff, sc.lenTabOff, sc.scoresOff);
+            else kern.bm25LenLists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, w.lenOff, sc.lenTabOff, sc.scoresOff);
+          } else kern.bm25Lists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, nOff, sc.scoresOff);
         } else kern.tableLists(sc.descOff + kIdx[j] * 24, e - j, lim, dOff, sc.scoresOff);
         j = e - 1;
         continue;

@@ -31,7 +31,7 @@ export const blockedStats = {
   unselectedBlocks: 0,
   /** ... of them, blocks pruned across blocks (their scan skipped, the rest's terms given to no doc). */
   unselectedPruned: 0,
-  /** 1 when the last query's BM25 lists were walked by doc length (walk.wat bm25Len), else 0. */
+  /** How the last query's BM25 lists were walked by doc length: 2 over u8 lengths (walk.wat bm25Len8), 1 over u16 (bm25Len), 0 not by length. */
   byLength: 0,
   /** sparseCandidates' gate (sparseGate) on the last query: its inputs, and 1 taken / 0 not / −1 not asked. */
   gate: { docs: 0, essential: 0, compactPostings: 0, lookupLists: 0, J: 0, eligible: 0, taken: -1 },
@@ -40,10 +40,12 @@ export const blockedStats = {
 /** Byte offsets of the query's scratch in the view's kernel memory (and of the ranges held there). */
 export interface Scratch {
   normHeld: number;
-  /** BM25 walked by length (walk.wat bm25Len): the range's u16 doc lengths and the norms-by-length table held in the view's memory, else −1. */
+  /** BM25 walked by length (walk.wat bm25Len / bm25Len8): the range's doc lengths (u16, or u8) and the norms-by-length table held in the view's memory, else −1. */
   lenHeld: number;
+  /** Bytes a doc of the lengths held: 1 (u8, the range's longest doc ≤ 255 tokens) or 2 (u16). */
+  lenWidth: 1 | 2;
   lenTabOff: number;
-  /** Walked by length: the block's u16 lengths, copied here per block. */
+  /** Walked by length: the block's lengths, copied here per block. */
   lenCopyOff: number;
   lnlHeld: number;
   scoresOff: number;
@@ -68,6 +70,8 @@ export interface Scratch {
 export interface Walk {
   /** Walked by length with dense lists: the block whose f64 norms are in the scratch (its first doc), else −1. */
   normsBlock: number;
+  /** Walked by length: where the kernel reads the block's lengths (sc.lenCopyOff, or in place with blockedPruning.lengthsInPlace). */
+  lenOff: number;
   mode: Mode;
   plan: TermPlan[];
   T: number;

@@ -32,33 +32,52 @@ export const bm25Norms = (index: ScoringView, k1: number, b: number) => cached(i
 /** Doc lengths above this are not walked by length (a table of 65,536 norms at most). */
 export const LENGTH_TABLE_MAX = 65535;
 
-const lengthTables = new WeakMap<ScoringView, { lengths: Uint16Array | undefined; max: number; tables: Map<string, Float64Array> }>();
+/** A range whose longest doc is at most this many tokens has its lengths held as u8 (1 byte a doc). */
+export const LENGTH_U8_MAX = 255;
 
-function rangeLengths(index: ScoringView) {
+interface RangeLengths {
+  max: number;
+  /** The range's lengths as u8 (max ≤ LENGTH_U8_MAX) and as u16 (max ≤ LENGTH_TABLE_MAX; the u8 range's only when asked: an A/B). */
+  u8: Uint8Array | undefined;
+  u16: Uint16Array | undefined;
+  tables: Map<string, Float64Array>;
+}
+
+const lengthTables = new WeakMap<ScoringView, RangeLengths>();
+
+function rangeLengths(index: ScoringView): RangeLengths {
   let e = lengthTables.get(index);
   if (!e) {
     const dl = index.doclen;
     let max = 0;
     for (let i = index.lo; i < index.hi; i++) if (dl[i] > max) max = dl[i];
-    let lengths: Uint16Array | undefined;
-    if (max <= LENGTH_TABLE_MAX) {
-      lengths = new Uint16Array(index.N);
-      for (let i = index.lo; i < index.hi; i++) lengths[i] = dl[i];
-    }
-    lengthTables.set(index, (e = { lengths, max, tables: new Map() }));
+    lengthTables.set(index, (e = { max, u8: undefined, u16: undefined, tables: new Map() }));
   }
   return e;
 }
 
+function lengthsAs<T extends Uint8Array | Uint16Array>(index: ScoringView, a: T): T {
+  const dl = index.doclen;
+  for (let i = index.lo; i < index.hi; i++) a[i] = dl[i];
+  return a;
+}
+
 /**
- * BM25's norms by doc length (blocked-taat.ts's walk by length, walk.wat bm25Len): the range's doc
- * lengths as u16 (indexed by global doc index, only the range filled) and a table of bm25Norm for every
- * length 0 … the range's longest — the same calls bm25Norms makes per doc, so the same values. Undefined
- * when a doc of the range is longer than LENGTH_TABLE_MAX.
+ * BM25's norms by doc length (blocked-taat.ts's walk by length, walk.wat bm25Len / bm25Len8): the
+ * range's doc lengths (indexed by global doc index, only the range filled) as u8 when its longest doc
+ * is at most LENGTH_U8_MAX tokens (`width` 1; with `narrow` false, u16 all the same: the A/B), else
+ * u16 (`width` 2), and a table of bm25Norm for every length 0 … the range's longest — the same calls
+ * bm25Norms makes per doc, so the same values. Undefined when a doc of the range is longer than
+ * LENGTH_TABLE_MAX.
  */
-export function bm25NormsByLength(index: ScoringView, k1: number, b: number): { lengths: Uint16Array; table: Float64Array } | undefined {
+export function bm25NormsByLength(
+  index: ScoringView,
+  k1: number,
+  b: number,
+  narrow = true,
+): { lengths: Uint8Array | Uint16Array; width: 1 | 2; table: Float64Array } | undefined {
   const e = rangeLengths(index);
-  if (!e.lengths) return undefined;
+  if (e.max > LENGTH_TABLE_MAX) return undefined;
   const key = `${k1}:${b}`;
   let table = e.tables.get(key);
   if (!table) {
@@ -66,7 +85,12 @@ export function bm25NormsByLength(index: ScoringView, k1: number, b: number): { 
     for (let dl = 0; dl <= e.max; dl++) table[dl] = bm25Norm(k1, b, dl, index.avgdl);
     e.tables.set(key, table);
   }
-  return { lengths: e.lengths, table };
+  if (narrow && e.max <= LENGTH_U8_MAX) {
+    e.u8 ??= lengthsAs(index, new Uint8Array(index.N));
+    return { lengths: e.u8, width: 1, table };
+  }
+  e.u16 ??= lengthsAs(index, new Uint16Array(index.N));
+  return { lengths: e.u16, width: 2, table };
 }
 
 /** ln(dl + μ). */

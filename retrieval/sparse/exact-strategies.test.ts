@@ -310,9 +310,10 @@ it("BM25 blocked top-k pruned across blocks at k above the QLD limit (the worst-
   expect(qldLargeK).toBe(0);
 }, 240_000);
 
-it('BM25 blocked top-k on agent-shaped queries (rare terms once each, a common one or two; k 1–10) skips the selection of blocks whose largest stored score falls short of θ, walks by doc length (dense lists too), and equals exhaustive top-k bit for bit', async () => {
+it('BM25 blocked top-k on agent-shaped queries (rare terms once each, a common one or two; k 1–10) skips the selection of blocks whose largest stored score falls short of θ, walks by doc length (u8 and u16 lengths, dense lists too), and equals exhaustive top-k bit for bit', async () => {
   let unselected = 0;
   let byLength = 0;
+  let byLengthU8 = 0;
   let byLengthDense = 0;
   let unselectedPruned = 0;
   let requests = 0;
@@ -346,11 +347,15 @@ it('BM25 blocked top-k on agent-shaped queries (rare terms once each, a common o
               for (const req of reqs)
                 for (const blockDocs of [1 + (seed % 37), 64]) {
                   const full = scoreTopK(view, req, 'exhaustive');
+                  // Every other request with the lengths held as u16 though no doc is above 80 tokens (the A/B's toggle).
+                  blockedPruning.u8Lengths = requests % 2 === 0;
                   const blocked = scoreTopK(view, req, 'blocked', blockDocs);
+                  blockedPruning.u8Lengths = true;
                   requests++;
                   if (blockedStats.unselectedBlocks > blockedStats.unselectedPruned) unselected++;
                   if (blockedStats.unselectedPruned > 0) unselectedPruned++;
-                  byLength += blockedStats.byLength;
+                  if (blockedStats.byLength > 0) byLength++;
+                  if (blockedStats.byLength === 2) byLengthU8++;
                   if (blockedStats.byLength && blockedStats.denseLists > 0) byLengthDense++;
                   expect(blocked.docs).toEqual(full.docs);
                   expect(blocked.scores).toEqual(full.scores);
@@ -364,8 +369,10 @@ it('BM25 blocked top-k on agent-shaped queries (rare terms once each, a common o
   // Both skips happened on many requests: blocks walked whole (no selection) and pruned ones (no scan).
   expect(unselected).toBeGreaterThan(requests / 10);
   expect(unselectedPruned).toBeGreaterThan(requests / 20);
-  // Every request walked by length (the norms from a table by doc length), many of them with a
+  // Every request walked by length (the norms from a table by doc length, u8 or u16), many of them with a
   // dense list (its norms copied per block, or filled at the candidates).
   expect(byLength).toBe(requests);
+  // u8 lengths (walk.wat bm25Len8: docs ≤ 80 tokens) on the half that left them on, u16 on the other.
+  expect(byLengthU8).toBe(Math.ceil(requests / 2));
   expect(byLengthDense).toBeGreaterThan(requests / 20);
 }, 240_000);

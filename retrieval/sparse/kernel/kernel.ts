@@ -26,6 +26,8 @@ export interface WalkKernel {
   bm25Lists(descOff: number, nLists: number, lim: number, dOff: number, normOff: number, scoresOff: number): void;
   /** bm25Lists with each doc's norm read by its length: the f64 at tabOff + 8·len[i], len u16 at lenOff + 2i (walk.wat bm25Len). */
   bm25LenLists(descOff: number, nLists: number, lim: number, dOff: number, lenOff: number, tabOff: number, scoresOff: number): void;
+  /** bm25LenLists with the lengths as u8 at lenOff + i (walk.wat bm25Len8: the range's longest doc ≤ 255 tokens). */
+  bm25Len8Lists(descOff: number, nLists: number, lim: number, dOff: number, lenOff: number, tabOff: number, scoresOff: number): void;
   /** Same for table walks: descriptors {lowOff, tfOff, p, end, tableOff: i32}. */
   tableLists(descOff: number, nLists: number, lim: number, dOff: number, scoresOff: number): void;
   /** Fused dense BM25 run (two docs per step, f64x2), list r's tf bytes of the block at the i32 address rowsOff + 4r: see walk.wat. */

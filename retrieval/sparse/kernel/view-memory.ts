@@ -121,14 +121,14 @@ export class ViewMemory extends MemoryViews {
     return n;
   }
 
-  private readonly ranges = new WeakMap<Float64Array | Uint16Array, number>();
+  private readonly ranges = new WeakMap<Float64Array | Uint16Array | Uint8Array, number>();
 
   /**
    * Offset of a copy of `arr[lo, hi)` held here (a per-document array of the view's range: BM25
-   * norms or doc lengths, QLD log-lengths; or a table: BM25 norms by length), made on first use; −1 when refused. `arr` must not change afterwards
+   * norms or doc lengths (u16 or u8), QLD log-lengths; or a table: BM25 norms by length), made on first use; −1 when refused. `arr` must not change afterwards
    * (doc-arrays.ts caches them per view and parameters).
    */
-  holdRange(arr: Float64Array | Uint16Array, lo: number, hi: number): number {
+  holdRange(arr: Float64Array | Uint16Array | Uint8Array, lo: number, hi: number): number {
     const hit = this.ranges.get(arr);
     if (hit !== undefined) return hit;
     const bytes = (hi - lo) * arr.BYTES_PER_ELEMENT;

@@ -131,14 +131,15 @@ describe('the WebAssembly posting walks', () => {
     expect(Array.from(di.filter((_, i) => i % 6 === 2))).toEqual(lists.map((l) => l.low.length));
   });
 
-  it("walks BM25 by length (bm25LenLists): the same scores, largest score and cursors as bm25Lists over each doc's norm, within a piece", () => {
+  it("walks BM25 by length over u16 and u8 lengths (bm25LenLists, bm25Len8Lists): the same scores, largest score and cursors as bm25Lists over each doc's norm, within a piece", () => {
     // A block piece as walkTerms gives it (dOff 5000, lim 9000): lists whose postings run past the
-    // piece, odd counts (the scalar step), doc lengths 0..148 through a table of bm25Norm values.
+    // piece, odd counts (the scalar step), doc lengths 0..255 (bytes with the top bit set too)
+    // through a table of bm25Norm values.
     const B = 16384;
     const dOff = 5000;
     const lim = 9000;
-    const len = Uint16Array.from({ length: B }, (_, i) => ((i * 2654435761) >>> 7) % 149);
-    const table = Float64Array.from({ length: 149 }, (_, dl) => 0.9 * (1 - 0.4 + (0.4 * dl) / 81.757));
+    const len = Uint16Array.from({ length: B }, (_, i) => ((i * 2654435761) >>> 7) % 256);
+    const table = Float64Array.from({ length: 256 }, (_, dl) => 0.9 * (1 - 0.4 + (0.4 * dl) / 81.757));
     const norm = Float64Array.from(len, (dl) => table[dl]);
     const lists = [0.05, 0.4, 0.01].map((d, r) => {
       const low: number[] = [];
@@ -148,15 +149,17 @@ describe('the WebAssembly posting walks', () => {
     const start = Float64Array.from({ length: B }, (_, i) => ((i * 3) % 7) * 0.1);
     const normOff = 0,
       lenOff = normOff + B * 8,
-      tabOff = lenOff + B * 2,
-      scoresOff = tabOff + 149 * 8 + 8,
+      len8Off = lenOff + B * 2,
+      tabOff = len8Off + B,
+      scoresOff = tabOff + 256 * 8 + 8,
       descOff = scoresOff + B * 8;
     let at = descOff + 24 * lists.length;
     const k = createKernel(at + lists.reduce((s, l) => s + l.low.length * 3 + 16, 0));
     const mem = k.memory.buffer;
     new Float64Array(mem, normOff, B).set(norm);
     new Uint16Array(mem, lenOff, B).set(len);
-    new Float64Array(mem, tabOff, 149).set(table);
+    new Uint8Array(mem, len8Off, B).set(len);
+    new Float64Array(mem, tabOff, 256).set(table);
     const di = new Int32Array(mem, descOff, 6 * lists.length);
     const df = new Float64Array(mem, descOff, 3 * lists.length);
     lists.forEach((l, r) => {
@@ -167,20 +170,23 @@ describe('the WebAssembly posting walks', () => {
       at = (at + l.low.length * 3 + 8) & ~7;
     });
     const scores = new Float64Array(mem, scoresOff, B);
-    const walk = (byLength: boolean) => {
+    const walk = (byLength: 0 | 1 | 2) => {
       scores.set(start);
       lists.forEach((_, r) => (di[6 * r + 2] = 0));
       k.resetMax();
-      if (byLength) k.bm25LenLists(descOff, lists.length, lim, dOff, lenOff, tabOff, scoresOff);
+      if (byLength === 2) k.bm25Len8Lists(descOff, lists.length, lim, dOff, len8Off, tabOff, scoresOff);
+      else if (byLength === 1) k.bm25LenLists(descOff, lists.length, lim, dOff, lenOff, tabOff, scoresOff);
       else k.bm25Lists(descOff, lists.length, lim, dOff, normOff, scoresOff);
       return { scores: Array.from(scores), max: k.storedMax(), cursors: lists.map((_, r) => di[6 * r + 2]) };
     };
-    const byNorm = walk(false);
-    const byLength = walk(true);
+    const byNorm = walk(0);
+    const byLength = walk(1);
+    const byLength8 = walk(2);
     // every list stopped inside the piece, and the walk added something
     byNorm.cursors.forEach((c, r) => expect(c).toBe(lists[r].low.findIndex((l) => l >= lim)));
     expect(byNorm.scores).not.toEqual(Array.from(start));
     expect(byLength).toEqual(byNorm);
+    expect(byLength8).toEqual(byNorm);
   });
 
   it('adds fused dense runs exactly as one JavaScript pass per list, reading each row through its own address', () => {
