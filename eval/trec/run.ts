@@ -93,3 +93,18 @@ export { writtenScore };
 
 /** Hits of one topic as run documents, scores rounded as in the run file (`digits`: the retriever's scoreDigits). */
 export const runDocsOfHits = (hits: readonly Hit[], digits?: number): RunDoc[] => hits.map((h) => ({ docid: h.id, score: writtenScore(h.score, digits) }));
+
+/**
+ * A warning when a run file carries more than one run tag (column 6): trec_eval reads the whole
+ * file as one run whatever its tags, so its figures (kept as they are) mix the tagged runs.
+ * Before, `lexcase eval run` scored such a file in silence.
+ */
+export function runTagsWarning(r: Pick<LoadedRun, 'file' | 'tags'>, what: string): string | undefined {
+  if (r.tags.length <= 1) return undefined;
+  const shown = r.tags
+    .slice(0, 5)
+    .map((t) => `"${t}"`)
+    .join(', ');
+  const more = r.tags.length > 5 ? ` and ${r.tags.length - 5} more` : '';
+  return `${what} carries ${r.tags.length} run tags (column 6: ${shown}${more}); trec_eval scores the whole file as one run, and so do these figures — split the file by tag to score each run`;
+}

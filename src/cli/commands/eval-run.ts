@@ -57,13 +57,14 @@ async function evalRun(runFile: string, flags: EvalRunFlags, g: GlobalOpts): Pro
   checkAggregateFlags(flags);
   if (flags.index !== undefined && flags.aggregate === undefined) throw errors.usage('--index works with --aggregate (it gives the passage → document rule)');
   const opts = trecEvalOptions(flags);
-  const [{ loadQrels }, { loadTrecRun }, { evaluateRun }, { compareTrecEvals }, { comparisonTable, perTopicTable, topicLines, trecTable }] = await Promise.all([
-    import('../../../corpora/qrels.js'),
-    import('../../../eval/trec/run.js'),
-    import('../../../eval/trec/evaluate.js'),
-    import('../../../eval/trec/compare.js'),
-    import('../../../eval/trec/format.js'),
-  ]);
+  const [{ loadQrels }, { loadTrecRun, runTagsWarning }, { evaluateRun }, { compareTrecEvals }, { comparisonTable, perTopicTable, topicLines, trecTable }] =
+    await Promise.all([
+      import('../../../corpora/qrels.js'),
+      import('../../../eval/trec/run.js'),
+      import('../../../eval/trec/evaluate.js'),
+      import('../../../eval/trec/compare.js'),
+      import('../../../eval/trec/format.js'),
+    ]);
   const qrels = await loadQrels(flags.qrels);
   const A = await loadTrecRun(runFile);
   const B = flags.compare ? await loadTrecRun(flags.compare) : undefined;
@@ -93,6 +94,8 @@ async function evalRun(runFile: string, flags: EvalRunFlags, g: GlobalOpts): Pro
   const warnings = [
     cutWarning(A, passages.A, B ? `run A (${A.file})` : `the run (${A.file})`),
     B ? cutWarning(B, passages.B!, `run B (${B.file})`) : undefined,
+    runTagsWarning(A, B ? `run A (${A.file})` : `the run (${A.file})`),
+    B ? runTagsWarning(B, `run B (${B.file})`) : undefined,
   ].filter((w): w is string => w !== undefined);
   for (const w of warnings) log.warn(`eval run: ${w}`);
   const json = {
