@@ -48,3 +48,26 @@ export function replyModelsText(results: readonly Pick<ResultRecord, 'replyModel
   const { models, calls } = replyModelsOf(results);
   return models.map(([m, n]) => `${m} (${n} of ${calls} LLM calls)`).join(', ');
 }
+
+/**
+ * The pairing line `lexcase compare` (and the explorer's compare page) prints when the two runs'
+ * replies named different models (`replyModels` on their lines): the same model name asked of both
+ * runs can be answered by different models behind a proxy or router, so their figures are not of
+ * one model. Undefined when both runs' replies named the same models (or none but the one asked).
+ */
+export function replyModelsPairingLine(
+  a: readonly Pick<ResultRecord, 'replyModels' | 'tokens'>[],
+  b: readonly Pick<ResultRecord, 'replyModels' | 'tokens'>[],
+): string | undefined {
+  const ta = replyModelsText(a);
+  const tb = replyModelsText(b);
+  const na = replyModelsOf(a)
+    .models.map(([m]) => m)
+    .join('\n');
+  const nb = replyModelsOf(b)
+    .models.map(([m]) => m)
+    .join('\n');
+  if (na === nb) return undefined;
+  const side = (t: string) => (t ? `named ${t}` : 'named only the model asked');
+  return `the two runs' replies named different models — A's ${side(ta)}; B's ${side(tb)}: their figures are not of one model`;
+}
