@@ -666,6 +666,13 @@ describe.skipIf(!CHROMIUM)('explorer in headless Chromium', () => {
     const only = page.locator(`[data-testid=compare-pair][data-run="${f.llmRunId}"] [data-testid=pair-only]`);
     expect(await only.textContent()).toBe(`${c.onlyA} / ${c.onlyB}`);
     expect(await only.getAttribute('title')).toBe(c.onlyLine ?? '');
+    // and as text on the page, not only a title (which a touch screen or a screen reader never shows)
+    expect(await page.locator(`[data-testid=pair-only-line][data-run="${f.llmRunId}"]`).allTextContents()).toEqual(
+      c.onlyLine ? [`${f.llmRunId} vs ${f.caseRunId}: ${c.onlyLine}`] : [],
+    );
+    expect(await page.locator(`[data-testid=pair-warning][data-run="${f.llmRunId}"]`).allTextContents()).toEqual(
+      c.pairingLines.map((l) => `${f.llmRunId} vs ${f.caseRunId}: ${l}`),
+    );
     // the item × run matrix: each run's results.jsonl, item by item (✓ right, ✗ wrong, – not in the run)
     const ids = [f.caseRunId, f.llmRunId, f.systemRuns!.madRunId];
     const recs = await Promise.all(ids.map(async (id) => new Map((await readResults(join(f.runs, id))).records.map((r) => [r.id, r]))));

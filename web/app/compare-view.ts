@@ -398,6 +398,10 @@ export async function renderCompareView(root: HTMLElement, params: URLSearchPara
         p.notComparedLine
           ? h('p', { class: 'error-text', 'data-testid': 'pair-not-compared', 'data-run': p.b }, `${p.b} vs ${p.a}: ${p.notComparedLine}`)
           : null,
+        // what makes the pair's figures not comparable, as text on the page (before: only the ⚠ cell's title, which a
+        // touch screen or a screen reader never shows)
+        ...(p.pairingLines ?? []).map((l) => h('p', { class: 'error-text', 'data-testid': 'pair-warning', 'data-run': p.b }, `${p.b} vs ${p.a}: ${l}`)),
+        p.onlyLine ? h('p', { class: 'muted', 'data-testid': 'pair-only-line', 'data-run': p.b }, `${p.b} vs ${p.a}: ${p.onlyLine}`) : null,
       ]),
       m.runs.length === 2 && m.pairs[0]?.shared ? await pairDetail(m.runs[0].id, m.runs[1].id) : null,
     );
