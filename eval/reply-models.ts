@@ -45,9 +45,10 @@ export function countsOverResults<R extends Pick<ResultRecord, 'tokens'>>(
 
 /** "routed-7b (3 of 3 LLM calls)", one entry per model named; '' when none. */
 export function replyModelsText(results: readonly Pick<ResultRecord, 'replyModels' | 'tokens'>[]): string {
-  const { models, calls } = replyModelsOf(results);
-  return models.map(([m, n]) => `${m} (${n} of ${calls} LLM calls)`).join(', ');
+  return modelsText(replyModelsOf(results));
 }
+
+const modelsText = ({ models, calls }: ReturnType<typeof replyModelsOf>): string => models.map(([m, n]) => `${m} (${n} of ${calls} LLM calls)`).join(', ');
 
 /**
  * The pairing line `lexcase compare` (and the explorer's compare page) prints when the two runs'
@@ -59,15 +60,10 @@ export function replyModelsPairingLine(
   a: readonly Pick<ResultRecord, 'replyModels' | 'tokens'>[],
   b: readonly Pick<ResultRecord, 'replyModels' | 'tokens'>[],
 ): string | undefined {
-  const ta = replyModelsText(a);
-  const tb = replyModelsText(b);
-  const na = replyModelsOf(a)
-    .models.map(([m]) => m)
-    .join('\n');
-  const nb = replyModelsOf(b)
-    .models.map(([m]) => m)
-    .join('\n');
-  if (na === nb) return undefined;
-  const side = (t: string) => (t ? `named ${t}` : 'named only the model asked');
-  return `the two runs' replies named different models — A's ${side(ta)}; B's ${side(tb)}: their figures are not of one model`;
+  const ma = replyModelsOf(a);
+  const mb = replyModelsOf(b);
+  const names = (m: typeof ma) => m.models.map(([x]) => x).join('\n');
+  if (names(ma) === names(mb)) return undefined;
+  const side = (m: typeof ma) => (m.models.length ? `named ${modelsText(m)}` : 'named only the model asked');
+  return `the two runs' replies named different models — A's ${side(ma)}; B's ${side(mb)}: their figures are not of one model`;
 }
