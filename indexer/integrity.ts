@@ -10,9 +10,11 @@
  *     manifest. With LEXCASE_VERIFY=1 an open skips the hash when a verification record
  *     (verify-record.ts, kept outside the index dir) shows these very files, unchanged since (same
  *     size, mtime, ctime, inode, device), already verified; LEXCASE_VERIFY=always ignores records.
- * Any inconsistency is INDEX_CORRUPT naming the file. The dense LanceDB table is checked by its row
- * count when it is opened, and by `index verify` (its owner, rows, ids and the sha256 of each file of
- * its build: dense/verify-dense.ts), not here.
+ * Any inconsistency is INDEX_CORRUPT naming the file. The dense LanceDB table is checked by its owner
+ * and row count when it is opened, by `index verify` (its owner, rows, ids and the sha256 of each file
+ * of its build: dense/verify-dense.ts), and — with LEXCASE_VERIFY=1 — its recorded files are hashed on
+ * a process's first dense open by the same first-open code as the index dir's (verifyFilesOnFirstOpen:
+ * its own verification record, keyed by the table dir, and its own LEXCASE_VERIFY_MAX_MB bound).
  */
 import { createReadStream, statSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
@@ -81,7 +83,8 @@ export interface HashStats {
 const stats: HashStats = { files: 0, bytes: 0, recordHits: 0 };
 export const hashStats = (): HashStats => ({ ...stats });
 
-async function sha256File(file: string): Promise<string> {
+/** sha256 of a file, counted in hashStats(). */
+export async function sha256File(file: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
     h.update(chunk as Buffer);
@@ -91,15 +94,24 @@ async function sha256File(file: string): Promise<string> {
   return h.digest('hex');
 }
 
-/** sha256 of every data file against the manifest; all problems are collected, none thrown. */
-export async function verifyChecksums(dir: string, m: Manifest): Promise<VerifyReport> {
-  const t0 = performance.now();
+/** Recorded digests of a set of files, by path relative to their root: a manifest's, or a dense table's. */
+export type FileDigests = Pick<Manifest, 'checksums' | 'sizes'>;
+
+/**
+ * Each of `rels` under `root` against `d` (size, then sha256); all problems collected, none thrown.
+ * `missing` is what a file that is not there is called.
+ */
+export async function checkFileDigests(
+  root: string,
+  rels: readonly string[],
+  d: FileDigests,
+  missing = 'index file is missing',
+): Promise<{ files: number; bytes: number; problems: VerifyProblem[] }> {
   const problems: VerifyProblem[] = [];
   let bytes = 0;
-  const files = [...new Set([...expectedFiles(m), ...Object.keys(m.checksums)])];
-  for (const rel of files) {
-    const file = join(dir, rel);
-    const want = m.checksums[rel];
+  for (const rel of rels) {
+    const file = join(root, rel);
+    const want = d.checksums[rel];
     if (!want) {
       problems.push({ file, message: 'the manifest lists no checksum for this file' });
       continue;
@@ -108,11 +120,11 @@ export async function verifyChecksums(dir: string, m: Manifest): Promise<VerifyR
     try {
       size = statSync(file).size;
     } catch {
-      problems.push({ file, message: 'index file is missing' });
+      problems.push({ file, message: missing });
       continue;
     }
     bytes += size;
-    const sizeWant = m.sizes?.[rel];
+    const sizeWant = d.sizes?.[rel];
     if (sizeWant !== undefined && size !== sizeWant) {
       problems.push({ file, message: `expected ${sizeWant} bytes, found ${size}` });
       continue;
@@ -120,7 +132,14 @@ export async function verifyChecksums(dir: string, m: Manifest): Promise<VerifyR
     const got = await sha256File(file);
     if (got !== want) problems.push({ file, message: `sha256 ${got.slice(0, 12)}… does not match the manifest's ${want.slice(0, 12)}…` });
   }
-  return { dir, files: files.length, bytes, ms: performance.now() - t0, problems };
+  return { files: rels.length, bytes, problems };
+}
+
+/** sha256 of every data file against the manifest; all problems are collected, none thrown. */
+export async function verifyChecksums(dir: string, m: Manifest): Promise<VerifyReport> {
+  const t0 = performance.now();
+  const r = await checkFileDigests(dir, [...new Set([...expectedFiles(m), ...Object.keys(m.checksums)])], m);
+  return { dir, ...r, ms: performance.now() - t0 };
 }
 
 /** The first problem of a report as an INDEX_CORRUPT error (more problems counted in the message). */
@@ -155,16 +174,43 @@ export function verifyMode(): 'off' | 'auto' | 'always' {
 }
 
 /**
+ * What a first open verifies: the files under `root` whose digests are `digests`, checked by `check`
+ * (all problems returned, none thrown); `what` names them in debug lines ("index DIR").
+ */
+export interface FileSet {
+  root: string;
+  digests: FileDigests;
+  check: () => Promise<VerifyReport>;
+  what: string;
+  /** Another dir no verification record may be written inside (a dense table's index dir). */
+  keepOut?: string;
+}
+
+const indexFiles = (dir: string, m: Manifest): FileSet => ({ root: dir, digests: m, check: () => verifyChecksums(dir, m), what: `index ${dir}` });
+
+/**
+ * `set.check()`, and when every file is intact and none changed while being hashed, a verification
+ * record for these files (so the next process's first open need not hash them again). `before` is the
+ * files' fingerprint taken before hashing; `known`, the root's realpath and manifestKey of its digests
+ * when the caller has them already.
+ */
+async function checkAndRecord(set: FileSet, before: Record<string, string> | undefined, known?: { real: string; key: string }): Promise<VerifyReport> {
+  const r = await set.check();
+  if (!r.problems.length && before && JSON.stringify(fingerprint(set.root, set.digests)) === JSON.stringify(before)) {
+    const keepOut = set.keepOut === undefined ? [] : [await realpath(set.keepOut).catch(() => set.keepOut as string)];
+    writeVerifiedRecord(known?.real ?? (await realpath(set.root).catch(() => set.root)), set.digests, before, known?.key, keepOut);
+  }
+  return r;
+}
+
+/**
  * verifyChecksums, and when every file is intact and none changed while being hashed, a
  * verification record for these files (so the next process's first open need not hash them again).
  * `before` is the files' fingerprint taken before hashing (taken here when not given); `known`, the
  * dir's realpath and manifestKey(m) when the caller has them already.
  */
 export async function verifyAndRecord(dir: string, m: Manifest, before = fingerprint(dir, m), known?: { real: string; key: string }): Promise<VerifyReport> {
-  const r = await verifyChecksums(dir, m);
-  if (!r.problems.length && before && JSON.stringify(fingerprint(dir, m)) === JSON.stringify(before))
-    writeVerifiedRecord(known?.real ?? (await realpath(dir).catch(() => dir)), m, before, known?.key);
-  return r;
+  return checkAndRecord(indexFiles(dir, m), before, known);
 }
 
 /**
@@ -193,27 +239,37 @@ export function forgetVerifiedOpens(): void {
  * structural checks stand, and `lexcase index verify` hashes.
  */
 export async function verifyOnFirstOpen(dir: string, m: Manifest): Promise<void> {
+  return verifyFilesOnFirstOpen(indexFiles(dir, m));
+}
+
+/**
+ * verifyOnFirstOpen for any set of files with recorded digests (the index dir's data files, a dense
+ * table's files: dense/verify-dense.ts): the same mode, bound, records (one per realpath of
+ * `set.root`) and INDEX_CORRUPT error (reportError of `set.check()`).
+ */
+export async function verifyFilesOnFirstOpen(set: FileSet): Promise<void> {
   const mode = verifyMode();
   if (mode === 'off') return;
-  const real = await realpath(dir).catch(() => dir);
-  const { files, bytes: total } = statFiles(dir, m);
-  const mkey = manifestKey(m);
+  const { root, digests, what } = set;
+  const real = await realpath(root).catch(() => root);
+  const { files, bytes: total } = statFiles(root, digests);
+  const mkey = manifestKey(digests);
   const key = `${real}\0${mkey}\0${files ? JSON.stringify(files) : 'missing'}`;
   let p = verified.get(key);
   if (!p) {
     p = (async () => {
       const max = verifyOnOpenMaxBytes();
       if (total > max) {
-        log.debug(`index ${dir}: checksums not verified on open (${total} bytes > ${max}); run lexcase index verify`);
+        log.debug(`${what}: checksums not verified on open (${total} bytes > ${max}); run lexcase index verify`);
         return;
       }
-      if (mode === 'auto' && files && hasVerifiedRecord(real, m, files, mkey)) {
+      if (mode === 'auto' && files && hasVerifiedRecord(real, digests, files, mkey)) {
         stats.recordHits++;
-        log.debug(`index ${dir}: files unchanged since verified (verification record); not hashed again`);
+        log.debug(`${what}: files unchanged since verified (verification record); not hashed again`);
         return;
       }
-      const r = await verifyAndRecord(dir, m, files, { real, key: mkey });
-      log.debug(`index ${dir}: verified ${r.files} files, ${r.bytes} bytes in ${r.ms.toFixed(0)} ms`);
+      const r = await checkAndRecord(set, files, { real, key: mkey });
+      log.debug(`${what}: verified ${r.files} files, ${r.bytes} bytes in ${r.ms.toFixed(0)} ms`);
       const e = reportError(r);
       if (e) throw e;
     })();

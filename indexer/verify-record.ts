@@ -11,8 +11,10 @@
  *
  * Records live in LEXCASE_VERIFY_CACHE_DIR, else $XDG_CACHE_HOME/lexcase/verified, else
  * ~/.cache/lexcase/verified (`off` turns them off). They are written atomically (temp file +
- * rename), one per index dir, and never inside an index dir. Reading or writing one never fails an
- * open: an unreadable or unwritable cache just means the files are hashed again.
+ * rename), one per index dir (and one per dense table dir, `<uri>/<table>.lance`, whose recorded
+ * files a dense open verifies: dense/verify-dense.ts), and never inside an index dir or a table
+ * dir. Reading or writing one never fails an open: an unreadable or unwritable cache just means the
+ * files are hashed again.
  */
 import { randomBytes, createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, existsSync } from 'node:fs';
@@ -20,6 +22,9 @@ import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { log } from '../core/log.js';
 import type { Manifest } from './manifest.js';
+
+/** The recorded digests a record is about: an index's manifest, or a dense table's recorded files (as checksums and sizes). */
+type Digests = Pick<Manifest, 'checksums' | 'sizes'>;
 
 const RECORD_VERSION = 1;
 /** Above this many records, writing one first drops those whose index dir no longer exists. */
@@ -34,7 +39,7 @@ export function verifyCacheDir(env: NodeJS.ProcessEnv = process.env): string | u
 }
 
 /** (size, mtime, ctime, inode, device) of every data file, keyed by relative path; undefined when one is missing. */
-export function fingerprint(dir: string, m: Manifest): Record<string, string> | undefined {
+export function fingerprint(dir: string, m: Digests): Record<string, string> | undefined {
   return statFiles(dir, m).files;
 }
 
@@ -61,7 +66,7 @@ export function statFiles(dir: string, m: Pick<Manifest, 'checksums'>): { files:
  * What a record must match besides the files: the manifest's checksums and sizes (the rest of the
  * manifest is checked against its seal on every read; adding a dense table changes neither).
  */
-export function manifestKey(m: Manifest): string {
+export function manifestKey(m: Digests): string {
   return createHash('sha256')
     .update(JSON.stringify([m.checksums, m.sizes ?? {}]))
     .digest('hex');
@@ -83,7 +88,7 @@ const sameFiles = (a: Record<string, string>, b: Record<string, string>) => {
 };
 
 /** True when a record says these exact files (same manifest, same stat of every file) were verified. `key` is manifestKey(m). */
-export function hasVerifiedRecord(real: string, m: Manifest, files: Record<string, string>, key = manifestKey(m)): boolean {
+export function hasVerifiedRecord(real: string, m: Digests, files: Record<string, string>, key = manifestKey(m)): boolean {
   const cache = verifyCacheDir();
   if (!cache) return false;
   try {
@@ -96,17 +101,19 @@ export function hasVerifiedRecord(real: string, m: Manifest, files: Record<strin
 
 /**
  * Record that the index at `real` (its realpath) with manifest `m` verified while its files had the
- * stats `files` (`key` is manifestKey(m)). Best effort: any failure is a debug line, never an error.
+ * stats `files` (`key` is manifestKey(m)). `keepOut`: realpaths of other dirs no record may be
+ * written inside (a dense table's index dir). Best effort: any failure is a debug line, never an error.
  */
-export function writeVerifiedRecord(real: string, m: Manifest, files: Record<string, string>, key = manifestKey(m)): void {
+export function writeVerifiedRecord(real: string, m: Digests, files: Record<string, string>, key = manifestKey(m), keepOut: readonly string[] = []): void {
   const cache = verifyCacheDir();
   if (!cache) return;
   try {
     mkdirSync(cache, { recursive: true });
     const cacheReal = realpathSync(cache);
     // Never write inside an index dir (a search must leave it byte-for-byte unchanged).
-    if (cacheReal === real || cacheReal.startsWith(real + sep)) {
-      log.debug(`index ${real}: verification cache ${cache} is inside the index dir; no record written`);
+    const inside = [real, ...keepOut].find((d) => cacheReal === d || cacheReal.startsWith(d + sep));
+    if (inside) {
+      log.debug(`index ${real}: verification cache ${cache} is inside ${inside}; no record written`);
       return;
     }
     prune(cache);

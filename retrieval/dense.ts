@@ -18,6 +18,7 @@ import { readManifest } from '../indexer/manifest.js';
 import type { DenseSection } from '../indexer/dense/dense-section.js';
 import { denseIdsDigest, resolveDenseUri } from '../indexer/dense/dense-section.js';
 import { applyAnnKnobs, checkDenseTable, connectDense, idsMismatch, openDenseTable } from '../indexer/dense/lance-table.js';
+import { verifyDenseOnFirstOpen } from '../indexer/dense/verify-dense.js';
 import { createEmbedder } from '../indexer/embed/create-embedder.js';
 import { overRecorded } from '../indexer/embed/base-url.js';
 import { denseQueryConfig, denseQueryRule, embedDenseQuery, type DenseQueryRule } from './dense-query.js';
@@ -124,6 +125,8 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   const table = await openDenseTable(db, section.table, uri);
   // Another index's vectors are never searched as this one's: owner and row count now, ids when loaded.
   await checkDenseTable(table, section, uri, dir);
+  // With LEXCASE_VERIFY=1: the table's recorded files hashed on this process's first open (a vector byte changed is INDEX_CORRUPT)
+  await verifyDenseOnFirstOpen(dir, section, uri);
   const maxWords = (section.spec as EmbedderSpec | undefined)?.maxWords;
   const built = opts.embedder ? undefined : embedderSpecKey(spec);
   const memo = built ? { queryMemoKey: built } : {};

@@ -8,20 +8,23 @@
  * a recorded file missing, resized or rewritten is named. A table in object storage (s3://, …) is
  * not hashed; a manifest of a lexcase before this records no `files`.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { VerifyProblem } from '../integrity.js';
+import { checkFileDigests, sha256File, type FileDigests, type VerifyProblem } from '../integrity.js';
 import { isRemoteUri, type DenseTableFile } from './dense-section.js';
 
 /** Where LanceDB keeps table `table` of the database at the local URI `uri` (resolveDenseUri's). */
 export const denseTableDir = (uri: string, table: string): string => join(uri, `${table}.lance`);
 
-async function sha256File(file: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
-  return h.digest('hex');
+/** The recorded files of a table as the digests integrity.ts checks (sha256 and size by path inside the table dir). */
+export function denseFileDigests(recorded: Record<string, DenseTableFile>): FileDigests {
+  const checksums: Record<string, string> = {};
+  const sizes: Record<string, number> = {};
+  for (const [rel, f] of Object.entries(recorded)) {
+    checksums[rel] = f.sha256;
+    sizes[rel] = f.size;
+  }
+  return { checksums, sizes };
 }
 
 async function filesUnder(root: string): Promise<string[]> {
@@ -54,27 +57,7 @@ export interface DenseFilesChecked {
   problems: VerifyProblem[];
 }
 
-/** Each recorded file of the table against its size and sha256; all problems collected, none thrown. */
+/** Each recorded file of the table against its size and sha256 (integrity.ts's check); all problems collected, none thrown. */
 export async function verifyDenseTableFiles(uri: string, table: string, recorded: Record<string, DenseTableFile>): Promise<DenseFilesChecked> {
-  const root = denseTableDir(uri, table);
-  const problems: VerifyProblem[] = [];
-  let bytes = 0;
-  for (const [rel, want] of Object.entries(recorded)) {
-    const file = join(root, rel);
-    let size: number;
-    try {
-      size = (await stat(file)).size;
-    } catch {
-      problems.push({ file, message: 'dense table file is missing' });
-      continue;
-    }
-    bytes += size;
-    if (size !== want.size) {
-      problems.push({ file, message: `expected ${want.size} bytes, found ${size}` });
-      continue;
-    }
-    const got = await sha256File(file);
-    if (got !== want.sha256) problems.push({ file, message: `sha256 ${got.slice(0, 12)}… does not match the manifest's ${want.sha256.slice(0, 12)}…` });
-  }
-  return { files: Object.keys(recorded).length, bytes, problems };
+  return checkFileDigests(denseTableDir(uri, table), Object.keys(recorded), denseFileDigests(recorded), 'dense table file is missing');
 }
