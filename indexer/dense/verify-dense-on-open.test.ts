@@ -3,7 +3,8 @@
  * hashed on a process's first open, as the index dir's data files are. Before, `index verify` caught a
  * vector byte flipped in a `.lance` data file, but a dense (or hybrid) search with LEXCASE_VERIFY=1
  * opened the table on its owner and row count alone and ranked from the damaged vector. The index is a
- * real one: 40 bundled Bar Exam passages embedded by the tiny random-weight BERT fixture (transformers).
+ * real one: 40 bundled Bar Exam passages embedded by the tiny random-weight BERT fixture (transformers);
+ * the CLI runs in-process (runCli).
  */
 import { cpSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDenseRetriever } from '../../retrieval/dense.js';
 import { closeSparseIndexes, openRetriever } from '../../retrieval/open.js';
+import { runCli } from '../../tests/support/run-cli.js';
 import { buildTinyBertIndex, tinyBertPassages } from '../../tests/support/tiny-bert-index.js';
 import { forgetVerifiedOpens, hashStats } from '../integrity.js';
 import { readManifest } from '../manifest.js';
@@ -178,6 +180,29 @@ it('LEXCASE_VERIFY=1 on an intact index: the first open hashes the recorded tabl
     forgetVerifiedOpens();
     expect(await selfScore(d)).toBe(first);
     expect(hashStats().bytes - s2.bytes).toBe(tableBytes);
+  } finally {
+    delete process.env.LEXCASE_VERIFY;
+  }
+});
+
+it('`lexcase search --method dense` over the flipped byte: without LEXCASE_VERIFY it answers other hits, with LEXCASE_VERIFY=1 it exits 1 naming the file', async () => {
+  const d = copy();
+  const file = await flipOneVectorByte(d);
+  const search = (dir: string) => runCli(['--json', 'search', TARGET.text, '--index', dir, '--method', 'dense', '-k', '3']);
+  const top = (r: { stdout: string }) => (JSON.parse(r.stdout) as { hits: Array<{ id: string }> }).hits[0]?.id;
+  const intact = await search(idx);
+  expect(top(intact)).toBe(TARGET.id);
+  const plain = await search(d);
+  expect(plain.code, plain.stderr).toBe(0);
+  expect(top(plain)).not.toBe(TARGET.id); // silently other results
+  process.env.LEXCASE_VERIFY = '1';
+  try {
+    forgetVerifiedOpens();
+    const verified = await runCli(['search', TARGET.text, '--index', d, '--method', 'dense', '-k', '3']);
+    expect(verified.code).toBe(1);
+    expect(verified.stdout).toBe('');
+    expect(verified.stderr).toContain(`${file}: index file is corrupt: sha256 `);
+    expect(verified.stderr).toContain(`lexcase index dense ${d} --rebuild`);
   } finally {
     delete process.env.LEXCASE_VERIFY;
   }
