@@ -59,6 +59,8 @@ import { runResumes, uncheckedResumeLines } from '../run-resumes.js';
 import { serverSpanLine } from '../server-identities.js';
 import { replyModelsPairingLine } from '../reply-models.js';
 import { deepDifferences, stableJson } from '../resume-config.js';
+import { bootstrapPairingLine } from './recorded-bootstrap.js';
+import { LEVEL } from '../stats/settings.js';
 
 export interface RunSide {
   dir: string;
@@ -428,6 +430,15 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
       // a run resumed over a config.json that lacked (or held an older value of) a reading: its items mix two (eval/run-resumes.ts)
       ...uncheckedResumeLines(runResumes(A.config)).map((l) => `A: ${l}`),
       ...uncheckedResumeLines(runResumes(B.config)).map((l) => `B: ${l}`),
+      // each run's report.md (and the explorer's per-run figures) computed its intervals with its recorded bootstrap
+      ...[
+        bootstrapPairingLine(
+          A.config.config,
+          B.config.config,
+          { iterations: primary.iterations, seed: primary.seed },
+          { iterations: RESAMPLES, seed: SEED, level: LEVEL },
+        ),
+      ].filter((l): l is string => l !== undefined),
     ],
     judgedBy,
     measures,

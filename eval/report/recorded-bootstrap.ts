@@ -49,3 +49,39 @@ export async function recordBootstrap(runDir: string, b: RecordedBootstrap): Pro
   file.config[BOOTSTRAP_KEY] = b;
   await writeJsonAtomic(configPath(runDir), file);
 }
+
+/**
+ * compare's pairing line when the two runs' own reports computed their intervals with different
+ * bootstrap settings (`config.bootstrap`; none recorded: RESAMPLES, SEED): each run's interval in its
+ * report.md, and the explorer's per-run figures (the N-run compare page draws them side by side), is
+ * then another kind of figure than the other's. The level (LEVEL) and the method of each measure kind
+ * are one for every run, so resamples and seed are what can differ. `used`: the settings compare
+ * computed its intervals of B − A with (one for both runs), which the line names. Undefined when the
+ * runs' settings are the same. A config.bootstrap that cannot be read counts as none recorded.
+ */
+export function bootstrapPairingLine(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  used: RecordedBootstrap,
+  defaults: { iterations: number; seed: number; level: number },
+): string | undefined {
+  const read = (c: Record<string, unknown>) => {
+    try {
+      return recordedBootstrap(c);
+    } catch {
+      return {};
+    }
+  };
+  const [ra, rb] = [read(a), read(b)];
+  const it = (r: RecordedBootstrap) => r.iterations ?? defaults.iterations;
+  const sd = (r: RecordedBootstrap) => r.seed ?? defaults.seed;
+  if (it(ra) === it(rb) && sd(ra) === sd(rb)) return undefined;
+  const pct = `${Math.round(defaults.level * 100)}%`;
+  const text = (r: RecordedBootstrap) =>
+    `${pct} of ${it(r).toLocaleString('en-US')} resamples (seed ${sd(r)}${r.iterations === undefined && r.seed === undefined ? ', none recorded' : ''})`;
+  return (
+    `intervals differ: the runs' own reports computed their intervals with other bootstrap settings — A ${text(ra)}, B ${text(rb)} (config.bootstrap): ` +
+    `their intervals side by side (report.md, the explorer's per-run figures) are not the same kind of figure; ` +
+    `every interval of B − A here is of one setting for both, ${pct} of ${it(used).toLocaleString('en-US')} resamples (seed ${sd(used)})`
+  );
+}
