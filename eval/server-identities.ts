@@ -81,3 +81,41 @@ export function identityGapText(results: readonly Pick<ResultRecord, 'serverIden
     'a model swapped behind the same name between them cannot be seen'
   );
 }
+
+/** "gpu-box:8000/v1": a recorded base URL's host, port and path only — never its userinfo, query or fragment; undefined when it is no URL. */
+export function serverOf(baseUrl: unknown): string | undefined {
+  if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) return undefined;
+  const u = new URL(baseUrl);
+  return `${u.host}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+type ServerRun = { config: Record<string, unknown>; results: readonly Pick<ResultRecord, 'serverIdentities' | 'tokens'>[] };
+
+/**
+ * compare's pairing line when the two runs asked one model name (config.json `model.model`) of different
+ * servers: another base URL (config.json `model.baseUrl`, host:port/path only), the same URL with other
+ * query values (`model.baseUrlQuery`, the digest of a `?deployment=` that the recorded URL masks), or the
+ * same URL whose GET /models described the model otherwise (the items' `serverIdentities`: another model
+ * loaded under the name). The figures are then of two servers, which the config differences list among
+ * others. Undefined when the names differ (the config differences say so), or the server is the same
+ * as far as the runs record it.
+ */
+export function serverPairingLine(a: ServerRun, b: ServerRun): string | undefined {
+  const model = (c: Record<string, unknown>) => (c.model && typeof c.model === 'object' ? (c.model as Record<string, unknown>) : undefined);
+  const [ma, mb] = [model(a.config), model(b.config)];
+  const name = typeof ma?.model === 'string' ? ma.model : undefined;
+  if (!ma || !mb || !name || name !== mb.model) return undefined;
+  const [sa, sb] = [serverOf(ma.baseUrl), serverOf(mb.baseUrl)];
+  const asked = `the two runs asked model "${name}" of different servers`;
+  const tail = ': their figures are not of one server';
+  if (sa && sb && sa !== sb) return `${asked} — A ${sa}, B ${sb}${tail}`;
+  if (sa && sb && (ma.baseUrlQuery ?? null) !== (mb.baseUrlQuery ?? null)) {
+    const q = (v: unknown) => (typeof v === 'string' ? `query values ${v.slice(0, 12)}` : 'no query');
+    return `${asked} — A ${sa} (${q(ma.baseUrlQuery)}), B ${sb} (${q(mb.baseUrlQuery)}): the same URL with other query values (another deployment)${tail}`;
+  }
+  const ids = (r: ServerRun) => serverIdentitiesOf(r.results).identities.map(([s]) => s);
+  const [ia, ib] = [ids(a), ids(b)];
+  if (ia.length && ib.length && ia.join('\n') !== ib.join('\n'))
+    return `the two runs asked model "${name}" of ${sa && sa === sb ? `${sa}, whose` : 'servers whose'} GET /models described it otherwise (another model loaded under the name) — A ${ia.join(', ')}; B ${ib.join(', ')}${tail}`;
+  return undefined;
+}

@@ -56,7 +56,7 @@ import type { RunData } from './types.js';
 import { plannedItems, type RunWriter } from '../run-planned.js';
 import { runWriter } from '../run-dir-guard.js';
 import { runResumes, uncheckedResumeLines } from '../run-resumes.js';
-import { serverSpanLine } from '../server-identities.js';
+import { serverPairingLine, serverSpanLine } from '../server-identities.js';
 import { replyModelsPairingLine } from '../reply-models.js';
 import { deepDifferences, stableJson } from '../resume-config.js';
 import { bootstrapPairingLine } from './recorded-bootstrap.js';
@@ -424,9 +424,14 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     unchecked: pairing.unchecked,
     pairingLines: [
       ...pairing.lines,
-      ...[sa.line, sb.line, serverSpanLine('A', A.results), serverSpanLine('B', B.results), replyModelsPairingLine(A.results, B.results)].filter(
-        (l): l is string => l !== undefined,
-      ),
+      ...[
+        sa.line,
+        sb.line,
+        serverSpanLine('A', A.results),
+        serverSpanLine('B', B.results),
+        serverPairingLine({ config: A.config.config, results: A.results }, { config: B.config.config, results: B.results }),
+        replyModelsPairingLine(A.results, B.results),
+      ].filter((l): l is string => l !== undefined),
       // a run resumed over a config.json that lacked (or held an older value of) a reading: its items mix two (eval/run-resumes.ts)
       ...uncheckedResumeLines(runResumes(A.config)).map((l) => `A: ${l}`),
       ...uncheckedResumeLines(runResumes(B.config)).map((l) => `B: ${l}`),
