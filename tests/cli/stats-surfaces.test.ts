@@ -221,7 +221,7 @@ describe('a 4-item CASE run', () => {
 });
 
 describe('two runs on 2 items', () => {
-  it('compare: B − A everywhere, exact McNemar p = 0.500, no interval below n = 10', async () => {
+  it('compare: B − A everywhere, exact McNemar p = 0.500, no interval below n = 10, and a line naming the two servers asked', async () => {
     // run A answers every question wrongly, run B rightly (the server reads the question in the prompt)
     const letters = ['A', 'B', 'C', 'D'];
     const answer = (right: boolean) => (r: RecordedRequest) => {
@@ -280,5 +280,13 @@ describe('two runs on 2 items', () => {
     expect(pair.primary).toMatchObject({ estimate: 1, p: 0.5, text: c.primary.text });
     expect(many.pairs[0]).toMatchObject({ a: 'two-a', b: 'two-b', estimate: 1, p: 0.5, text: c.primary.text });
     expect(c.primary.text).toMatchObject({ diff: '+100.0 pp', interval: '(n < 10)', p: '0.500', pLine: 'p = 0.500 (exact McNemar)' });
+
+    // the two runs asked model "scripted" of two servers: a line names them (host:port/path), on every surface
+    const host = (u: string) => u.replace(/^http:\/\//, '');
+    const servedBy = `the two runs asked model "scripted" of different servers — A ${host(wrong.url)}, B ${host(rightSrv.url)}: their figures are not of one server`;
+    expect(plain.stdout).toContain(`- ${servedBy}`);
+    expect(c.pairingLines).toContain(servedBy);
+    expect(pair.pairingLines).toContain(servedBy);
+    expect(many.pairs[0].pairingLines).toContain(servedBy);
   }, 300_000);
 });
