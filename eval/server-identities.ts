@@ -9,6 +9,7 @@
  * merges and replays keep them; a run whose replies span two identities is stopped unless
  * --allow-server-change (eval/runner.ts), and report.md's Run section and `compare` say it.
  */
+import { REPLAY_BASE_URL } from '../core/llm/endpoint.js';
 import type { Exchange } from '../core/llm/record-replay.js';
 import { countsOverResults } from './reply-models.js';
 import type { ResultRecord } from './types.js';
@@ -82,9 +83,12 @@ export function identityGapText(results: readonly Pick<ResultRecord, 'serverIden
   );
 }
 
-/** "gpu-box:8000/v1": a recorded base URL's host, port and path only — never its userinfo, query or fragment; undefined when it is no URL. */
+/**
+ * "gpu-box:8000/v1": a recorded base URL's host, port and path only — never its userinfo, query or fragment;
+ * undefined when it is no URL, or a replay's (REPLAY_BASE_URL: its replies are its recording's, of no server of its own).
+ */
 export function serverOf(baseUrl: unknown): string | undefined {
-  if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) return undefined;
+  if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl) || baseUrl === REPLAY_BASE_URL) return undefined;
   const u = new URL(baseUrl);
   return `${u.host}${u.pathname.replace(/\/+$/, '')}`;
 }

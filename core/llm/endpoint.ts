@@ -28,6 +28,9 @@ function parse(url: string): URL | undefined {
   }
 }
 
+/** The base URL a replay (`--replay DIR`) records: it contacts no endpoint, its replies are the recording's, so it names no server. */
+export const REPLAY_BASE_URL = 'http://replay.invalid/v1';
+
 export function clientEndpoint(baseUrl: string | undefined): { baseURL: string | undefined; defaultQuery?: Record<string, string> } {
   const u = baseUrl ? parse(baseUrl) : undefined;
   if (!u || (!u.search && !u.hash)) return { baseURL: baseUrl };

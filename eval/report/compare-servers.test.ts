@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { llmConfigSchema, publicLlmConfig } from '../../core/config.js';
+import { REPLAY_BASE_URL } from '../../core/llm/endpoint.js';
 import { loadLegalBenchTask } from '../../corpora/legalbench.js';
 import type { TaskExample } from '../../corpora/types.js';
 import { compareRunsView } from '../../web/server/compare-api.js';
@@ -96,7 +97,7 @@ describe('compare of two runs asking one model name', () => {
     ]);
   });
 
-  it('gives no line for one server, nor for two model names (the config differences say that)', async () => {
+  it('gives no line for one server, for two model names (the config differences say that), nor for a replay of a run', async () => {
     await run('a', 'http://localhost:8080/v1');
     await run('b', 'http://localhost:8080/v1/');
     recordIdentity(join(dir, 'a'), '"local-model" (GET /models entry 553f2fece670)');
@@ -104,5 +105,8 @@ describe('compare of two runs asking one model name', () => {
     expect(serverLines((await compareRuns(join(dir, 'a'), join(dir, 'b'))).pairingLines)).toEqual([]);
     await run('c', 'http://gpu-box:8000/v1', 'other-model');
     expect(serverLines((await compareRuns(join(dir, 'a'), join(dir, 'c'))).pairingLines)).toEqual([]);
+    // a replay (--replay DIR) records REPLAY_BASE_URL: its replies are the recording's, of no other server
+    await run('replay', REPLAY_BASE_URL);
+    expect(serverLines((await compareRuns(join(dir, 'a'), join(dir, 'replay'))).pairingLines)).toEqual([]);
   });
 });

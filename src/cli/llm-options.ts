@@ -239,10 +239,11 @@ export async function resolveLlm(
   const usage = new UsageMeter();
   if (opts.replay) {
     if (opts.offline) throw errors.usage('--replay and --offline exclude each other', 'a replay answers from the recorded LLM exchanges; drop --offline');
-    const [{ readModelSettings }, { createChatModel }, { readConfig }] = await Promise.all([
+    const [{ readModelSettings }, { createChatModel }, { readConfig }, { REPLAY_BASE_URL }] = await Promise.all([
       import('../../eval/llm-exchanges.js'),
       import('../../core/llm/factory.js'),
       import('../../eval/run-dir.js'),
+      import('../../core/llm/endpoint.js'),
     ]);
     // the recorded model settings (no endpoint is contacted; the URL only satisfies the schema)
     const { strictTools, ...rec } = await readModelSettings(opts.replay);
@@ -256,7 +257,7 @@ export async function resolveLlm(
       log.warn(
         `--replay answers as recorded in ${opts.replay}: ${ignored.map((k) => `${k} ${JSON.stringify(given[k])} (recorded ${JSON.stringify(rec[k] ?? null)})`).join(', ')} ignored; a replay uses the recording's model and sampling`,
       );
-    config.llm = llmConfigSchema.parse({ ...rec, baseUrl: 'http://replay.invalid/v1', cacheDir: false, maxRetries: 0 });
+    config.llm = llmConfigSchema.parse({ ...rec, baseUrl: REPLAY_BASE_URL, cacheDir: false, maxRetries: 0 });
     const replayFrom = opts.replay;
     const makeModel = (cfg: LlmConfig) => createChatModel(cfg, { usage, replayFrom, strictTools: strictTools === true });
     log.info(`replaying the LLM exchanges recorded in ${replayFrom} (no endpoint)`);
