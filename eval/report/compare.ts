@@ -104,7 +104,10 @@ export interface Comparison {
   /**
    * What `different` and `unchecked` mean here, and a line for each run that holds fewer items than it
    * planned (partial, or still being written), one line each, as every surface prints them (none when
-   * every shared id is the same item, checked, and both runs are whole).
+   * every shared id is the same item, checked, and both runs are whole). Also whatever else makes the two
+   * runs' figures not of one kind: replies under two server identities in one run (serverSpanLine), one
+   * model name asked of two servers (serverPairingLine), replies naming other models (replyModelsPairingLine),
+   * a resume that could not check a reading, and reports whose bootstrap settings differ (bootstrapPairingLine).
    */
   pairingLines: string[];
   /** Retrieval runs are compared by retrieval measures, the rest by accuracy and boolean per-item metrics. */
