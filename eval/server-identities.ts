@@ -93,11 +93,28 @@ export function serverOf(baseUrl: unknown): string | undefined {
   return `${u.host}${u.pathname.replace(/\/+$/, '')}`;
 }
 
+const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+/** A base URL's port, its scheme's default where the URL names none (http 80, https 443); '' for no URL. */
+function portOf(baseUrl: unknown): string {
+  if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) return '';
+  const u = new URL(baseUrl);
+  return u.port || DEFAULT_PORT[u.protocol] || '';
+}
+
+/** "h:443/v1" from serverOf's "h/v1" and port 443 (a URL that named its port already names it). */
+const withPort = (server: string, port: string): string => {
+  const slash = server.indexOf('/');
+  const [host, path] = slash < 0 ? [server, ''] : [server.slice(0, slash), server.slice(slash)];
+  return port && !host.endsWith(`:${port}`) ? `${host}:${port}${path}` : server;
+};
+
 type ServerRun = { config: Record<string, unknown>; results: readonly Pick<ResultRecord, 'serverIdentities' | 'tokens'>[] };
 
 /**
  * compare's pairing line when the two runs asked one model name (config.json `model.model`) of different
- * servers: another base URL (config.json `model.baseUrl`, host:port/path only), the same URL with other
+ * servers: another base URL (config.json `model.baseUrl`, host:port/path only; two that differ only by
+ * scheme, http://h/v1 and https://h/v1, name each port), the same URL with other
  * query values (`model.baseUrlQuery`, the digest of a `?deployment=` that the recorded URL masks), or the
  * same URL whose GET /models described the model otherwise (the items' `serverIdentities`: another model
  * loaded under the name). The figures are then of two servers, which the config differences list among
@@ -113,6 +130,9 @@ export function serverPairingLine(a: ServerRun, b: ServerRun): string | undefine
   const asked = `the two runs asked model "${name}" of different servers`;
   const tail = ': their figures are not of one server';
   if (sa && sb && sa !== sb) return `${asked} — A ${sa}, B ${sb}${tail}`;
+  // http://h/v1 and https://h/v1 read alike without their scheme, yet are two ports (80, 443): name each port
+  const [pa, pb] = [portOf(ma.baseUrl), portOf(mb.baseUrl)];
+  if (sa && sb && pa !== pb) return `${asked} — A ${withPort(sa, pa)}, B ${withPort(sb, pb)}${tail}`;
   if (sa && sb && (ma.baseUrlQuery ?? null) !== (mb.baseUrlQuery ?? null)) {
     const q = (v: unknown) => (typeof v === 'string' ? `query values ${v.slice(0, 12)}` : 'no query');
     return `${asked} — A ${sa} (${q(ma.baseUrlQuery)}), B ${sb} (${q(mb.baseUrlQuery)}): the same URL with other query values (another deployment)${tail}`;

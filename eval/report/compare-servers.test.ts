@@ -97,6 +97,17 @@ describe('compare of two runs asking one model name', () => {
     ]);
   });
 
+  it('names each port when two URLs differ only by scheme (http://gw/v1 is port 80, https://gw/v1 port 443)', async () => {
+    await run('a', 'http://gw.example.com/v1');
+    await run('b', 'https://gw.example.com/v1');
+    expect(serverLines((await compareRuns(join(dir, 'a'), join(dir, 'b'))).pairingLines)).toEqual([
+      'the two runs asked model "local-model" of different servers — A gw.example.com:80/v1, B gw.example.com:443/v1: their figures are not of one server',
+    ]);
+    // the same server, its default port once named and once not: no line
+    await run('c', 'https://gw.example.com:443/v1');
+    expect(serverLines((await compareRuns(join(dir, 'b'), join(dir, 'c'))).pairingLines)).toEqual([]);
+  });
+
   it('gives no line for one server, for two model names (the config differences say that), nor for a replay of a run', async () => {
     await run('a', 'http://localhost:8080/v1');
     await run('b', 'http://localhost:8080/v1/');
