@@ -29,6 +29,12 @@ async function draw(spec: Spec, target: HTMLElement): Promise<{ view: View; widt
   const view = new View(parse(vg, undefined, { ast: true }), { expr: expressionInterpreter, renderer: 'svg', container: target, hover: true, loader: noFetch });
   await view.runAsync();
   const svg = target.querySelector('svg');
+  // vega names the SVG and the marks it has a description for (role graphics-document/-symbol), but
+  // not every mark: a figure without an interval draws a rule with role graphics-symbol and no text,
+  // which a screen reader announces as an unnamed graphic (axe: svg-img-alt). The drawing is hidden
+  // from assistive technology as a whole; the figure is named by its box (role img, the plot's
+  // title) and its caption, and the numbers it draws are the page's tables, as text.
+  svg?.setAttribute('aria-hidden', 'true');
   return { view, width: svg ? Number(svg.getAttribute('width')) || svg.getBoundingClientRect().width : 0 };
 }
 
