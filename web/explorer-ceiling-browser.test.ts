@@ -9,6 +9,9 @@
  * - The compare page of 3 runs (/api/compare/runs): the macro-F1 pair says what `compare` prints under its
  *   table (the ceiling and the `--limit 20` prefix), and two 3-ply runs' pair says "not compared:
  *   hallucination accuracy, factor utilization recall (pooled …)", as `lexcase compare` does (before: neither).
+ * - Every view that draws a plot or a graph (runs list, run pages, compare of 2 and of 3 runs, a reproduction's
+ *   chart, the argument graph) at 360 and 1280 px: 0 axe violations with nothing left out (before: the
+ *   headline-figures plot of runs without an interval drew an unnamed rule mark, svg-img-alt).
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +25,8 @@ import { register } from '../src/cli/commands/run-plugins.js';
 import { programWith, runCli } from '../tests/support/run-cli.js';
 import { startScriptedServer, type ScriptedServer } from '../tests/support/scripted-openai-server.js';
 import { rulesScript } from '../agents/threeply/test-support/scripted-threeply.js';
+import { loadSampleGraph } from '../agents/acal/graph/sample-graph.js';
+import { writeGraph } from '../agents/acal/graph/store.js';
 import { startExplorer, type ExplorerServer } from './server/server.js';
 import { CHROMIUM, openTestBrowser, type TestBrowser } from './test-support/browser.js';
 import '../agents/systems.js';
@@ -57,6 +62,40 @@ beforeAll(async () => {
   );
   expect(r.code, r.err).toBe(0);
   for (const id of ['tp-b', 'tp-c']) cpSync(join(root, 'tp-a'), join(root, id), { recursive: true });
+  // the argument view's graph (the sample ACAL graph) and a `lexcase reproduce threeply-table2 --limit 3` chart (n = 3: no interval)
+  mkdirSync(join(root, 'acal-graph'));
+  writeGraph(join(root, 'acal-graph'), loadSampleGraph());
+  mkdirSync(join(root, 'repro-threeply'));
+  writeFileSync(join(root, 'repro-threeply', 'reproduction.json'), JSON.stringify({ recipe: 'threeply-table2', limit: 3, model: 'scripted', runs: [] }));
+  const columns = ['Arguable', 'Non-Arguable'];
+  const cell = (column: string, paper: number) => ({
+    column,
+    paper,
+    value: 100,
+    ci: null,
+    n: 3,
+    failed: 0,
+    method: '95% bootstrap',
+    ciNote: 'n < 10',
+    status: 'done',
+  });
+  writeFileSync(
+    join(root, 'repro-threeply', 'table.json'),
+    JSON.stringify({
+      recipe: 'threeply-table2',
+      title: 'Reflective multi-agent 3-ply legal arguments (paper 000)',
+      table: 'Table 2',
+      scale: 100,
+      columns,
+      rows: [
+        { label: 'Single Agent · GPT-4o', comparable: true, cells: [cell('Arguable', 99.26), cell('Non-Arguable', 87.63)] },
+        { label: 'Reflective Multi-Agent · GPT-4o', comparable: true, cells: [cell('Arguable', 99.81), cell('Non-Arguable', 94.63)] },
+      ],
+      notes: [],
+      limit: 3,
+      runs: [],
+    }),
+  );
   s = await startExplorer({ runs: root, port: 0 });
   b = await openTestBrowser(s.url);
 }, 120_000);
@@ -133,5 +172,33 @@ describe.skipIf(!CHROMIUM)("explorer: a figure's ceiling and compare's lines as 
     expect(await violations(tp)).toEqual([]);
     expect(b.pageErrors).toEqual([]);
     expect(b.external).toEqual([]);
+  });
+
+  // every view that draws a plot or a graph, at a phone's and a desktop's width, axe with nothing left out: before,
+  // the headline-figures plot of runs whose figures have no interval (n < 10) drew a rule mark with role
+  // graphics-symbol and no text (svg-img-alt) on the run pages and the compare pages, which the checks above skipped
+  const VIEWS: [string, string][] = [
+    ['#/runs', '[data-testid=run-link]'],
+    ['#/runs?run=acal-a', '[data-testid=run-summary]'],
+    ['#/runs?run=tp-a', '[data-testid=run-summary]'],
+    ['#/compare?runs=acal-a,acal-b', '[data-testid=compare-runs]'],
+    ['#/compare?runs=acal-a,acal-b,acal-c', '[data-testid=compare-pair]'],
+    ['#/compare?runs=tp-a,tp-b,tp-c', '[data-testid=compare-pair]'],
+    ['#/runs?run=repro-threeply', '[data-testid=plot-grid][data-rendered=true] svg'],
+    [`#/args?run=acal-graph&item=${encodeURIComponent(loadSampleGraph().itemId)}`, '[data-testid=graph-svg] [data-node]'],
+  ];
+  it("at 360 and 1280 px: the runs list, run pages, compare of 2 and of 3 runs, a reproduction's chart and the argument graph have 0 axe violations and no page errors", {
+    timeout: 300_000,
+  }, async () => {
+    const found: string[] = [];
+    for (const width of [360, 1280]) {
+      await b.page.setViewportSize({ width, height: 800 });
+      for (const [hash, ready] of VIEWS) {
+        const page = await open(hash, ready);
+        for (const v of await violations(page)) found.push(`${hash} @${width}: ${v}`);
+      }
+    }
+    expect(found).toEqual([]);
+    expect(b.pageErrors).toEqual([]);
   });
 });
