@@ -9,6 +9,7 @@
  * merges and replays keep them; a run whose replies span two identities is stopped unless
  * --allow-server-change (eval/runner.ts), and report.md's Run section and `compare` say it.
  */
+import { basename } from 'node:path';
 import { REPLAY_BASE_URL } from '../core/llm/endpoint.js';
 import type { Exchange } from '../core/llm/record-replay.js';
 import { countsOverResults } from './reply-models.js';
@@ -117,7 +118,8 @@ type ServerRun = { config: Record<string, unknown>; results: readonly Pick<Resul
  * scheme, http://h/v1 and https://h/v1, name each port), the same URL with other
  * query values (`model.baseUrlQuery`, the digest of a `?deployment=` that the recorded URL masks), or the
  * same URL whose GET /models described the model otherwise (the items' `serverIdentities`: another model
- * loaded under the name). The figures are then of two servers, which the config differences list among
+ * loaded under the name), or one run asked a server and the other ran a model file in-process (provider
+ * local: `model.modelFile`, no base URL; named by the file's name). The figures are then of two servers, which the config differences list among
  * others. Undefined when the names differ (the config differences say so), or the server is the same
  * as far as the runs record it.
  */
@@ -130,6 +132,11 @@ export function serverPairingLine(a: ServerRun, b: ServerRun): string | undefine
   const asked = `the two runs asked model "${name}" of different servers`;
   const tail = ': their figures are not of one server';
   if (sa && sb && sa !== sb) return `${asked} — A ${sa}, B ${sb}${tail}`;
+  // one run asked a server, the other ran a model file in-process (provider local: no base URL, llm.modelFile)
+  const file = (m: Record<string, unknown>) => (typeof m.modelFile === 'string' && m.baseUrl === undefined ? m.modelFile : undefined);
+  const [fa, fb] = [file(ma), file(mb)];
+  if ((sa && fb) || (fa && sb))
+    return `${asked} — A ${sa ?? `the model file ${basename(fa!)}, run in-process`}, B ${sb ?? `the model file ${basename(fb!)}, run in-process`}${tail}`;
   // http://h/v1 and https://h/v1 read alike without their scheme, yet are two ports (80, 443): name each port
   const [pa, pb] = [portOf(ma.baseUrl), portOf(mb.baseUrl)];
   if (sa && sb && pa !== pb) return `${asked} — A ${withPort(sa, pa)}, B ${withPort(sb, pb)}${tail}`;

@@ -108,6 +108,27 @@ describe('compare of two runs asking one model name', () => {
     expect(serverLines((await compareRuns(join(dir, 'b'), join(dir, 'c'))).pairingLines)).toEqual([]);
   });
 
+  it('names a server beside a model file run in-process (provider local) under the same model name', async () => {
+    await run('a', 'http://localhost:8080/v1');
+    await runExperiment({
+      runDir: join(dir, 'local'),
+      system,
+      items,
+      gold: (x) => x.label,
+      makeContext: contextFrom(),
+      config: {
+        system: 'acal/sp',
+        task: 'hearsay',
+        split: 'test',
+        model: publicLlmConfig(llmConfigSchema.parse({ provider: 'local', model: 'local-model', modelFile: '/models/qwen-0.5b-q4.gguf' })),
+      },
+      seed: 13,
+    });
+    expect(serverLines((await compareRuns(join(dir, 'a'), join(dir, 'local'))).pairingLines)).toEqual([
+      'the two runs asked model "local-model" of different servers — A localhost:8080/v1, B the model file qwen-0.5b-q4.gguf, run in-process: their figures are not of one server',
+    ]);
+  });
+
   it('gives no line for one server, for two model names (the config differences say that), nor for a replay of a run', async () => {
     await run('a', 'http://localhost:8080/v1');
     await run('b', 'http://localhost:8080/v1/');
