@@ -117,16 +117,26 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
   // a base URL recorded redacted is given again (the baseURL override or LEXCASE_EMBED_BASE_URL; embed/base-url.ts)
   const spec = overRecorded(section.spec ?? {}, { provider: section.embedder, model: section.model, ...inThread, ...opts.embedderOverrides }) as EmbedderSpec;
   const embedder = opts.embedder ?? (await createEmbedder(spec));
-  checkEmbedderMatches(section, embedder, dir);
-  // queries embedded by another endpoint or model folder than the passages: warned, recorded in config (dense-query-source.ts)
-  const querySource = opts.embedder ? undefined : await differingQuerySource(section.source, spec, dir);
-  const uri = resolveDenseUri(dir, section.uri);
-  const db = await connectDense(uri);
-  const table = await openDenseTable(db, section.table, uri);
-  // Another index's vectors are never searched as this one's: owner and row count now, ids when loaded.
-  await checkDenseTable(table, section, uri, dir);
-  // With LEXCASE_VERIFY=1: the table's recorded files hashed on this process's first open (a vector byte changed is INDEX_CORRUPT)
-  await verifyDenseOnFirstOpen(dir, section, uri);
+  // an open refused after the embedder was made closes it (its worker threads would outlive the error)
+  const opened = await (async () => {
+    try {
+      checkEmbedderMatches(section, embedder, dir);
+      // queries embedded by another endpoint or model folder than the passages: warned, recorded in config (dense-query-source.ts)
+      const querySource = opts.embedder ? undefined : await differingQuerySource(section.source, spec, dir);
+      const uri = resolveDenseUri(dir, section.uri);
+      const db = await connectDense(uri);
+      const table = await openDenseTable(db, section.table, uri);
+      // Another index's vectors are never searched as this one's: owner and row count now, ids when loaded.
+      await checkDenseTable(table, section, uri, dir);
+      // With LEXCASE_VERIFY=1: the table's recorded files hashed on this process's first open (a vector byte changed is INDEX_CORRUPT)
+      await verifyDenseOnFirstOpen(dir, section, uri);
+      return { querySource, uri, table };
+    } catch (e) {
+      if (!opts.embedder) await embedder.close?.().catch(() => undefined);
+      throw e;
+    }
+  })();
+  const { querySource, uri, table } = opened;
   const maxWords = (section.spec as EmbedderSpec | undefined)?.maxWords;
   const built = opts.embedder ? undefined : embedderSpecKey(spec);
   const memo = built ? { queryMemoKey: built } : {};
