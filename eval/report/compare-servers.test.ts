@@ -30,6 +30,8 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const system: AgentSystem<TaskExample> = async () => ({ prediction: 'No', trace: {} });
 /** A run whose config.json records its model as `lexcase run` does (publicLlmConfig: the URL's credentials masked). */
 const run = (name: string, baseUrl: string, model = 'local-model') =>
+  runWith(name, llmConfigSchema.parse({ provider: 'llamacpp', model, baseUrl, apiKey: 'sk-live-0123456789abcdef' }));
+const runWith = (name: string, llm: ReturnType<typeof llmConfigSchema.parse>) =>
   runExperiment({
     runDir: join(dir, name),
     system,
@@ -40,7 +42,7 @@ const run = (name: string, baseUrl: string, model = 'local-model') =>
       system: 'acal/sp',
       task: 'hearsay',
       split: 'test',
-      model: publicLlmConfig(llmConfigSchema.parse({ provider: 'llamacpp', model, baseUrl, apiKey: 'sk-live-0123456789abcdef' })),
+      model: publicLlmConfig(llm),
     },
     seed: 13,
   });
@@ -110,20 +112,7 @@ describe('compare of two runs asking one model name', () => {
 
   it('names a server beside a model file run in-process (provider local) under the same model name', async () => {
     await run('a', 'http://localhost:8080/v1');
-    await runExperiment({
-      runDir: join(dir, 'local'),
-      system,
-      items,
-      gold: (x) => x.label,
-      makeContext: contextFrom(),
-      config: {
-        system: 'acal/sp',
-        task: 'hearsay',
-        split: 'test',
-        model: publicLlmConfig(llmConfigSchema.parse({ provider: 'local', model: 'local-model', modelFile: '/models/qwen-0.5b-q4.gguf' })),
-      },
-      seed: 13,
-    });
+    await runWith('local', llmConfigSchema.parse({ provider: 'local', model: 'local-model', modelFile: '/models/qwen-0.5b-q4.gguf' }));
     expect(serverLines((await compareRuns(join(dir, 'a'), join(dir, 'local'))).pairingLines)).toEqual([
       'the two runs asked model "local-model" of different servers — A localhost:8080/v1, B the model file qwen-0.5b-q4.gguf, run in-process: their figures are not of one server',
     ]);
