@@ -22,6 +22,26 @@ describe('bench JSONL reader', () => {
     expect(await collect(readPassagesJsonlStream(chunks()))).toEqual(passages);
   });
 
+  it('reads a file through a buffer smaller than a line: every line whole (a UTF-8 character cut by a read too), blank lines and \\r\\n ends skipped, the buffer grown for a long line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lexcase-jsonl-'));
+    try {
+      const many = Array.from({ length: 40 }, (_, i) => ({ id: `q${i}`, text: `${'é'.repeat(i % 7)} line ${i} ${'x'.repeat((i * 37) % 300)}` }));
+      const body = many.map((p, i) => JSON.stringify(p) + (i % 5 === 0 ? '\r\n\n' : '\n')).join('');
+      writeFileSync(join(dir, 'm.jsonl'), body);
+      for (const size of [1, 7, 64, 1 << 20]) expect(await collect(readPassagesJsonl(join(dir, 'm.jsonl'), size))).toEqual(many);
+      // The same bytes through a pipe's chunks of every size cut anywhere.
+      const bytes = Buffer.from(body, 'utf8');
+      for (const size of [1, 3, 64]) {
+        async function* chunks() {
+          for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+        }
+        expect(await collect(readPassagesJsonlStream(chunks()))).toEqual(many);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads a file, with or without a final newline', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lexcase-jsonl-'));
     try {

@@ -1,29 +1,77 @@
 /**
- * Fast streaming reader for the benchmark's JSONL corpora: large chunked reads, split on newlines,
- * one JSON.parse per line. Passages are yielded one at a time; the file is never held in memory.
+ * Fast streaming reader for the benchmark's JSONL corpora: lines split at the byte "\n" (which never
+ * occurs inside a multi-byte UTF-8 sequence), each line decoded and parsed on its own. Passages are
+ * yielded one at a time; the file is never held in memory.
+ *
+ * A file is read into one buffer, reused for the whole file: a fresh 4 MiB chunk per read, decoded
+ * into one string and joined to the last chunk's rest, made three large allocations per chunk, each
+ * on pages the process had never touched (V8 maps large objects one by one and unmaps them after a
+ * GC). On this project's 2-core VMs a first touch of a page costs ~11 µs (a 800 MiB fill: 2.4 s the
+ * first time, 0.04 s the second), and that reader made ~68 % of a build's page faults
+ * (docs/notes/2026-12-04-bench-reader-faults.md).
  */
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Passage } from '../corpora/types.js';
 
-export function readPassagesJsonl(file: string): AsyncGenerator<Passage> {
-  return readPassagesJsonlStream(createReadStream(file, { encoding: 'utf8', highWaterMark: 4 << 20 }));
+const parseLine = (buf: Buffer, start: number, end: number): Passage => JSON.parse(buf.toString('utf8', start, end)) as Passage;
+
+/** The passages of a JSONL file, read into one reused buffer (grown only for a line longer than it). */
+export async function* readPassagesJsonl(file: string, bufferBytes = 4 << 20): AsyncGenerator<Passage> {
+  const fh = await open(file, 'r');
+  try {
+    let buf = Buffer.allocUnsafeSlow(bufferBytes);
+    let have = 0;
+    for (;;) {
+      if (have === buf.length) {
+        const grown = Buffer.allocUnsafeSlow(buf.length * 2);
+        buf.copy(grown, 0, 0, have);
+        buf = grown;
+      }
+      const { bytesRead } = await fh.read(buf, have, buf.length - have, null);
+      have += bytesRead;
+      const view = buf.subarray(0, have);
+      let start = 0;
+      for (let nl = view.indexOf(10); nl !== -1; nl = view.indexOf(10, start)) {
+        if (nl > start) yield parseLine(buf, start, nl);
+        start = nl + 1;
+      }
+      if (bytesRead === 0) {
+        // The end of the file: a last line without its newline.
+        if (start < have && buf.toString('utf8', start, have).trim()) yield parseLine(buf, start, have);
+        return;
+      }
+      buf.copyWithin(0, start, have);
+      have -= start;
+    }
+  } finally {
+    await fh.close();
+  }
 }
 
-/** The same reader over a stream (the scale bench's generator process writes JSONL to a pipe); a UTF-8
- * character split across two Buffer chunks is decoded whole (streaming TextDecoder). */
+/**
+ * The same reader over a stream of Buffers (the scale bench's generator process writes JSONL to a
+ * pipe); a line split across chunks (a UTF-8 character too) is joined from its pieces and decoded whole.
+ */
 export async function* readPassagesJsonlStream(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Passage> {
-  let rest = '';
-  const utf8 = new TextDecoder();
-  for await (const chunk of stream) {
-    const text = rest + (typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true }));
+  let parts: Buffer[] = [];
+  let pending = 0;
+  for await (const c of stream) {
+    const chunk = typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
     let start = 0;
-    let nl = text.indexOf('\n', start);
-    while (nl !== -1) {
-      if (nl > start) yield JSON.parse(text.slice(start, nl)) as Passage;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      if (parts.length) {
+        const line = Buffer.concat([...parts, chunk.subarray(start, nl)], pending + nl - start);
+        parts = [];
+        pending = 0;
+        if (line.length) yield parseLine(line, 0, line.length);
+      } else if (nl > start) yield parseLine(chunk, start, nl);
       start = nl + 1;
-      nl = text.indexOf('\n', start);
     }
-    rest = text.slice(start);
+    if (start < chunk.length) {
+      parts.push(chunk.subarray(start));
+      pending += chunk.length - start;
+    }
   }
-  if (rest.trim()) yield JSON.parse(rest) as Passage;
+  const last = Buffer.concat(parts, pending);
+  if (last.toString('utf8').trim()) yield parseLine(last, 0, last.length);
 }

@@ -6,7 +6,7 @@
  * CPU) and the serving process's peak RSS.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, createReadStream, openSync, statSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import { openRetriever, openSparseIndex } from '../retrieval/open.js';
 import { queryTerms } from '../retrieval/sparse/query-terms.js';
 import type { Retriever } from '../retrieval/types.js';
 import { cpuSeconds, dirBreakdown, dirBytes, latencyStats, peakRssMiB, type LatencyStats } from './measure.js';
-import { readPassagesJsonlStream } from './read-jsonl.js';
+import { readPassagesJsonl, readPassagesJsonlStream } from './read-jsonl.js';
 import { readCpuSample } from './proc-stat.js';
 import { phaseCpu, settle, type PhaseCpu } from './quiet.js';
 import { AGENT_QUERY_WORDS, syntheticQueries, type CorpusProfile, type QueryShape } from './synthetic.js';
@@ -175,7 +175,7 @@ export async function generateCorpusFile(o: { n: number; seed: number; profile: 
 }
 
 export async function scaleBuild(spec: ScaleBuildSpec): Promise<ScaleBuildResult> {
-  if (spec.corpusFile) return scaleBuildFrom(spec, readPassagesJsonlStream(createReadStream(spec.corpusFile, { highWaterMark: 4 << 20 })), async () => 0);
+  if (spec.corpusFile) return scaleBuildFrom(spec, readPassagesJsonl(spec.corpusFile), async () => 0);
   const t = performance.now();
   const cpuFile = `${spec.resultFile}.gen-cpu`;
   const gen = spawn(
@@ -185,7 +185,6 @@ export async function scaleBuild(spec: ScaleBuildSpec): Promise<ScaleBuildResult
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  gen.stdout.setEncoding('utf8');
   const exited = new Promise<void>((resolve, reject) => {
     gen.on('exit', (code, sig) => {
       if (code === 0) resolve();
