@@ -11,7 +11,7 @@ import type { Passage } from '../corpora/types.js';
 import { LEGAL_CORPUS_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
 import { buildIndex } from './build.js';
 import { fromArray, tempDir } from './build-test-helpers.js';
-import { BLOCK_PASSAGES } from './docstore-blocks.js';
+import { BLOCK_PASSAGES, defaultDeflateOn } from './docstore-blocks.js';
 import { openDocStore } from './docstore.js';
 import { readManifest, writeManifest } from './manifest.js';
 
@@ -58,6 +58,28 @@ it('block-compressed and plain doc stores return the same passages; the corpus c
   const zBytes = statSync(join(z, 'docs/text.dfl')).size;
   const rawBytes = statSync(join(plain, 'docs/text.bin')).size;
   expect(zBytes).toBeLessThan(rawBytes * 0.5);
+});
+
+it("text blocks deflated on the calling thread and on zlib's thread pool are the same bytes; 2 usable cores or fewer deflate on the calling thread, LEXCASE_DEFLATE chooses", async () => {
+  const files: Buffer[] = [];
+  const saved = process.env.LEXCASE_DEFLATE;
+  try {
+    for (const on of ['calling', 'pool']) {
+      process.env.LEXCASE_DEFLATE = on;
+      expect(defaultDeflateOn()).toBe(on);
+      files.push(readFileSync(join(await build(`deflate-${on}`, true), 'docs/text.dfl')));
+    }
+  } finally {
+    if (saved === undefined) delete process.env.LEXCASE_DEFLATE;
+    else process.env.LEXCASE_DEFLATE = saved;
+  }
+  expect(files[0].length).toBeGreaterThan(0);
+  expect(files[0].equals(files[1])).toBe(true);
+  expect(defaultDeflateOn(1, {})).toBe('calling');
+  expect(defaultDeflateOn(2, {})).toBe('calling');
+  expect(defaultDeflateOn(3, {})).toBe('pool');
+  expect(defaultDeflateOn(2, { LEXCASE_DEFLATE: 'POOL' })).toBe('pool');
+  expect(() => defaultDeflateOn(2, { LEXCASE_DEFLATE: 'threads' })).toThrow(/LEXCASE_DEFLATE.*pool, calling/);
 });
 
 it('a newer doc store version or a damaged block gives a clear error', async () => {

@@ -10,8 +10,10 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
-import { createInflateRaw, deflateRaw, inflateRawSync, constants, type ZlibOptions } from 'node:zlib';
+import { availableParallelism } from 'node:os';
+import { createInflateRaw, deflateRaw, deflateRawSync, inflateRawSync, constants, type ZlibOptions } from 'node:zlib';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { envChoice } from '../core/env-number.js';
 import { errors, isLexcaseError } from '../core/errors.js';
 import { HashingFile } from './sparse/hashing-file.js';
 import { checkOffsets, type Offsets } from './offsets.js';
@@ -23,6 +25,25 @@ export const BLOCK_CODEC = 'deflate-raw-1';
 const encoder = new TextEncoder();
 const DEFLATE: ZlibOptions = { level: 1, strategy: constants.Z_DEFAULT_STRATEGY };
 
+/**
+ * Where text blocks are deflated: 'pool', zlib's async deflateRaw on libuv's thread pool (off the
+ * thread that adds them); 'calling', deflateRawSync on the thread that adds them. The same bytes.
+ */
+export type DeflateOn = 'pool' | 'calling';
+
+/**
+ * 'calling' on machines with at most 2 usable cores, else 'pool'; LEXCASE_DEFLATE=pool|calling
+ * overrides. On 2 cores the build workers already keep both busy, and each async deflate made a zlib
+ * context on a pool thread whose freed memory went back to the OS and faulted in again for the next
+ * block (~40 page faults a block, ~11 µs each on this project's VMs): per 64 KiB block 1.7–2.0 ms of
+ * CPU against 0.8–0.9 ms for deflateRawSync, and a 300,000-passage Zipf build took 17.0–18.3 s of CPU
+ * against 19.1–22.9 s (docs/notes/2026-12-04-build-page-faults.md). With more cores the pool's
+ * threads run beside the workers, and that was not measured here.
+ */
+export function defaultDeflateOn(cores = availableParallelism(), env: NodeJS.ProcessEnv = process.env): DeflateOn {
+  return envChoice('LEXCASE_DEFLATE', ['pool', 'calling'] as const, env) ?? (cores <= 2 ? 'calling' : 'pool');
+}
+
 /** A block handed to zlib's thread pool; `z` is set when it is compressed. */
 interface PendingBlock {
   done: Promise<void>;
@@ -32,8 +53,8 @@ interface PendingBlock {
 
 /**
  * Writes a block-compressed column. Blocks are deflated on libuv's thread pool (zlib's async
- * `deflateRaw`, the same bytes as `deflateRawSync`), off the thread that calls `add`; they are
- * written in order as they come back. Call `drain(max)` now and then to bound the blocks in flight,
+ * `deflateRaw`, the same bytes as `deflateRawSync`), off the thread that calls `add`, or on that
+ * thread (`deflateOn`, defaultDeflateOn); they are written in order as they come back. Call `drain(max)` now and then to bound the blocks in flight,
  * and `drain(0)` before `close()`.
  */
 export class BlockColumnWriter {
@@ -54,6 +75,7 @@ export class BlockColumnWriter {
   constructor(
     readonly dir: string,
     readonly base: string,
+    readonly deflateOn: DeflateOn = defaultDeflateOn(),
   ) {
     this.dfl = new HashingFile(join(dir, `${base}.dfl`));
     this.offs = new HashingFile(join(dir, `${base}.off`));
@@ -82,6 +104,13 @@ export class BlockColumnWriter {
     if (this.inBlock === 0) return;
     const raw = this.buf.subarray(0, this.len);
     this.raw.update(raw);
+    this.len = 0;
+    this.inBlock = 0;
+    if (this.deflateOn === 'calling') {
+      this.pending.push({ done: Promise.resolve(), z: deflateRawSync(raw, DEFLATE) });
+      this.writeDone();
+      return;
+    }
     const copy = Buffer.from(raw);
     const block: PendingBlock = { done: Promise.resolve() };
     block.done = new Promise<void>((resolve) =>
@@ -92,8 +121,6 @@ export class BlockColumnWriter {
       }),
     );
     this.pending.push(block);
-    this.len = 0;
-    this.inBlock = 0;
     this.writeDone();
   }
 

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { HashingFile } from './sparse/hashing-file.js';
 import type { Passage } from '../corpora/types.js';
-import { BlockColumnWriter } from './docstore-blocks.js';
+import { BlockColumnWriter, type DeflateOn } from './docstore-blocks.js';
 
 export const DOCSTORE_FILES = {
   ids: 'docs/ids',
@@ -99,9 +99,10 @@ export class DocStoreWriter {
   constructor(
     readonly dir: string,
     readonly compress = true,
+    deflateOn?: DeflateOn,
   ) {
     this.ids = new StringColumnWriter(dir, DOCSTORE_FILES.ids);
-    this.text = compress ? new BlockColumnWriter(dir, DOCSTORE_FILES.text) : new StringColumnWriter(dir, DOCSTORE_FILES.text);
+    this.text = compress ? new BlockColumnWriter(dir, DOCSTORE_FILES.text, deflateOn) : new StringColumnWriter(dir, DOCSTORE_FILES.text);
     this.title = new StringColumnWriter(dir, DOCSTORE_FILES.title);
     this.docId = new StringColumnWriter(dir, DOCSTORE_FILES.docId);
     this.source = new HashingFile(join(dir, DOCSTORE_FILES.source));
