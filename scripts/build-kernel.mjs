@@ -2,6 +2,7 @@
 // each one's bytes, base64, to a generated .ts beside it. `npm run build:kernel`; each kernel's
 // test checks that the committed bytes match the source:
 // - retrieval/sparse/kernel/walk.wat → walk-wasm.ts (WALK_WASM_BASE64), walk-wasm.test.ts
+// - retrieval/sparse/kernel/decode.wat → decode-wasm.ts (DECODE_WASM_BASE64), decode-wasm.test.ts
 // - indexer/embed/kernel/gemm.wat → gemm-wasm.ts (GEMM_WASM_BASE64, and GEMM_FMA_WASM_BASE64: the
 //   same source with its multiply-adds fused into relaxed-SIMD f32x4.relaxed_madd), gemm.test.ts
 // - retrieval/dense-kernel/dots.wat → dots-wasm.ts (DOTS_WASM_BASE64), retrieval/dense-flat-memory.test.ts
@@ -11,6 +12,7 @@ import { compileGemmFmaWat, compileWat } from './compile-wat.mjs';
 
 const kernels = [
   { dir: '../retrieval/sparse/kernel/', wat: 'walk.wat', ts: 'walk-wasm.ts', name: 'WALK_WASM_BASE64' },
+  { dir: '../retrieval/sparse/kernel/', wat: 'decode.wat', ts: 'decode-wasm.ts', name: 'DECODE_WASM_BASE64' },
   { dir: '../indexer/embed/kernel/', wat: 'gemm.wat', ts: 'gemm-wasm.ts', name: 'GEMM_WASM_BASE64', fma: 'GEMM_FMA_WASM_BASE64' },
   { dir: '../retrieval/dense-kernel/', wat: 'dots.wat', ts: 'dots-wasm.ts', name: 'DOTS_WASM_BASE64' },
 ];

@@ -146,11 +146,90 @@ let tmpLow = new Uint16Array(0);
 let tmpTfs = new Uint8Array(0);
 
 /**
+ * Which decoder decodeCompact runs: `wasm` true, the WebAssembly one (kernel/decode.wat, in the
+ * view's kernel memory), else the JavaScript loop (decodeJs). Both give the same lists, posting for
+ * posting, and the same decodeStats (decode-wasm.test.ts); the switch is for A/B measurements.
+ */
+export const decodeOptions = { wasm: true };
+
+/**
  * Varint-decode one list's postings in [lo, hi) into the compact form: 'cache' holds it in the
  * view memory (own arrays when refused), 'fresh' in arrays of its own, 'scratch' leaves it in the
- * decode buffers (valid until the next decode on this thread).
+ * decode buffers (valid until the next decode on this thread). Exported for the decoders' tests.
  */
-function decodeCompact(view: ScoringView, termId: number, how: 'cache' | 'fresh' | 'scratch'): CompactList {
+export function decodeCompact(view: ScoringView, termId: number, how: 'cache' | 'fresh' | 'scratch'): CompactList {
+  return decodeOptions.wasm ? decodeWasm(view, termId, how) : decodeJs(view, termId, how);
+}
+
+/**
+ * decodeCompact in WebAssembly (kernel/decode.wat): the list's bytes copied into the view's kernel
+ * memory above everything allocated there, decoded next to them, then a cached list copied from
+ * there to its allocation (memory.copy), other lists into arrays of their own or the decode buffers.
+ * The scratch starts past the room the list's cache allocation could take at the end of the
+ * allocations (3 bytes per posting, df at most), so that allocation never overlaps it.
+ */
+function decodeWasm(view: ScoringView, termId: number, how: 'cache' | 'fresh' | 'scratch'): CompactList {
+  const src = listBytes(view, termId);
+  const len = view.offsets[termId + 1] - view.offsets[termId];
+  const df = view.df[termId];
+  const { c0, chunks } = chunkRange(view);
+  const mem = viewMemory(view);
+  const srcOff = alignedSize(mem.used) + alignedSize(3 * df) + 16;
+  const outOff = alignedSize(srcOff + len + 8);
+  const chunkOff = outOff + 32;
+  const lowOff = alignedSize(chunkOff + 4 * chunks);
+  const tfOff = alignedSize(lowOff + 2 * df);
+  const bigOff = alignedSize(tfOff + df);
+  // A tf ≥ 255 takes 2 bytes at least, after a gap of 1 at least: at most len / 3 escapes.
+  mem.ensure(bigOff + 16 * Math.min(df, Math.floor(len / 3) + 1));
+  mem.bytes().set(src.buf.subarray(src.pos, src.pos + len), srcOff);
+  const n = mem.decoder.decode(srcOff, df, view.lo, view.hi, c0, chunks, lowOff, tfOff, chunkOff, bigOff, outOff);
+  let b = mem.kernel.memory.buffer;
+  const out = new Int32Array(b, outOff, 5);
+  const maxTf = out[1];
+  decodeStats.decodes++;
+  decodeStats.decodedPostings += out[2];
+  decodeStats.decodedBytes += out[3];
+  const chunkEnd = new Int32Array(b, chunkOff, chunks).slice();
+  let bigTf: Map<number, number> | undefined;
+  if (out[4] > 0) {
+    bigTf = new Map();
+    const idx = new Int32Array(b, bigOff, 4 * out[4]);
+    const tf = new Float64Array(b, bigOff, 2 * out[4]);
+    for (let k = 0; k < out[4]; k++) bigTf.set(idx[4 * k], tf[2 * k + 1]);
+  }
+  if (how === 'cache') {
+    const off = cacheAlloc(view, mem, 3 * n);
+    if (off >= 0) {
+      // The allocation may have grown the memory: a fresh view.
+      const bytes = mem.bytes();
+      bytes.copyWithin(off, lowOff, lowOff + 2 * n);
+      bytes.copyWithin(off + 2 * n, tfOff, tfOff + n);
+      return new ResidentList(mem, off, off + 2 * n, n, c0, chunkEnd, bigTf, maxTf);
+    }
+    b = mem.kernel.memory.buffer;
+  }
+  let low: Uint16Array;
+  let tfs: Uint8Array;
+  if (how === 'scratch') {
+    if (tmpLow.length < n) {
+      const size = Math.max(n, Math.ceil(tmpLow.length * 1.5));
+      tmpLow = new Uint16Array(size);
+      tmpTfs = new Uint8Array(size);
+    }
+    tmpLow.set(new Uint16Array(b, lowOff, n));
+    tmpTfs.set(new Uint8Array(b, tfOff, n));
+    low = tmpLow.subarray(0, n);
+    tfs = tmpTfs.subarray(0, n);
+  } else {
+    low = new Uint16Array(b, lowOff, n).slice();
+    tfs = new Uint8Array(b, tfOff, n).slice();
+  }
+  return { low, tfs, lowOff: -1, tfOff: -1, maxTf, length: n, c0, chunkEnd, bigTf, cached: false };
+}
+
+/** decodeCompact in JavaScript (the fallback, and the reference the WebAssembly decoder is tested against). */
+function decodeJs(view: ScoringView, termId: number, how: 'cache' | 'fresh' | 'scratch'): CompactList {
   const src = listBytes(view, termId);
   const buf = src.buf;
   let pos = src.pos;

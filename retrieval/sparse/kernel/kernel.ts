@@ -11,6 +11,7 @@
  */
 import { compileWasm, instantiateWasm, wasmMemory, type WasmMemory, type WasmModule } from '../../../core/wasm.js';
 import { WALK_WASM_BASE64 } from './walk-wasm.js';
+import { DECODE_WASM_BASE64 } from './decode-wasm.js';
 
 export interface WalkKernel {
   /** BM25 walk: returns the posting index where it stopped (see walk.wat). */
@@ -67,4 +68,34 @@ export function createKernel(bytes = 0): WalkKernel {
   const memory = wasmMemory(bytes);
   const exp = instantiateWasm<Omit<WalkKernel, 'memory'>>(compiled, memory);
   return { ...exp, memory };
+}
+
+/** The posting decoder (decode.wat): one list's varint bytes into the compact form, in a kernel memory. */
+export interface DecodeKernel {
+  /**
+   * Postings of [lo, hi) from the df postings at `src`: low u16s at lowOff, tf bytes at tfOff, chunk
+   * ends (i32) at chunkOff, {i32 index, f64 tf} pairs at bigOff (16 bytes each) for tfs ≥ 255; at
+   * `out` the i32s n, largest tf byte, postings parsed, bytes parsed, escaped tfs. Returns n.
+   */
+  decode(
+    src: number,
+    df: number,
+    lo: number,
+    hi: number,
+    c0: number,
+    chunks: number,
+    lowOff: number,
+    tfOff: number,
+    chunkOff: number,
+    bigOff: number,
+    out: number,
+  ): number;
+}
+
+let decodeModule: WasmModule | undefined;
+
+/** The decoder over `memory` (a walk kernel's: view-memory.ts makes one per view memory). */
+export function createDecoder(memory: WasmMemory): DecodeKernel {
+  decodeModule ??= compileWasm(DECODE_WASM_BASE64);
+  return instantiateWasm<DecodeKernel>(decodeModule, memory);
 }

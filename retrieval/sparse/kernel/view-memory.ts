@@ -20,7 +20,7 @@
  * so the resident part stays ≤ the cache budget + the per-document arrays held (`heldBytes`).
  */
 import { WASM_PAGE, type WasmMemory } from '../../../core/wasm.js';
-import { createKernel, type WalkKernel } from './kernel.js';
+import { createDecoder, createKernel, type DecodeKernel, type WalkKernel } from './kernel.js';
 import type { ScoringView } from '../../../indexer/sparse/scoring-view.js';
 
 /** Resident allocations stop here (addresses stay below 2^31 with the scratch above them). */
@@ -57,11 +57,18 @@ export class ViewMemory extends MemoryViews {
   private holes: number[] = [];
   private u8v = new Uint8Array(0);
   private u16v = new Uint16Array(0);
+  private dec: DecodeKernel | undefined;
 
   constructor(private readonly maxResident = RESIDENT_MAX_BYTES) {
     const kernel = createKernel();
     super(kernel.memory);
     this.kernel = kernel;
+  }
+
+  /** The posting decoder (decode.wat) over this memory, made on first use. */
+  get decoder(): DecodeKernel {
+    this.dec ??= createDecoder(this.kernel.memory);
+    return this.dec;
   }
 
   /**
