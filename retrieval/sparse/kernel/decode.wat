@@ -16,8 +16,8 @@
 ;; Doc ids and gaps are i64 (a gap's varint has up to 5 bytes, values up to 2^35, the fifth byte's
 ;; top bit ignored as the JavaScript does); lo and hi come as f64 (integers < 2^53). A tf of more
 ;; than one byte is summed in f64 as the JavaScript does (group · 128^j). The postings before lo
-;; are skipped by a loop that only parses (no stores); the first posting at or past lo is parsed
-;; again by the storing loop.
+;; are skipped by a loop that only parses (no stores), 16 at a time over runs of one-byte tf-1
+;; postings (SIMD); the first posting at or past lo is parsed again by the storing loop.
 (module
   (import "env" "mem" (memory 1))
   (func (export "decode") (param $src i32) (param $df i32) (param $lo f64) (param $hi f64)
@@ -25,7 +25,7 @@
         (param $chunkOff i32) (param $bigOff i32) (param $out i32) (result i32)
     (local $pos i32) (local $start i32) (local $i i32) (local $n i32) (local $c i32) (local $k i32)
     (local $b i32) (local $v i64) (local $doc i64) (local $next i64) (local $lo64 i64) (local $hi64 i64)
-    (local $tf i32) (local $tfF f64) (local $shift f64) (local $maxTf i32) (local $nBig i32) (local $big i32)
+    (local $tf i32) (local $tfF f64) (local $shift f64) (local $vec v128) (local $maxTf i32) (local $nBig i32) (local $big i32)
     (local.set $lo64 (i64.trunc_f64_s (local.get $lo)))
     (local.set $hi64 (i64.trunc_f64_s (local.get $hi)))
     (local.set $doc (i64.const -1))
@@ -34,6 +34,23 @@
     (block $skipDone
       (loop $skip
         (br_if $skipDone (i32.ge_u (local.get $i) (local.get $df)))
+        ;; 16 postings at once where the next 16 bytes are 16 one-byte odd varints (tf 1, gap < 64,
+        ;; as most of a frequent term's postings are) that all stay below lo: doc += Σ byte >> 1.
+        (block $scalar
+          (br_if $scalar (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $df)))
+          (local.set $vec (v128.load (local.get $pos)))
+          (br_if $scalar (i32.eqz (i8x16.all_true
+            (i8x16.eq (v128.and (local.get $vec) (i8x16.splat (i32.const 0x81))) (i8x16.splat (i32.const 1))))))
+          (local.set $vec (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u
+            (i8x16.shr_u (local.get $vec) (i32.const 1)))))
+          (local.set $next (i64.add (local.get $doc) (i64.extend_i32_u (i32.add
+            (i32.add (i32x4.extract_lane 0 (local.get $vec)) (i32x4.extract_lane 1 (local.get $vec)))
+            (i32.add (i32x4.extract_lane 2 (local.get $vec)) (i32x4.extract_lane 3 (local.get $vec)))))))
+          (br_if $scalar (i64.ge_s (local.get $next) (local.get $lo64)))
+          (local.set $doc (local.get $next))
+          (local.set $i (i32.add (local.get $i) (i32.const 16)))
+          (local.set $pos (i32.add (local.get $pos) (i32.const 16)))
+          (br $skip))
         (local.set $start (local.get $pos))
         (local.set $b (i32.load8_u (local.get $pos)))
         (local.set $pos (i32.add (local.get $pos) (i32.const 1)))
