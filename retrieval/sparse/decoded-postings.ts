@@ -164,9 +164,10 @@ export function decodeCompact(view: ScoringView, termId: number, how: 'cache' | 
 /**
  * decodeCompact in WebAssembly (kernel/decode.wat): the list's bytes copied into the view's kernel
  * memory above everything allocated there, decoded next to them, then a cached list copied from
- * there to its allocation (memory.copy), other lists into arrays of their own or the decode buffers.
- * The scratch starts past the room the list's cache allocation could take at the end of the
- * allocations (3 bytes per posting, df at most), so that allocation never overlaps it.
+ * there to its allocation (copyWithin), other lists into arrays of their own or the decode buffers.
+ * The scratch (ViewMemory.scratchAt: it stays put while it can, so its pages are touched once)
+ * starts past the room the list's cache allocation could take at the end of the allocations
+ * (3 bytes per posting, df at most), so that allocation never overlaps it.
  */
 function decodeWasm(view: ScoringView, termId: number, how: 'cache' | 'fresh' | 'scratch'): CompactList {
   const src = listBytes(view, termId);
@@ -174,14 +175,20 @@ function decodeWasm(view: ScoringView, termId: number, how: 'cache' | 'fresh' | 
   const df = view.df[termId];
   const { c0, chunks } = chunkRange(view);
   const mem = viewMemory(view);
-  const srcOff = alignedSize(mem.used) + alignedSize(3 * df) + 16;
-  const outOff = alignedSize(srcOff + len + 8);
-  const chunkOff = outOff + 32;
-  const lowOff = alignedSize(chunkOff + 4 * chunks);
-  const tfOff = alignedSize(lowOff + 2 * df);
-  const bigOff = alignedSize(tfOff + df);
-  // A tf ≥ 255 takes 2 bytes at least, after a gap of 1 at least: at most len / 3 escapes.
-  mem.ensure(bigOff + 16 * Math.min(df, Math.floor(len / 3) + 1));
+  // Scratch: the list's bytes (and 8 more, read past its end by no decode of a well-formed list),
+  // the out slots, chunk ends, low bits, tfs, escaped tfs (a tf ≥ 255 takes 2 bytes at least, after
+  // a gap of 1 at least: at most len / 3 of them).
+  const outAt = alignedSize(len + 8);
+  const chunkAt = outAt + 32;
+  const lowAt = alignedSize(chunkAt + 4 * chunks);
+  const tfAt = alignedSize(lowAt + 2 * df);
+  const bigAt = alignedSize(tfAt + df);
+  const srcOff = mem.scratchAt(alignedSize(mem.used) + alignedSize(3 * df) + 16, bigAt + 16 * Math.min(df, Math.floor(len / 3) + 1));
+  const outOff = srcOff + outAt;
+  const chunkOff = srcOff + chunkAt;
+  const lowOff = srcOff + lowAt;
+  const tfOff = srcOff + tfAt;
+  const bigOff = srcOff + bigAt;
   mem.bytes().set(src.buf.subarray(src.pos, src.pos + len), srcOff);
   const n = mem.decoder.decode(srcOff, df, view.lo, view.hi, c0, chunks, lowOff, tfOff, chunkOff, bigOff, outOff);
   let b = mem.kernel.memory.buffer;

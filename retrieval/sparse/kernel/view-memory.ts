@@ -23,6 +23,9 @@ import { WASM_PAGE, type WasmMemory } from '../../../core/wasm.js';
 import { createDecoder, createKernel, type DecodeKernel, type WalkKernel } from './kernel.js';
 import type { ScoringView } from '../../../indexer/sparse/scoring-view.js';
 
+/** How far above the lowest place the decode scratch is put when it moves (scratchAt). */
+const SCRATCH_SLACK = 32 << 20;
+
 /** Resident allocations stop here (addresses stay below 2^31 with the scratch above them). */
 export const RESIDENT_MAX_BYTES = 1.75 * 2 ** 30;
 
@@ -63,6 +66,23 @@ export class ViewMemory extends MemoryViews {
     const kernel = createKernel();
     super(kernel.memory);
     this.kernel = kernel;
+  }
+
+  /** Start of the decode scratch (scratchAt): 0 until the first decode. */
+  private scratchOff = 0;
+
+  /**
+   * Offset of `bytes` of scratch (16-aligned) at or above `from`, the memory grown to hold them:
+   * where the last scratch was while that is still at or above `from`, else 32 MiB above `from` (so
+   * that it moves only after the allocations below grew by that much). A scratch that stays put
+   * reuses the pages it touched; one above `used` at each call would touch fresh pages every time the
+   * allocations grew (a page fault per 4 KiB; decoded-postings.ts decodes a list here, above the
+   * room its cache allocation could take).
+   */
+  scratchAt(from: number, bytes: number): number {
+    if (this.scratchOff < from) this.scratchOff = alignedSize(from + SCRATCH_SLACK);
+    this.ensure(this.scratchOff + bytes);
+    return this.scratchOff;
   }
 
   /** The posting decoder (decode.wat) over this memory, made on first use. */
