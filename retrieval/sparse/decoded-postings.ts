@@ -11,6 +11,9 @@
  * tf bytes are held in the view's WebAssembly memory (kernel/view-memory.ts), where blocked-taat.ts's
  * kernel walks them in place.
  *
+ * Lists are decoded in WebAssembly (kernel/decode.wat, in the view's kernel memory; decodeWasm),
+ * the JavaScript loop (decodeJs) kept behind decodeOptions.wasm: both give the same lists.
+ *
  * The cache is bounded (issue 38 item 3, list-cache.ts): the bytes of a view's cached lists stay
  * under its budget (`setCacheBudget`; the index's budget split over its query threads), the least
  * recently used lists evicted first and never one the running query has touched; a list that does
