@@ -8,7 +8,7 @@
  * on pages the process had never touched (V8 maps large objects one by one and unmaps them after a
  * GC). On this project's 2-core VMs a first touch of a page costs ~11 µs (a 800 MiB fill: 2.4 s the
  * first time, 0.04 s the second), and that reader made ~68 % of a build's page faults
- * (docs/notes/2026-12-04-bench-reader-faults.md).
+ * (docs/notes/2026-12-04-build-page-faults.md).
  */
 import { open } from 'node:fs/promises';
 import type { Passage } from '../corpora/types.js';
