@@ -15,21 +15,15 @@ import { scoreTopK } from '../retrieval/sparse/score-core.js';
 import type { SparseIndex } from '../indexer/sparse/sparse-index.js';
 import { blockOracle, maxScoreOracle, oracleQuery, oracleTerms, type BoundConfig, type OracleTerm } from './oracle-bound.js';
 
+import { geometricTexts } from '../retrieval/sparse/test-support/zipf-text.js';
 const tmp = tempDir('lexcase-oracle-');
 const N = 200;
 const VOCAB = Array.from({ length: 40 }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`);
 let index: SparseIndex;
 
 beforeAll(async () => {
-  const rng = createRng(38);
-  const ts: string[] = [];
-  for (let i = 0; i < N; i++) {
-    const words: string[] = [];
-    const len = rng.int(3, 40);
-    // Zipf-like: low ranks frequent, so lists range from dense to a handful of postings.
-    for (let j = 0; j < len; j++) words.push(VOCAB[Math.min(VOCAB.length - 1, Math.floor(-Math.log(1 - rng.next()) * 6))]);
-    ts.push(words.join(' '));
-  }
+  // Zipf-like: low ranks frequent, so lists range from dense to a handful of postings.
+  const ts = geometricTexts(createRng(38), N, VOCAB, 3, 40, 6);
   await buildIndex(fromArray(texts(ts)), { out: tmp.dir, corpusName: 'oracle', workers: 0, analyzer: { stopwords: 'none', stemmer: 'none' } });
   index = await openSparseIndex(tmp.dir);
 }, 120_000);

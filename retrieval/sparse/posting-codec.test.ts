@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { ByteSink, decodePostings, readVarint, writePosting, writeVarint } from '../../indexer/sparse/varint.js';
+import { decodePostings, readVarint, writeVarint } from '../../indexer/sparse/varint.js';
 import { PostingPool } from '../../indexer/sparse/posting-pool.js';
 import { scoringView, type ScoringData, type ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { buildIndex } from '../../indexer/build.js';
@@ -23,6 +23,7 @@ import { createRng } from '../../core/rng.js';
 import { CHUNK_DOCS, compactPostings, compactTf, decodedPostings, denseTfs, TF_ESCAPE, DENSE_ONLY_SHARE } from './decoded-postings.js';
 import { termFrequency } from './term-frequency.js';
 import { closeSparseIndexes, openSparseIndex } from '../open.js';
+import { listData, rangeView, sinkBytes, type List } from './test-support/list-data.js';
 
 const tmp = tempDir('lexcase-codec-');
 afterAll(async () => {
@@ -31,10 +32,6 @@ afterAll(async () => {
 });
 
 /** One posting list: strictly increasing doc ids ≥ 0 and tfs ≥ 1. */
-interface List {
-  docs: number[];
-  tfs: number[];
-}
 
 const U32_MAX = 2 ** 32 - 1;
 /** Largest doc id whose gap from −1 still fits a varint of gap·2 + 1 < 2^32. */
@@ -79,17 +76,6 @@ const listArb = (n: number) =>
 /** A collection size: inside one chunk, a few chunks, or as many docs as a varint gap can reach. */
 const sizeArb = fc.constantFrom(50, 700, 3 * CHUNK_DOCS + 123, DOC_MAX + 1);
 
-/** The bytes ByteSink + writePosting write for one list. */
-function sinkBytes(l: List): Uint8Array {
-  const sink = new ByteSink(8);
-  let prev = -1;
-  l.docs.forEach((d, i) => {
-    writePosting(sink, d - prev, l.tfs[i]);
-    prev = d;
-  });
-  return sink.view().slice();
-}
-
 /** The same lists written through one PostingPool, postings of all lists interleaved (as a segment's terms are). */
 function poolBytes(lists: List[], seed: number): Uint8Array[] {
   const pool = new PostingPool();
@@ -111,28 +97,6 @@ function poolBytes(lists: List[], seed: number): Uint8Array[] {
     return out.buf.slice(0, len);
   });
 }
-
-/** Scoring data over `n` docs whose postings file is the lists' bytes end to end (only what the decoders read is filled in). */
-function scoringData(n: number, lists: List[], bytes: Uint8Array[]): ScoringData {
-  const offsets = new Float64Array(lists.length + 1);
-  bytes.forEach((b, t) => (offsets[t + 1] = offsets[t] + b.length));
-  const postings = new Uint8Array(offsets[lists.length]);
-  bytes.forEach((b, t) => postings.set(b, offsets[t]));
-  return {
-    N: n,
-    totalTokens: 0,
-    avgdl: 1,
-    df: Uint32Array.from(lists, (l) => l.docs.length),
-    cf: new Float64Array(lists.length),
-    offsets,
-    postings,
-    doclen: new Uint32Array(0),
-    byLen: new Uint32Array(0),
-  };
-}
-
-/** A view of [lo, hi) over synthetic data (scoringView would walk byLen over all N docs; the decoders never read it). */
-const rangeView = (data: ScoringData, lo: number, hi: number): ScoringView => ({ ...data, lo, hi, byLenRange: new Uint32Array(0) });
 
 /** What every decoder must give for `l` restricted to [lo, hi). */
 const within = (l: List, lo: number, hi: number): List => {
@@ -236,7 +200,7 @@ it('both writers write the same bytes, and every decoder reads back every list e
       ([n, lists], seed) => {
         const bytes = lists.map(sinkBytes);
         expect(poolBytes(lists, seed)).toEqual(bytes);
-        const data = scoringData(n, lists, bytes);
+        const data = listData(n, lists, bytes);
         lists.forEach((l, t) => {
           const start = data.offsets[t];
           const end = data.offsets[t + 1];

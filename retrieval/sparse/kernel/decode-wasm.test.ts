@@ -15,7 +15,6 @@ import { DECODE_WASM_BASE64 } from './decode-wasm.js';
 // @ts-expect-error — a plain .mjs build script, no type declarations
 import { compileWat } from '../../../scripts/compile-wat.mjs';
 import { createRng } from '../../../core/rng.js';
-import { ByteSink, writePosting } from '../../../indexer/sparse/varint.js';
 import { scoringView, type ScoringData, type ScoringView } from '../../../indexer/sparse/scoring-view.js';
 import { CHUNK_DOCS, type CompactList, decodeCompact, decodeOptions, decodeStats } from '../decoded-postings.js';
 import { viewMemory } from './view-memory.js';
@@ -24,6 +23,8 @@ import { fromArray, tempDir, texts } from '../../../indexer/build-test-helpers.j
 import { closeSparseIndexes, openSparseIndex } from '../../open.js';
 import type { SparseIndex } from '../../../indexer/sparse/sparse-index.js';
 import { queryTerms } from '../query-terms.js';
+import { listData, rangeView, sinkBytes, type List } from '../test-support/list-data.js';
+import { geometricTexts } from '../test-support/zipf-text.js';
 import { scoreTopK, type ScoreRequest } from '../score-core.js';
 
 /** Run `f` with the WebAssembly decoder on or off (the default put back after). */
@@ -35,11 +36,6 @@ function withDecoder<T>(wasm: boolean, f: () => T): T {
   } finally {
     decodeOptions.wasm = was;
   }
-}
-
-interface List {
-  docs: number[];
-  tfs: number[];
 }
 
 /** A random list over [0, n): runs of small gaps, chunk-sized gaps, and now and then a gap past 2^28 (where it fits). */
@@ -61,33 +57,8 @@ function randomList(rng: ReturnType<typeof createRng>, n: number, df: number): L
 
 /** Scoring data over n docs whose postings file holds the lists end to end (what the decoders read). */
 function scoringData(n: number, lists: List[]): ScoringData {
-  const bytes = lists.map((l) => {
-    const sink = new ByteSink(8);
-    let prev = -1;
-    l.docs.forEach((d, i) => {
-      writePosting(sink, d - prev, l.tfs[i]);
-      prev = d;
-    });
-    return sink.view().slice();
-  });
-  const offsets = new Float64Array(lists.length + 1);
-  bytes.forEach((b, t) => (offsets[t + 1] = offsets[t] + b.length));
-  const postings = new Uint8Array(offsets[lists.length]);
-  bytes.forEach((b, t) => postings.set(b, offsets[t]));
-  return {
-    N: n,
-    totalTokens: 0,
-    avgdl: 1,
-    df: Uint32Array.from(lists, (l) => l.docs.length),
-    cf: new Float64Array(lists.length),
-    offsets,
-    postings,
-    doclen: new Uint32Array(0),
-    byLen: new Uint32Array(0),
-  };
+  return listData(n, lists, lists.map(sinkBytes));
 }
-
-const rangeView = (data: ScoringData, lo: number, hi: number): ScoringView => ({ ...data, lo, hi, byLenRange: new Uint32Array(0) });
 
 /** Every field of a compact list, and the decodeStats counters its decode moved. */
 function decoded(view: ScoringView, t: number, how: 'cache' | 'fresh' | 'scratch', wasm: boolean) {
@@ -243,14 +214,7 @@ describe('an index scored with either decoder', () => {
   let index: SparseIndex;
 
   beforeAll(async () => {
-    const rng = createRng(38);
-    const ts: string[] = [];
-    for (let i = 0; i < N; i++) {
-      const words: string[] = [];
-      const len = rng.int(1, 8);
-      for (let j = 0; j < len; j++) words.push(VOCAB[Math.min(VOCAB.length - 1, Math.floor(-Math.log(1 - rng.next()) * 2.2))]);
-      ts.push(words.join(' '));
-    }
+    const ts = geometricTexts(createRng(38), N, VOCAB, 1, 8, 2.2);
     // tfs past the one-byte escape, in both chunks
     ts[17] = Array.from({ length: 300 }, () => 'estoppel').join(' ');
     ts[CHUNK_DOCS + 99] = Array.from({ length: 270 }, () => 'habeas remand').join(' ');
