@@ -5,7 +5,7 @@
  * build failed with a 1,709-character "lance error: …" line that restated its cause chain eight times.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,13 +22,25 @@ const ENV = { AWS_ALLOW_HTTP: 'true', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID
 const saved: Record<string, string | undefined> = {};
 let root: string;
 
-/** A port on 127.0.0.1 with nothing listening (bound, then closed). */
+/**
+ * A port on 127.0.0.1 that refuses connections for the whole test: a privileged one (below 1024) with
+ * nothing listening, found by a refused connect. A port bound and closed again (as before) is an
+ * ephemeral one another test's server can take meanwhile — in CI a scripted server did, and the build
+ * met a 404 instead of a refused connection. Ports handed out for port 0 are never below 1024.
+ */
 async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
+  for (const port of [1, 3, 9, 13, 17, 19, 47, 99, 199, 411, 999]) {
+    const refused = await new Promise<boolean>((r) => {
+      const s = connect(port, '127.0.0.1');
+      s.once('connect', () => {
+        s.destroy();
+        r(false);
+      });
+      s.once('error', (e: NodeJS.ErrnoException) => r(e.code === 'ECONNREFUSED'));
+    });
+    if (refused) return port;
+  }
+  throw new Error('no closed privileged port on 127.0.0.1');
 }
 
 beforeEach(() => {
