@@ -35,9 +35,9 @@ export type DeflateOn = 'pool' | 'calling';
  * 'calling' on machines with at most 2 usable cores, else 'pool'; LEXCASE_DEFLATE=pool|calling
  * overrides. On 2 cores the build workers already keep both busy, and each async deflate made a zlib
  * context on a pool thread whose freed memory went back to the OS and faulted in again for the next
- * block (~40 page faults a block, ~11 µs each on this project's VMs): per 64 KiB block 1.7–2.0 ms of
- * CPU against 0.8–0.9 ms for deflateRawSync, and a 300,000-passage Zipf build took 17.0–18.3 s of CPU
- * against 19.1–22.9 s (docs/notes/2026-12-04-build-page-faults.md). With more cores the pool's
+ * block (~40 page faults a block, ~11 µs each on this project's VMs); measured alone, the 856,835-passage
+ * Zipf build took 37.1 / 36.8 s of CPU against 39.2 / 45.0 s on the pool
+ * (docs/notes/2026-12-04-build-page-faults.md). With more cores the pool's
  * threads run beside the workers, and that was not measured here.
  */
 export function defaultDeflateOn(cores = availableParallelism(), env: NodeJS.ProcessEnv = process.env): DeflateOn {
