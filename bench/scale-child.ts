@@ -12,6 +12,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIndex, resolveWorkers } from '../indexer/build.js';
+import type { ShapeProcess } from './scale-processes.js';
 import type { BuildPhase } from '../indexer/build-phases.js';
 import { openRetriever, openSparseIndex } from '../retrieval/open.js';
 import { queryTerms } from '../retrieval/sparse/query-terms.js';
@@ -135,6 +136,8 @@ export interface ShapeResult extends LatencyStats {
   warm?: { p50Ms: number; p95Ms: number; cpuP50Ms: number; cpuP95Ms: number };
   /** Top-10 ids and scores of the first timed queries (bm25 only; for the BM25S agreement check, then dropped). */
   top10?: { ids: string[]; scores: number[] }[];
+  /** With `--query-runs N` > 1: each query process's own figures; the figures above are then their medians (bench/scale-processes.ts). */
+  processes?: ShapeProcess[];
 }
 
 export interface ScaleQueryResult {

@@ -284,6 +284,24 @@ describe('npm run bench -- --scale --reuse', () => {
       expect(out.stdout).toContain('| 2,000 | bench | reused: built by an earlier --keep run |');
       // no build, so no build target is judged (not a miss)
       expect(reused.targets.some((t) => t.target.startsWith('build'))).toBe(false);
+      // --query-runs 3: three fresh query processes over the same index, merged; every figure the median of the three
+      const thrice = await run(process.execPath, args(['--reuse', '--query-runs', '3'], 'thrice'), { timeout: 240_000, env });
+      const three = JSON.parse(await readFile(join(dir, 'thrice', 'scale-latest.json'), 'utf8')) as ScaleResults;
+      expect(three.options.queryRuns).toBe(3);
+      const q3 = three.runs[0].queries;
+      expect(q3).toHaveLength(1);
+      expect(q3[0].processes).toHaveLength(3);
+      for (const s of q3[0].shapes) {
+        expect(s.processes).toHaveLength(3);
+        const p50s = s.processes!.map((x) => x.p50Ms).sort((a, b) => a - b);
+        expect(s.p50Ms).toBe(p50s[1]);
+      }
+      expect(thrice.stderr).toMatch(/2,000 bench bm25 \(query process 3 of 3\): open/);
+      expect(thrice.stderr).toMatch(/2,000 bench bm25 agent@10: median of 3 query processes: cold p50 [\d.]+ \/ p95 [\d.]+ ms \(p50 [\d.]+–[\d.]+, p95/);
+      expect(thrice.stdout).toMatch(/\| agent, 10 \| [\d.]+ \/ [\d.]+ \(median of 3 processes; p50 [\d.]+–[\d.]+\) \|/);
+      const tail = three.targets.find((t) => t.target.startsWith('agent tail'))!;
+      const agent = q3[0].shapes.find((s) => s.shape === 'agent')!;
+      expect(tail.value).toBe(Math.round((agent.p95Ms / agent.p50Ms) * 100) / 100);
       // another seed is another corpus: refused, not timed on this one (the build recorded what it held)
       await run(process.execPath, args(['--reuse', '--seed', '7'], 'seed7'), { timeout: 240_000, env });
       const seed7 = JSON.parse(await readFile(join(dir, 'seed7', 'scale-latest.json'), 'utf8')) as ScaleResults;

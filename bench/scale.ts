@@ -26,6 +26,7 @@ import {
 } from './scale-child.js';
 import { AGREE_QUERIES, resolveBm25sSrc, runBm25sPeer, topAgreement, type Agreement, type Bm25sResult } from './bm25s-peer.js';
 import { runChild } from './spawn-child.js';
+import { mergeQueryProcesses, type ProcessRecord, type QueryProcessResult } from './scale-processes.js';
 import {
   CLAIM_MAX_LOAD_PER_CPU,
   OTHERS_MAX_CORES,
@@ -52,6 +53,8 @@ export interface ScaleOptions {
   methods: ('bm25' | 'qld')[];
   /** Queries timed per shape (after 2 warm-up queries). */
   queries: number;
+  /** Fresh query processes per index and method, one after another; the latency figures and targets are their medians (bench/scale-processes.ts). */
+  queryRuns: number;
   seed: number;
   /** Build workers ('auto': one per usable core, as `lexcase index build`). */
   workers: number | 'auto';
@@ -83,7 +86,8 @@ export interface ScaleRun {
   generate?: Omit<ScaleGenerateResult, 'file'> & { loadAvgAtStart: number; loadAvgAtEnd: number };
   /** loadAvgAtStart / loadAvgAtEnd: 1-min load when the phase's process started and when it had exited; cpu: machine busy and own CPU over it (bench/quiet.ts). */
   build?: ScaleBuildResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu };
-  queries: (ScaleQueryResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu })[];
+  /** One per method; with `--query-runs N` > 1 the N processes merged (latencies their medians, `processes` each one's: bench/scale-processes.ts). */
+  queries: (ScaleQueryResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu; processes?: ProcessRecord[] })[];
   /** The BM25S peer on the same corpus and queries (absent when skipped). */
   bm25s?: ScalePeerRun;
 }
@@ -133,6 +137,8 @@ export interface ScaleTarget {
   /** Largest cores of other work beside the phase(s) (machine busy − own CPU, ÷ wall); above OTHERS_MAX_CORES the target is not claimed. Null: no CPU reading. */
   others?: number | null;
   note?: string;
+  /** With --query-runs N > 1: each query process's figure; `value` is their median. */
+  processes?: number[];
 }
 
 export interface ScaleResults {
@@ -167,6 +173,7 @@ export function defaultScaleOptions(): ScaleOptions {
     corpora: ['bench', 'zipf'],
     methods: ['bm25', 'qld'],
     queries: 100,
+    queryRuns: 1,
     seed: 42,
     workers: 'auto',
     corpusPipe: false,
@@ -191,6 +198,11 @@ export const SCALE_HELP = `npm run bench -- --scale [options]
                           agent query) (default both)
   --methods LIST          bm25, qld (default both; each queried from a fresh process)
   --queries N             queries timed per shape, after 2 warm-up queries (default 100)
+  --query-runs N          query each index from N fresh processes, one after another; every latency
+                          figure and target is then the median over the N (each process's figures
+                          kept beside it: JSON processes, the table's range); the serving RSS is the
+                          largest (default 1; one process's p50 at 10M varies by ±20 % from process
+                          to process on the 2-core VM: docs/notes/2026-12-04-query-process-spread.md)
   --seed N                generator seed (default 42)
   --workers N|auto        build workers (default auto: one per usable core, as lexcase index build)
   --work DIR              scratch dir (default .lexcase/bench): the corpus file (deleted after the
@@ -230,6 +242,7 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
       corpora: { type: 'string' },
       methods: { type: 'string' },
       queries: { type: 'string' },
+      'query-runs': { type: 'string' },
       seed: { type: 'string' },
       workers: { type: 'string' },
       'corpus-pipe': { type: 'boolean' },
@@ -265,6 +278,7 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
     o.methods = want as ScaleOptions['methods'];
   }
   if (values.queries) o.queries = positive('--queries', Number(values.queries));
+  if (values['query-runs'] !== undefined) o.queryRuns = positive('--query-runs', Number(values['query-runs']));
   if (values.seed) o.seed = Number(values.seed);
   if (values.workers) {
     const w = values.workers.trim();
@@ -487,41 +501,54 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
       if (!b || b.ok) {
         for (const method of opts.methods) {
           const keepTop = opts.bm25sSrc && method === 'bm25' ? AGREE_QUERIES : 0;
-          await settle(limit, opts.settleS, (l) => log(`${tag} ${method}: ${l}`));
-          const q = await runChild(
-            {
-              kind: 'scale-query',
-              n: size,
-              seed: opts.seed,
-              profile,
-              indexDir,
-              method,
-              queries: opts.queries,
-              resultFile,
-              keepTop,
-              settleS: opts.settleS,
-              settleLimit: limit,
-            },
-            opts.childTimeoutS,
-          );
-          if (!q.ok) {
-            run.status = 'failed';
-            run.reason = `${method} queries: ${q.error}`;
-            log(`${tag} ${method}: queries FAILED ${q.error}`);
-            continue;
-          }
-          const qr = {
-            ...(q.result as unknown as ScaleQueryResult),
-            loadAvgAtStart: q.loadAvgAtStart,
-            loadAvgAtEnd: q.loadAvgAtEnd,
-            ...(q.cpu ? { cpu: q.cpu } : {}),
-          };
-          run.queries.push(qr);
-          log(`${tag} ${method}: open ${qr.openS} s, serving RSS ${qr.servingRssMiB} MiB; load ${qr.loadAvgAtStart} → ${qr.loadAvgAtEnd}, ${cpuLine(qr.cpu)}`);
-          for (const s of qr.shapes)
-            log(
-              `${tag} ${method} ${s.shape}@${s.k}: cold p50 ${s.p50Ms} / p95 ${s.p95Ms} ms${s.warm ? `, warm p50 ${s.warm.p50Ms} / p95 ${s.warm.p95Ms} ms` : ''}; ${cpuLine(s.cpu)}`,
+          const procs: QueryProcessResult[] = [];
+          for (let p = 1; p <= opts.queryRuns; p++) {
+            const who = opts.queryRuns > 1 ? `${tag} ${method} (query process ${p} of ${opts.queryRuns})` : `${tag} ${method}`;
+            await settle(limit, opts.settleS, (l) => log(`${who}: ${l}`));
+            const q = await runChild(
+              {
+                kind: 'scale-query',
+                n: size,
+                seed: opts.seed,
+                profile,
+                indexDir,
+                method,
+                queries: opts.queries,
+                resultFile,
+                keepTop,
+                settleS: opts.settleS,
+                settleLimit: limit,
+              },
+              opts.childTimeoutS,
             );
+            if (!q.ok) {
+              run.status = 'failed';
+              run.reason = `${method} queries${opts.queryRuns > 1 ? ` (process ${p} of ${opts.queryRuns})` : ''}: ${q.error}`;
+              log(`${who}: queries FAILED ${q.error}`);
+              break;
+            }
+            const qr: QueryProcessResult = {
+              ...(q.result as unknown as ScaleQueryResult),
+              loadAvgAtStart: q.loadAvgAtStart,
+              loadAvgAtEnd: q.loadAvgAtEnd,
+              ...(q.cpu ? { cpu: q.cpu } : {}),
+            };
+            procs.push(qr);
+            log(`${who}: open ${qr.openS} s, serving RSS ${qr.servingRssMiB} MiB; load ${qr.loadAvgAtStart} → ${qr.loadAvgAtEnd}, ${cpuLine(qr.cpu)}`);
+            for (const s of qr.shapes)
+              log(
+                `${who} ${s.shape}@${s.k}: cold p50 ${s.p50Ms} / p95 ${s.p95Ms} ms${s.warm ? `, warm p50 ${s.warm.p50Ms} / p95 ${s.warm.p95Ms} ms` : ''}; ${cpuLine(s.cpu)}`,
+              );
+          }
+          // Every process ran: one result (with N > 1 the medians, each process's figures kept).
+          if (procs.length !== opts.queryRuns) continue;
+          const merged = procs.length > 1 ? mergeQueryProcesses(procs) : procs[0];
+          run.queries.push(merged);
+          if (procs.length > 1)
+            for (const s of merged.shapes)
+              log(
+                `${tag} ${method} ${s.shape}@${s.k}: median of ${procs.length} query processes: cold p50 ${s.p50Ms} / p95 ${s.p95Ms} ms (p50 ${span(s.processes!.map((x) => x.p50Ms))}, p95 ${span(s.processes!.map((x) => x.p95Ms))})`,
+              );
         }
       }
       if (!opts.keep) await rm(dir, { recursive: true, force: true });
@@ -563,6 +590,9 @@ async function writeResults(outDir: string, results: ScaleResults, final: boolea
 
 export { CLAIM_MAX_LOAD_PER_CPU };
 
+/** "lo–hi" of a process's figures. */
+const span = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
+
 function shapeOf(run: ScaleRun, method: string, shape: ScaleShape) {
   const q = run.queries.find((x) => x.method === method);
   const s = q?.shapes.find((x) => x.shape === shape);
@@ -575,8 +605,8 @@ export function runPhases(r: ScaleRun): { what: string; phases: Phase[] }[] {
   const tag = `${fmtN(r.size)} ${r.profile}`;
   if (r.build) out.push({ what: `${tag} build`, phases: [processPhase(r.build)] });
   for (const q of r.queries) {
-    out.push({ what: `${tag} ${q.method} queries`, phases: [processPhase(q)] });
-    for (const s of q.shapes) out.push({ what: `${tag} ${q.method} ${s.shape}@${s.k}`, phases: [shapePhase(s)] });
+    out.push({ what: `${tag} ${q.method} queries`, phases: [processPhase(q), ...(q.processes ?? []).map(processPhase)] });
+    for (const s of q.shapes) out.push({ what: `${tag} ${q.method} ${s.shape}@${s.k}`, phases: [shapePhase(s), ...(s.processes ?? []).map(shapePhase)] });
   }
   if (r.bm25s?.status === 'ok') out.push({ what: `${tag} BM25S peer`, phases: [processPhase(r.bm25s.result!)] });
   return out;
@@ -597,9 +627,14 @@ const shapePhase = (s: { loadAvgAtStart?: number[]; loadAvgAtEnd?: number[]; cpu
 
 /** A shape's figure: its own phase and the query process it ran in (a short shape's reading is coarse; the process's is not). */
 const inQuery = (x: {
-  q: { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu };
-  s: { loadAvgAtStart?: number[]; loadAvgAtEnd?: number[]; cpu?: PhaseCpu };
-}): Phase[] => [shapePhase(x.s), processPhase(x.q)];
+  q: { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu; processes?: ProcessRecord[] };
+  s: {
+    loadAvgAtStart?: number[];
+    loadAvgAtEnd?: number[];
+    cpu?: PhaseCpu;
+    processes?: { loadAvgAtStart?: number[]; loadAvgAtEnd?: number[]; cpu?: PhaseCpu }[];
+  };
+}): Phase[] => [shapePhase(x.s), processPhase(x.q), ...(x.s.processes ?? []).map(shapePhase), ...(x.q.processes ?? []).map(processPhase)];
 
 /** Figures of these runs that may not be claimed (nor stamped into the docs) under the start-load `limit`, with why. */
 export function unclaimedFigures(runs: ScaleRun[], limit: number): { what: string; reason: string }[] {
@@ -617,7 +652,16 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTa
   const maxLoad = claimLimit(usableCpus);
   const out: ScaleTarget[] = [];
   const at = runs.filter((r) => r.size >= 10_000_000);
-  const push = (target: string, size: number, value: number | null, limit: number, unit: string, phases: Phase[], direction: 'max' | 'min' = 'max') => {
+  const push = (
+    target: string,
+    size: number,
+    value: number | null,
+    limit: number,
+    unit: string,
+    phases: Phase[],
+    direction: 'max' | 'min' = 'max',
+    of?: number[],
+  ) => {
     const c = quietClaim(phases, maxLoad);
     const within = value === null ? null : direction === 'max' ? value <= limit : value >= limit;
     const met = within === null ? null : within ? (c.claimed ? true : null) : false;
@@ -631,9 +675,12 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTa
       met,
       load: c.load,
       others: c.others,
+      ...(of && of.length > 1 ? { processes: of } : {}),
       ...(met === null && value !== null ? { note: `within the limit but ${c.reason} on ${usableCpus} usable cores` } : {}),
     });
   };
+  /** Each query process's figure of a shape (with --query-runs N > 1), for the target's record. */
+  const each = (x: { s: { processes?: { p50Ms: number; p95Ms: number }[] } }, f: (p: { p50Ms: number; p95Ms: number }) => number) => x.s.processes?.map(f);
   for (const r of at) {
     const b = r.build;
     if (b) {
@@ -646,13 +693,51 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTa
       push(`serving RSS (${r.profile} ${q.method})`, r.size, q.servingPeakRssMiB / 1024, 2, 'GiB', [processPhase(q)]);
       const agent = shapeOf(r, q.method, 'agent');
       if (agent) {
-        push(`agent query p50, cold (${r.profile} ${q.method})`, r.size, agent.s.p50Ms, 3, 'ms', inQuery(agent));
-        push(`agent query p95, cold (${r.profile} ${q.method})`, r.size, agent.s.p95Ms, 10, 'ms', inQuery(agent));
+        push(
+          `agent query p50, cold (${r.profile} ${q.method})`,
+          r.size,
+          agent.s.p50Ms,
+          3,
+          'ms',
+          inQuery(agent),
+          'max',
+          each(agent, (p) => p.p50Ms),
+        );
+        push(
+          `agent query p95, cold (${r.profile} ${q.method})`,
+          r.size,
+          agent.s.p95Ms,
+          10,
+          'ms',
+          inQuery(agent),
+          'max',
+          each(agent, (p) => p.p95Ms),
+        );
       }
       const bar = shapeOf(r, q.method, 'barexam');
-      if (bar) push(`Bar Exam question p50, cold (${q.method})`, r.size, bar.s.p50Ms, 40, 'ms', inQuery(bar));
+      if (bar)
+        push(
+          `Bar Exam question p50, cold (${q.method})`,
+          r.size,
+          bar.s.p50Ms,
+          40,
+          'ms',
+          inQuery(bar),
+          'max',
+          each(bar, (p) => p.p50Ms),
+        );
       const worst = shapeOf(r, q.method, 'worst');
-      if (worst) push(`worst case p50, cold (${q.method})`, r.size, worst.s.p50Ms, 150, 'ms', inQuery(worst));
+      if (worst)
+        push(
+          `worst case p50, cold (${q.method})`,
+          r.size,
+          worst.s.p50Ms,
+          150,
+          'ms',
+          inQuery(worst),
+          'max',
+          each(worst, (p) => p.p50Ms),
+        );
     }
   }
   // The agent tail at every size (issue 38 item 2): p95 ≤ 3 × p50.
@@ -731,7 +816,7 @@ export function renderScaleMarkdown(all: ScaleResults[]): string {
       for (const q of r.queries)
         for (const s of q.shapes)
           lines.push(
-            `| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | ${q.method} | ${q.openS} | ${q.servingPeakRssMiB} | ${s.shape}, ${s.k} | ${s.p50Ms} / ${s.p95Ms} | ${s.cpuP50Ms} | ${s.cpuNsPerPosting ?? '–'} | ${s.warm ? `${s.warm.p50Ms} / ${s.warm.p95Ms} (${s.warm.cpuP50Ms})` : '–'} | ${s.loadAvgAtStart[0]} / ${s.loadAvgAtEnd?.[0] ?? '?'} | ${othersCell(s.cpu)} |`,
+            `| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | ${q.method} | ${q.openS} | ${q.servingPeakRssMiB} | ${s.shape}, ${s.k} | ${s.p50Ms} / ${s.p95Ms}${s.processes ? ` (median of ${s.processes.length} processes; p50 ${span(s.processes.map((x) => x.p50Ms))})` : ''} | ${s.cpuP50Ms} | ${s.cpuNsPerPosting ?? '–'} | ${s.warm ? `${s.warm.p50Ms} / ${s.warm.p95Ms} (${s.warm.cpuP50Ms})` : '–'} | ${s.loadAvgAtStart[0]} / ${s.loadAvgAtEnd?.[0] ?? '?'} | ${othersCell(s.cpu)} |`,
           );
     }
   const peers = all.flatMap((res) => res.runs.filter((r) => r.bm25s).map((r) => r));
@@ -763,7 +848,7 @@ export function renderScaleMarkdown(all: ScaleResults[]): string {
     lines.push('', '| target | value | limit | verdict | load | others cores |', '|---|---:|---:|---|---:|---:|');
     for (const t of targets)
       lines.push(
-        `| ${t.target} | ${t.value === null ? '–' : round(t.value, 2)} ${t.unit} | ${t.direction === 'min' ? '≥' : '≤'} ${t.limit} ${t.unit} | ${t.met === true ? 'met' : t.met === false ? 'missed' : `not claimed${t.note ? ` (${t.note.replace(/^.*?not claimed: /, '')})` : ''}`} | ${t.load ?? '–'} | ${t.others ?? '–'} |`,
+        `| ${t.target} | ${t.value === null ? '–' : round(t.value, 2)} ${t.unit}${t.processes ? ` (median of ${t.processes.length} processes: ${span(t.processes)})` : ''} | ${t.direction === 'min' ? '≥' : '≤'} ${t.limit} ${t.unit} | ${t.met === true ? 'met' : t.met === false ? 'missed' : `not claimed${t.note ? ` (${t.note.replace(/^.*?not claimed: /, '')})` : ''}`} | ${t.load ?? '–'} | ${t.others ?? '–'} |`,
       );
   }
   const shapes = new Set<string>();
