@@ -506,7 +506,20 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const argv = process.argv.slice(2);
-  const main = argv.includes('--scale') ? async () => runScale(parseScaleArgs(argv)) : async () => runBench(parseBenchArgs(argv));
+  // A bad option is one line naming it (exit 2), not a stack trace.
+  let main: () => Promise<unknown>;
+  try {
+    if (argv.includes('--scale')) {
+      const o = parseScaleArgs(argv);
+      main = () => runScale(o);
+    } else {
+      const o = parseBenchArgs(argv);
+      main = () => runBench(o);
+    }
+  } catch (err) {
+    process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)} (npm run bench -- ${argv.includes('--scale') ? '--scale ' : ''}--help)\n`);
+    process.exit(2);
+  }
   main().catch((err) => {
     process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);

@@ -91,5 +91,6 @@ describe('query processes merged by --query-runs', () => {
     expect(parseScaleArgs(['--scale']).queryRuns).toBe(1);
     expect(parseScaleArgs(['--scale', '--query-runs', '3']).queryRuns).toBe(3);
     expect(() => parseScaleArgs(['--scale', '--query-runs', '0'])).toThrow(/--query-runs: expected a positive integer/);
+    expect(() => parseScaleArgs(['--scale', '--query-runs', 'x2'])).toThrow(/--query-runs: expected a positive integer, got "x2"/);
   });
 });

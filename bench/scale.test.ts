@@ -324,3 +324,20 @@ describe('npm run bench -- --scale --reuse', () => {
     }
   }, 600_000);
 });
+
+it('a bad --scale option is one line naming it and exit 2, nothing run', async () => {
+  for (const [bad, says] of [
+    [['--query-runs', '0'], /^bench: --query-runs: expected a positive integer, got 0 \(npm run bench -- --scale --help\)\n$/],
+    [['--query-runs', 'x2'], /^bench: --query-runs: expected a positive integer, got "x2"/],
+    [['--bogus'], /^bench: Unknown option '--bogus'/],
+  ] as const) {
+    const err = await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--scale', ...bad], { timeout: 60_000 }).then(
+      () => null,
+      (e: { code: number; stderr: string; stdout: string }) => e,
+    );
+    expect(err?.code).toBe(2);
+    expect(err?.stderr).toMatch(says);
+    expect(err?.stderr).not.toMatch(/\n\s+at /);
+    expect(err?.stdout).toBe('');
+  }
+}, 120_000);

@@ -278,7 +278,11 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
     o.methods = want as ScaleOptions['methods'];
   }
   if (values.queries) o.queries = positive('--queries', Number(values.queries));
-  if (values['query-runs'] !== undefined) o.queryRuns = positive('--query-runs', Number(values['query-runs']));
+  if (values['query-runs'] !== undefined) {
+    const raw = values['query-runs'];
+    if (!/^\d+$/.test(raw.trim())) throw new Error(`--query-runs: expected a positive integer, got "${raw}"`);
+    o.queryRuns = positive('--query-runs', Number(raw));
+  }
   if (values.seed) o.seed = Number(values.seed);
   if (values.workers) {
     const w = values.workers.trim();
