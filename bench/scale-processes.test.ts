@@ -6,8 +6,8 @@
  * (bench/results/scale-2026-12-04T10-5*, T11-0*).
  */
 import { describe, expect, it } from 'vitest';
-import { median, mergeQueryProcesses, type QueryProcessResult } from './scale-processes.js';
-import { checkScaleTargets, parseScaleArgs, type ScaleRun } from './scale.js';
+import { median, mergeQueryProcesses, type QueryProcessResult, runQueryProcesses } from './scale-processes.js';
+import { checkScaleTargets, parseScaleArgs, renderScaleMarkdown, type ScaleRun } from './scale.js';
 
 const cpu = { wallS: 20, machineS: 30, ownS: 29.9, resolutionS: 0.04 };
 /** One query process of the 10M bench corpus: Bar Exam and agent cold p50 / p95, serving RSS, load at the start. */
@@ -85,6 +85,36 @@ describe('query processes merged by --query-runs', () => {
     expect(quietMedian.value).toBe(39);
     expect(quietMedian.met).toBeNull();
     expect(quietMedian.note).toMatch(/load 2\.4 at start > 1\.5/);
+  });
+
+  it("a run whose third of four processes fails keeps the two finished processes' figures, shows them, and judges no target on them", async () => {
+    const asked: number[] = [];
+    const out = await runQueryProcesses('bm25', 4, async (p) => {
+      asked.push(p);
+      return p === 3 ? { ok: false, error: 'scale-query child exited with signal SIGKILL' } : { ok: true, result: four[p - 1] };
+    });
+    expect(asked).toEqual([1, 2, 3]); // stops at the failure
+    if (!('unfinished' in out)) throw new Error('expected an unfinished result');
+    const u = out.unfinished;
+    expect(u).toMatchObject({ method: 'bm25', of: 4, failedAt: 3, reason: /SIGKILL/ });
+    expect(u.processes.map((p) => p.shapes[0].p50Ms)).toEqual([48, 53.25]);
+    const run: ScaleRun = {
+      size: 10_000_000,
+      profile: 'bench',
+      status: 'failed',
+      reason: 'bm25 queries (process 3 of 4): SIGKILL',
+      reused: true,
+      queries: [],
+      unfinished: [u],
+    };
+    // no latency target is judged on a median of the processes that happened to finish
+    expect(checkScaleTargets([run], 2).filter((t) => /agent|Bar Exam|worst/.test(t.target) && t.value !== null)).toEqual([]);
+    const md = renderScaleMarkdown([{ runs: [run], targets: [], notes: [] } as never]);
+    expect(md).toContain('failed: bm25 queries (process 3 of 4): SIGKILL');
+    expect(md).toMatch(/bm25 \(process 1 of 4; process 3 failed: judged by no target\) .* barexam, 1000 \| 48 \/ 67\.03 \|/);
+    expect(md).toMatch(/bm25 \(process 2 of 4; process 3 failed: judged by no target\) .* agent, 10 \| 4\.58 \/ 8\.41 \|/);
+    const all = await runQueryProcesses('bm25', 4, async (p) => ({ ok: true, result: four[p - 1] }));
+    expect('merged' in all && all.merged.shapes[0].p50Ms).toBe(47.41);
   });
 
   it('parses --query-runs as a positive integer', () => {

@@ -91,3 +91,40 @@ export function mergeQueryProcesses(ps: readonly QueryProcessResult[]): QueryPro
     })),
   };
 }
+
+/** One query process as the runner reports it: its figures, or why it failed. */
+export type QueryProcessOutcome = { ok: true; result: QueryProcessResult } | { ok: false; error: string };
+
+/**
+ * Query processes of a method whose process `failedAt` failed after `processes.length` had finished:
+ * their figures are kept (a long run that breaks midway loses nothing it measured) and judged by no
+ * target — a median of the processes that happened to finish is not the figure that was asked for.
+ */
+export interface UnfinishedQueries {
+  method: string;
+  /** The processes asked for (--query-runs). */
+  of: number;
+  /** 1-based number of the process that failed. */
+  failedAt: number;
+  reason: string;
+  processes: QueryProcessResult[];
+}
+
+/**
+ * Runs `of` query processes of one method one after another (`runOne(p)`, p 1-based) and stops at
+ * the first that fails: `merged` when every process finished (the medians with N > 1), else
+ * `unfinished` with the finished processes' figures and the failure.
+ */
+export async function runQueryProcesses(
+  method: string,
+  of: number,
+  runOne: (p: number) => Promise<QueryProcessOutcome>,
+): Promise<{ merged: QueryProcessResult & { processes?: ProcessRecord[] } } | { unfinished: UnfinishedQueries }> {
+  const done: QueryProcessResult[] = [];
+  for (let p = 1; p <= of; p++) {
+    const o = await runOne(p);
+    if (!o.ok) return { unfinished: { method, of, failedAt: p, reason: o.error, processes: done } };
+    done.push(o.result);
+  }
+  return { merged: done.length > 1 ? mergeQueryProcesses(done) : done[0] };
+}

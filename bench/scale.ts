@@ -26,7 +26,7 @@ import {
 } from './scale-child.js';
 import { AGREE_QUERIES, resolveBm25sSrc, runBm25sPeer, topAgreement, type Agreement, type Bm25sResult } from './bm25s-peer.js';
 import { runChild } from './spawn-child.js';
-import { mergeQueryProcesses, type ProcessRecord, type QueryProcessResult } from './scale-processes.js';
+import { type ProcessRecord, type QueryProcessOutcome, type QueryProcessResult, runQueryProcesses, type UnfinishedQueries } from './scale-processes.js';
 import {
   CLAIM_MAX_LOAD_PER_CPU,
   OTHERS_MAX_CORES,
@@ -88,6 +88,8 @@ export interface ScaleRun {
   build?: ScaleBuildResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu };
   /** One per method; with `--query-runs N` > 1 the N processes merged (latencies their medians, `processes` each one's: bench/scale-processes.ts). */
   queries: (ScaleQueryResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu; processes?: ProcessRecord[] })[];
+  /** A method whose query processes broke off midway (--query-runs N > 1): the finished processes' figures, judged by no target. */
+  unfinished?: UnfinishedQueries[];
   /** The BM25S peer on the same corpus and queries (absent when skipped). */
   bm25s?: ScalePeerRun;
 }
@@ -203,6 +205,8 @@ export const SCALE_HELP = `npm run bench -- --scale [options]
                           kept beside it: JSON processes, the table's range); the serving RSS is the
                           largest (default 1; one process's p50 at 10M varies by ±20 % from process
                           to process on the 2-core VM: docs/notes/2026-12-04-query-process-spread.md)
+                          one that fails stops the method's processes; those that finished keep
+                          their figures (JSON unfinished), judged by no target
   --seed N                generator seed (default 42)
   --workers N|auto        build workers (default auto: one per usable core, as lexcase index build)
   --work DIR              scratch dir (default .lexcase/bench): the corpus file (deleted after the
@@ -505,8 +509,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
       if (!b || b.ok) {
         for (const method of opts.methods) {
           const keepTop = opts.bm25sSrc && method === 'bm25' ? AGREE_QUERIES : 0;
-          const procs: QueryProcessResult[] = [];
-          for (let p = 1; p <= opts.queryRuns; p++) {
+          const out = await runQueryProcesses(method, opts.queryRuns, async (p): Promise<QueryProcessOutcome> => {
             const who = opts.queryRuns > 1 ? `${tag} ${method} (query process ${p} of ${opts.queryRuns})` : `${tag} ${method}`;
             await settle(limit, opts.settleS, (l) => log(`${who}: ${l}`));
             const q = await runChild(
@@ -526,10 +529,8 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
               opts.childTimeoutS,
             );
             if (!q.ok) {
-              run.status = 'failed';
-              run.reason = `${method} queries${opts.queryRuns > 1 ? ` (process ${p} of ${opts.queryRuns})` : ''}: ${q.error}`;
               log(`${who}: queries FAILED ${q.error}`);
-              break;
+              return { ok: false, error: q.error ?? 'the query process failed without a message' };
             }
             const qr: QueryProcessResult = {
               ...(q.result as unknown as ScaleQueryResult),
@@ -537,27 +538,33 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
               loadAvgAtEnd: q.loadAvgAtEnd,
               ...(q.cpu ? { cpu: q.cpu } : {}),
             };
-            procs.push(qr);
             log(`${who}: open ${qr.openS} s, serving RSS ${qr.servingRssMiB} MiB; load ${qr.loadAvgAtStart} → ${qr.loadAvgAtEnd}, ${cpuLine(qr.cpu)}`);
             for (const s of qr.shapes)
               log(
                 `${who} ${s.shape}@${s.k}: cold p50 ${s.p50Ms} / p95 ${s.p95Ms} ms${s.warm ? `, warm p50 ${s.warm.p50Ms} / p95 ${s.warm.p95Ms} ms` : ''}; ${cpuLine(s.cpu)}`,
               );
+            return { ok: true, result: qr };
+          });
+          if ('unfinished' in out) {
+            // The processes that finished keep their figures (JSON: unfinished), judged by no target.
+            const u = out.unfinished;
+            run.status = 'failed';
+            run.reason = `${run.reason ? `${run.reason}; ` : ''}${method} queries${u.of > 1 ? ` (process ${u.failedAt} of ${u.of}; the ${u.processes.length} finished kept in unfinished, judged by no target)` : ''}: ${u.reason}`;
+            if (u.processes.length) (run.unfinished ??= []).push(u);
+            continue;
           }
-          // Every process ran: one result (with N > 1 the medians, each process's figures kept).
-          if (procs.length !== opts.queryRuns) continue;
-          const merged = procs.length > 1 ? mergeQueryProcesses(procs) : procs[0];
+          const merged = out.merged;
           run.queries.push(merged);
-          if (procs.length > 1)
+          if (merged.processes)
             for (const s of merged.shapes)
               log(
-                `${tag} ${method} ${s.shape}@${s.k}: median of ${procs.length} query processes: cold p50 ${s.p50Ms} / p95 ${s.p95Ms} ms (p50 ${span(s.processes!.map((x) => x.p50Ms))}, p95 ${span(s.processes!.map((x) => x.p95Ms))})`,
+                `${tag} ${method} ${s.shape}@${s.k}: median of ${merged.processes.length} query processes: cold p50 ${s.p50Ms} / p95 ${s.p95Ms} ms (p50 ${span(s.processes!.map((x) => x.p50Ms))}, p95 ${span(s.processes!.map((x) => x.p95Ms))})`,
               );
         }
       }
       if (!opts.keep) await rm(dir, { recursive: true, force: true });
       if (opts.bm25sSrc) await runPeer(opts, run, tag, limit, results.runs);
-      for (const q of run.queries) for (const s of q.shapes) delete s.top10;
+      for (const q of [...run.queries, ...(run.unfinished ?? []).flatMap((u) => u.processes)]) for (const s of q.shapes) delete s.top10;
       // The runs so far (a long run that is stopped keeps what it measured).
       if (opts.write) await writeResults(opts.outDir, results, false);
     }
@@ -816,12 +823,21 @@ export function renderScaleMarkdown(all: ScaleResults[]): string {
         : r.reused && r.status === 'ok'
           ? 'reused: built by an earlier --keep run | | | | | '
           : `failed: ${firstLine(r.reason)} | | | | | `;
-      if (!r.queries.length) lines.push(`| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | | | | | | | | | | |`);
+      if (!r.queries.length && !r.unfinished?.length) lines.push(`| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | | | | | | | | | | |`);
+      else if (r.status === 'failed' && b) lines.push(`| ${fmtN(r.size)} | ${r.profile} | failed: ${firstLine(r.reason)} |${' |'.repeat(15)}`);
       for (const q of r.queries)
         for (const s of q.shapes)
           lines.push(
             `| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | ${q.method} | ${q.openS} | ${q.servingPeakRssMiB} | ${s.shape}, ${s.k} | ${s.p50Ms} / ${s.p95Ms}${s.processes ? ` (median of ${s.processes.length} processes; p50 ${span(s.processes.map((x) => x.p50Ms))})` : ''} | ${s.cpuP50Ms} | ${s.cpuNsPerPosting ?? '–'} | ${s.warm ? `${s.warm.p50Ms} / ${s.warm.p95Ms} (${s.warm.cpuP50Ms})` : '–'} | ${s.loadAvgAtStart[0]} / ${s.loadAvgAtEnd?.[0] ?? '?'} | ${othersCell(s.cpu)} |`,
           );
+      // A method whose processes broke off midway: each finished process's figures, judged by no target.
+      for (const u of r.unfinished ?? [])
+        u.processes.forEach((q, i) => {
+          for (const s of q.shapes)
+            lines.push(
+              `| ${fmtN(r.size)} | ${r.profile} | ${buildCells} | ${q.method} (process ${i + 1} of ${u.of}; process ${u.failedAt} failed: judged by no target) | ${q.openS} | ${q.servingPeakRssMiB} | ${s.shape}, ${s.k} | ${s.p50Ms} / ${s.p95Ms} | ${s.cpuP50Ms} | ${s.cpuNsPerPosting ?? '–'} | ${s.warm ? `${s.warm.p50Ms} / ${s.warm.p95Ms} (${s.warm.cpuP50Ms})` : '–'} | ${s.loadAvgAtStart[0]} / ${s.loadAvgAtEnd?.[0] ?? '?'} | ${othersCell(s.cpu)} |`,
+            );
+        });
     }
   const peers = all.flatMap((res) => res.runs.filter((r) => r.bm25s).map((r) => r));
   if (peers.length) {
