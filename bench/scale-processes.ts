@@ -9,17 +9,18 @@
  * process says as much about that process as about the code. The median of N is judged, and the
  * claim (bench/quiet.ts) needs every process quiet.
  */
+import type { PhaseProbe } from './machine-probe.js';
 import type { PhaseCpu } from './quiet.js';
 import type { ScaleQueryResult, ShapeResult } from './scale-child.js';
 
 /** One query process as the scale bench records it: its result, its loads and CPU. */
-export type QueryProcessResult = ScaleQueryResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu };
+export type QueryProcessResult = ScaleQueryResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu; probe?: PhaseProbe };
 
 /** A process's own figures for one shape, kept beside the medians. */
 export type ShapeProcess = Pick<ShapeResult, 'p50Ms' | 'p95Ms' | 'cpuP50Ms' | 'cpuP95Ms' | 'loadAvgAtStart' | 'loadAvgAtEnd' | 'cpu' | 'warm'>;
 
 /** A query process's own open, memory, loads and CPU, kept beside the merged figures. */
-export type ProcessRecord = Pick<QueryProcessResult, 'openS' | 'servingPeakRssMiB' | 'servingRssMiB' | 'loadAvgAtStart' | 'loadAvgAtEnd' | 'cpu'>;
+export type ProcessRecord = Pick<QueryProcessResult, 'openS' | 'servingPeakRssMiB' | 'servingRssMiB' | 'loadAvgAtStart' | 'loadAvgAtEnd' | 'cpu' | 'probe'>;
 
 const round = (x: number) => Math.round(x * 100) / 100;
 
@@ -88,6 +89,7 @@ export function mergeQueryProcesses(ps: readonly QueryProcessResult[]): QueryPro
       loadAvgAtStart: p.loadAvgAtStart,
       ...(p.loadAvgAtEnd !== undefined ? { loadAvgAtEnd: p.loadAvgAtEnd } : {}),
       ...(p.cpu ? { cpu: p.cpu } : {}),
+      ...(p.probe ? { probe: p.probe } : {}),
     })),
   };
 }

@@ -102,16 +102,26 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
       expect(c!.ownS).toBeGreaterThan(0);
       expect(c!.machineS).toBeGreaterThanOrEqual(c!.ownS * 0.9 - 0.1);
     };
+    // The machine probe (bench/machine-probe.ts) timed in the bench's process before and after each phase.
+    const probeOk = (p: { before: { opNs: number; readNs: number }; after: { opNs: number; readNs: number } } | undefined) => {
+      for (const x of [p!.before, p!.after]) {
+        expect(x.opNs).toBeGreaterThan(0);
+        expect(x.readNs).toBeGreaterThan(x.opNs); // a dependent cache miss costs more than an integer step
+      }
+    };
     for (const r of res.runs) {
       expect(typeof r.build!.loadAvgAtEnd).toBe('number');
       cpuOk(r.build!.cpu);
+      probeOk(r.build!.probe);
       for (const q of r.queries) {
         expect(typeof q.loadAvgAtEnd).toBe('number');
         cpuOk(q.cpu);
+        probeOk(q.probe);
         for (const s of q.shapes) expect(s.cpu!.wallS).toBeGreaterThan(0);
       }
     }
     expect(stderr).toMatch(/3,000 bench: built in .*; load [\d.]+ → [\d.]+, others [\d.]+ cores \(machine [\d.]+, own [\d.]+\)/);
+    expect(stderr).toMatch(/3,000 zipf bm25: open .*; machine probe: op [\d.]+ → [\d.]+ ns, read [\d.]+ → [\d.]+ ns/);
     expect(stderr).toMatch(/3,000 zipf qld agent@10: cold p50 .* ms, warm p50 [\d.]+ \/ p95 [\d.]+ ms; others [\d.]+ cores \(machine [\d.]+, own [\d.]+\)/);
     // Every shape reports its cold first pass and, apart, the warm second pass over the same queries.
     for (const r of res.runs)

@@ -25,6 +25,7 @@ import {
   type ScaleShape,
 } from './scale-child.js';
 import { AGREE_QUERIES, resolveBm25sSrc, runBm25sPeer, topAgreement, type Agreement, type Bm25sResult } from './bm25s-peer.js';
+import { type PhaseProbe, probeLine, probeMachine } from './machine-probe.js';
 import { runChild } from './spawn-child.js';
 import { type ProcessRecord, type QueryProcessOutcome, type QueryProcessResult, runQueryProcesses, type UnfinishedQueries } from './scale-processes.js';
 import {
@@ -85,9 +86,9 @@ export interface ScaleRun {
   /** The corpus written to a file before the build (absent with --corpus-pipe): timed apart from the build. */
   generate?: Omit<ScaleGenerateResult, 'file'> & { loadAvgAtStart: number; loadAvgAtEnd: number };
   /** loadAvgAtStart / loadAvgAtEnd: 1-min load when the phase's process started and when it had exited; cpu: machine busy and own CPU over it (bench/quiet.ts). */
-  build?: ScaleBuildResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu };
+  build?: ScaleBuildResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu; probe?: PhaseProbe };
   /** One per method; with `--query-runs N` > 1 the N processes merged (latencies their medians, `processes` each one's: bench/scale-processes.ts). */
-  queries: (ScaleQueryResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu; processes?: ProcessRecord[] })[];
+  queries: (QueryProcessResult & { processes?: ProcessRecord[] })[];
   /** A method whose query processes broke off midway (--query-runs N > 1): the finished processes' figures, judged by no target. */
   unfinished?: UnfinishedQueries[];
   /** The BM25S peer on the same corpus and queries (absent when skipped). */
@@ -103,6 +104,7 @@ export interface ScalePeerRun {
     loadAvgAtStart: number;
     loadAvgAtEnd?: number;
     cpu?: PhaseCpu;
+    probe?: PhaseProbe;
   };
   /** Per shape: lexcase (each method) speed-up over BM25S, same run, and bm25's top-10 agreement. */
   compare: ScalePeerCompare[];
@@ -352,6 +354,7 @@ async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string, limit: nu
   }));
   const loadAvgAtStart = await settle(limit, opts.settleS, (l) => opts.log(`${tag}: ${l}`));
   opts.log(`${tag}: BM25S peer (numpy backend, python3 child; corpus streamed from its own generator process), load ${loadAvgAtStart.toFixed(2)}`);
+  const probeBefore = probeMachine();
   const cpu0 = readCpuSample();
   const t0 = performance.now();
   try {
@@ -365,6 +368,7 @@ async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string, limit: nu
       timeoutS: opts.childTimeoutS,
     });
     const cpu = phaseCpu(cpu0, readCpuSample(), (performance.now() - t0) / 1000);
+    const probe = { before: probeBefore, after: probeMachine() };
     const compare: ScalePeerCompare[] = [];
     for (const ps of res.shapes)
       for (const q of run.queries) {
@@ -382,11 +386,11 @@ async function runPeer(opts: ScaleOptions, run: ScaleRun, tag: string, limit: nu
     const loadAvgAtEnd = round(loadavg()[0]);
     run.bm25s = {
       status: 'ok',
-      result: { ...res, shapes: res.shapes.map(({ top10: _t, ...s }) => s), loadAvgAtStart, loadAvgAtEnd, ...(cpu ? { cpu } : {}) },
+      result: { ...res, shapes: res.shapes.map(({ top10: _t, ...s }) => s), loadAvgAtStart, loadAvgAtEnd, ...(cpu ? { cpu } : {}), probe },
       compare,
     };
     opts.log(
-      `${tag} BM25S: built in ${res.buildS} s (CPU ${res.buildCpuS} s), peak RSS ${res.buildPeakRssMiB} MiB; ${res.shapes.map((s) => `${s.shape}@${s.k} p50 ${s.p50Ms} / p95 ${s.p95Ms} ms`).join('; ')}; load ${loadAvgAtStart} → ${loadAvgAtEnd}, ${cpuLine(cpu)}`,
+      `${tag} BM25S: built in ${res.buildS} s (CPU ${res.buildCpuS} s), peak RSS ${res.buildPeakRssMiB} MiB; ${res.shapes.map((s) => `${s.shape}@${s.k} p50 ${s.p50Ms} / p95 ${s.p95Ms} ms`).join('; ')}; load ${loadAvgAtStart} → ${loadAvgAtEnd}, ${cpuLine(cpu)}; ${probeLine(probe.before, probe.after)}`,
     );
     for (const c of compare)
       opts.log(
@@ -486,6 +490,8 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
         b = await runChild(
           { kind: 'scale-build', n: size, seed: opts.seed, profile, indexDir, workers: opts.workers, resultFile, ...(corpusFile ? { corpusFile } : {}) },
           opts.childTimeoutS,
+          undefined,
+          { probe: true },
         );
         if (corpusFile) await rm(corpusFile, { force: true });
       }
@@ -500,10 +506,11 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
           loadAvgAtStart: b.loadAvgAtStart,
           loadAvgAtEnd: b.loadAvgAtEnd,
           ...(b.cpu ? { cpu: b.cpu } : {}),
+          ...(b.probe ? { probe: b.probe } : {}),
         };
         const br = run.build;
         log(
-          `${tag}: built in ${br.buildS} s (CPU ${br.buildCpuS} s, ${br.workers} workers), peak RSS ${br.buildPeakRssMiB} MiB, ${round(br.indexBytes / 2 ** 20, 1)} MiB on disk; ${fmtN(br.tokens ?? 0)} tokens: ${fmtN(br.tokensPerS ?? 0)} tokens/s, ${fmtN(br.tokensPerCpuS ?? 0)} tokens/s per core (÷ CPU s); load ${br.loadAvgAtStart} → ${br.loadAvgAtEnd}, ${cpuLine(br.cpu)}`,
+          `${tag}: built in ${br.buildS} s (CPU ${br.buildCpuS} s, ${br.workers} workers), peak RSS ${br.buildPeakRssMiB} MiB, ${round(br.indexBytes / 2 ** 20, 1)} MiB on disk; ${fmtN(br.tokens ?? 0)} tokens: ${fmtN(br.tokensPerS ?? 0)} tokens/s, ${fmtN(br.tokensPerCpuS ?? 0)} tokens/s per core (÷ CPU s); load ${br.loadAvgAtStart} → ${br.loadAvgAtEnd}, ${cpuLine(br.cpu)}; ${probeLine(br.probe?.before, br.probe?.after)}`,
         );
       }
       if (!b || b.ok) {
@@ -527,6 +534,8 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
                 settleLimit: limit,
               },
               opts.childTimeoutS,
+              undefined,
+              { probe: true },
             );
             if (!q.ok) {
               log(`${who}: queries FAILED ${q.error}`);
@@ -537,8 +546,11 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
               loadAvgAtStart: q.loadAvgAtStart,
               loadAvgAtEnd: q.loadAvgAtEnd,
               ...(q.cpu ? { cpu: q.cpu } : {}),
+              ...(q.probe ? { probe: q.probe } : {}),
             };
-            log(`${who}: open ${qr.openS} s, serving RSS ${qr.servingRssMiB} MiB; load ${qr.loadAvgAtStart} → ${qr.loadAvgAtEnd}, ${cpuLine(qr.cpu)}`);
+            log(
+              `${who}: open ${qr.openS} s, serving RSS ${qr.servingRssMiB} MiB; load ${qr.loadAvgAtStart} → ${qr.loadAvgAtEnd}, ${cpuLine(qr.cpu)}; ${probeLine(qr.probe?.before, qr.probe?.after)}`,
+            );
             for (const s of qr.shapes)
               log(
                 `${who} ${s.shape}@${s.k}: cold p50 ${s.p50Ms} / p95 ${s.p95Ms} ms${s.warm ? `, warm p50 ${s.warm.p50Ms} / p95 ${s.warm.p95Ms} ms` : ''}; ${cpuLine(s.cpu)}`,
@@ -574,6 +586,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
   results.notes.push(
     "Build: wall and CPU time and peak RSS (the process's own high-water mark, VmHWM, worker threads included) of the build process alone. By default the corpus is first written to a JSONL file by its generator process, timed apart (generate: wall, CPU, bytes), and the build reads the file, so the generator is off the build's critical path; with --corpus-pipe the generator streams into the build (its CPU is generatorCpuS, not in the build's, but it shares the cores). Build throughput: analysed tokens (the index's totalTokens) ÷ build wall s (tokens/s) and ÷ build CPU s (tokens/s per core).",
     'Serving RSS: resident set of the query process after its queries (servingRssMiB) and its peak (servingPeakRssMiB); open time is openRetriever() on a fresh process.',
+    'Machine probe (probe: before / after; bench/machine-probe.ts): a fixed piece of work timed in the bench process right before each phase (build, query process, BM25S peer) starts and right after it ends, outside its CPU and wall readings — opNs, ns per step of an integer loop (core speed), and readNs, ns per dependent read of a 32 MiB pointer chase (a cache miss); each the fastest of 3. A phase that is slower than another by as much as its probe is explained by the machine; one whose probe held still is not.',
     "CPU ns / posting: Σ per-query CPU ÷ Σ postings of the queries' distinct terms (Σ df), the postings exhaustive scoring walks; pruning may touch fewer.",
     'BM25S peer (--bm25s-src, bench/bm25s-peer.ts): BM25S numpy backend, method lucene, k1 0.9, b 0.4, built in a python3 child from its own generator process of the same seed (same passages) and queried with the same queries; speed-up = BM25S p50 ÷ lexcase p50 from the same run. Agreement: lexcase bm25 top-10 vs BM25S top-10 of the first 20 timed queries; on zipf (same terms) also max |lexcase score ÷ (k1 + 1) − BM25S score| ÷ BM25S score (BM25S stores float32).',
     `Latency: wall time per query in one process, queries one after another, after 2 warm-up queries; CPU p50/p95 are per-query process CPU (user + system). cold = that first pass over the timed queries (a list a query is first to use is decoded inside its timing: at 10M the default 1 GiB decoded-list cache cannot hold every frequent list, so the prewarm leaves some out); warm = the same timed queries run again right after (JSON: warm), a server that has run a while with these queries' lists cached as far as the budget holds them. The latency targets claim the cold figures (the ones every earlier run reports, and what a freshly opened index gives); warm is printed beside them, never judged. With --query-runs N > 1 each index is queried from N fresh processes one after another and every latency figure (cold and warm) and latency target is the median over them (each process's own in processes; the BM25S speed-ups divide by the median too); the serving RSS is the largest, and a figure is claimed only when every process was quiet. Quiet machine (bench/quiet.ts): for each phase (build, each query process and each shape in it, the BM25S peer) the 1-min load average at its start and end and its CPU (cpu: wall s, the busy CPU s of the usable cores from /proc/stat, and the bench's own CPU s — its process and the children it waited for) are recorded; a figure whose phase started at a load above 0.75 × usable cores (1.5 on 2 cores), or had more than ${OTHERS_MAX_CORES} cores of other work (machine busy − own, ÷ wall; plus the tick counters' resolution ÷ wall), claims no target, and bench/scale-plot.ts refuses to stamp such a run into the docs. The end load is kept for the record only (it counts the phase's own runnable threads). usableCpus < cpus means the run was pinned (taskset) to that many cores.`,

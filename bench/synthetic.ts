@@ -162,7 +162,7 @@ export interface ZipfSampler {
 export function createZipfSampler(n: number, s: number): ZipfSampler {
   const p = new Float64Array(n);
   let z = 0;
-  for (let r = 0; r < n; r++) z += p[r] = 1 / Math.pow(r + 1, s);
+  for (let r = 0; r < n; r++) z += p[r] = 1 / (r + 1) ** s;
   for (let r = 0; r < n; r++) p[r] = p[r] / z;
   const prob = new Float64Array(n);
   const alias = new Int32Array(n);
