@@ -3,7 +3,7 @@
  * its reads cannot settle into a short loop that stays in cache), and a probe gives finite figures.
  */
 import { describe, expect, it } from 'vitest';
-import { chaseCycle, probeLine, probeMachine } from './machine-probe.js';
+import { chaseCycle, hugePages, probeLine, probeMachine } from './machine-probe.js';
 
 describe('machine probe', () => {
   it('chases one cycle through every entry: from 0 back to 0 after exactly n reads', () => {
@@ -31,5 +31,11 @@ describe('machine probe', () => {
     expect(Number.isFinite(p.readNs) && p.readNs > 0).toBe(true);
     expect(probeLine(p, p)).toBe(`machine probe: op ${p.opNs} → ${p.opNs} ns, read ${p.readNs} → ${p.readNs} ns`);
     expect(probeLine(undefined, p)).toBe('machine probe: –');
+  });
+
+  it("records the kernel's huge-page mode and the GLIBC_TUNABLES the children inherit", () => {
+    const h = hugePages();
+    expect(h.thp === null || ['always', 'madvise', 'never'].includes(h.thp)).toBe(true);
+    expect(h.glibcTunables).toBe(process.env.GLIBC_TUNABLES ?? null);
   });
 });

@@ -18,6 +18,8 @@
  * explained by the machine when its probe moved by as much; not when the probe held still.
  */
 
+import { readFileSync } from 'node:fs';
+
 /** Integer steps a compute repetition runs (~15–30 ms on the 2-core VM). */
 const OPS = 20_000_000;
 /** Entries of the pointer-chase cycle: 8 Mi u32, 32 MiB (well past the VM's last-level cache). */
@@ -97,6 +99,29 @@ export function probeMachine(): MachineProbe {
   }
   sink ^= p;
   return { opNs: Math.round(opNs * 1000) / 1000, readNs: Math.round(readNs * 100) / 100 };
+}
+
+/**
+ * What decides whether the index's arrays sit in 2 MiB pages: the kernel's transparent-huge-page mode
+ * and glibc's malloc tunables (glibc.malloc.hugetlb=1 madvises malloc's large mappings, where Node
+ * allocates array buffers). On the 2-core VM (mode madvise) they changed a 10M index's open from
+ * 5.3 to 2.1 s (docs/notes/2026-12-04-machine-probe.md), so a result records them.
+ */
+export interface HugePages {
+  /** The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled, or null off Linux. */
+  thp: string | null;
+  /** GLIBC_TUNABLES as the bench and its children see it, or null when unset. */
+  glibcTunables: string | null;
+}
+
+export function hugePages(): HugePages {
+  let thp: string | null = null;
+  try {
+    thp = /\[(\w+)\]/.exec(readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))?.[1] ?? null;
+  } catch {
+    thp = null;
+  }
+  return { thp, glibcTunables: process.env.GLIBC_TUNABLES ?? null };
 }
 
 /** For tests: keeps the loops' results observable. */

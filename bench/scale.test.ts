@@ -109,6 +109,7 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
         expect(x.readNs).toBeGreaterThan(x.opNs); // a dependent cache miss costs more than an integer step
       }
     };
+    expect(res.machine.hugePages!.glibcTunables).toBe(process.env.GLIBC_TUNABLES ?? null);
     for (const r of res.runs) {
       expect(typeof r.build!.loadAvgAtEnd).toBe('number');
       cpuOk(r.build!.cpu);

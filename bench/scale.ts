@@ -25,7 +25,7 @@ import {
   type ScaleShape,
 } from './scale-child.js';
 import { AGREE_QUERIES, resolveBm25sSrc, runBm25sPeer, topAgreement, type Agreement, type Bm25sResult } from './bm25s-peer.js';
-import { type PhaseProbe, probeLine, probeMachine } from './machine-probe.js';
+import { type HugePages, hugePages, type PhaseProbe, probeLine, probeMachine } from './machine-probe.js';
 import { runChild } from './spawn-child.js';
 import { type ProcessRecord, type QueryProcessOutcome, type QueryProcessResult, runQueryProcesses, type UnfinishedQueries } from './scale-processes.js';
 import {
@@ -161,6 +161,8 @@ export interface ScaleResults {
     node: string;
     loadAvgAtStart: number[];
     nice: number;
+    /** Transparent huge pages: the kernel's mode (always / madvise / never) and glibc's malloc tunables the children inherit (bench/machine-probe.ts `hugePages`); absent in older result files. */
+    hugePages?: HugePages;
   };
   options: Omit<ScaleOptions, 'log'>;
   runs: ScaleRun[];
@@ -424,6 +426,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
       node: process.version,
       loadAvgAtStart: loadavg().map((x) => round(x)),
       nice: getPriority(),
+      hugePages: hugePages(),
     },
     options: { ...opts, log: undefined } as Omit<ScaleOptions, 'log'>,
     runs: [],
