@@ -208,8 +208,8 @@ export const SCALE_HELP = `npm run bench -- --scale [options]
                           figure and target is then the median over the N (each process's figures
                           kept beside it: JSON processes, the table's range); the serving RSS is the
                           largest (default 1; one process's p50 at 10M varies by ±20 % from process
-                          to process on the 2-core VM: docs/notes/2026-12-04-query-process-spread.md)
-                          one that fails stops the method's processes; those that finished keep
+                          to process on the 2-core VM: docs/notes/2026-12-04-query-process-spread.md).
+                          One that fails stops the method's processes; those that finished keep
                           their figures (JSON unfinished), judged by no target
   --seed N                generator seed (default 42)
   --workers N|auto        build workers (default auto: one per usable core, as lexcase index build)
