@@ -109,7 +109,16 @@ afterAll(async () => {
 
 async function violations(page: Page): Promise<string[]> {
   // the plots draw after the page: axe reads them once each is drawn
-  await page.waitForFunction("[...document.querySelectorAll('figure[data-testid^=plot-]')].every((f) => f.getAttribute('data-rendered') === 'true')");
+  // A function, not a string: Playwright polls a string predicate with eval in the page, which the
+  // explorer's CSP (script-src 'self') refuses whenever the first check finds a plot still drawing
+  // (CI run of 17dd5554, load ~5; web/test-support/explorer-layout.ts waits the same way)
+  await page.waitForFunction(() =>
+    [
+      ...(
+        globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<{ getAttribute(n: string): string | null }> } }
+      ).document.querySelectorAll('figure[data-testid^=plot-]'),
+    ].every((f) => f.getAttribute('data-rendered') === 'true'),
+  );
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
   const r = (await page.evaluate(
     `axe.run(document, ${JSON.stringify({ runOnly: { type: 'tag', values: AXE_TAGS }, resultTypes: ['violations'] })})`,
