@@ -166,6 +166,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
       o.tools.map((t) => t.name),
     ),
     middleware: [
+      handles.inCallOrder(),
       modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: 'end' }),
       tokenLimitMiddleware(maxTokens),
       distinctIdsGuard(`advocate ${o.hypothesis.key}`),

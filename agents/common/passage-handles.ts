@@ -17,7 +17,9 @@
  *   });
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { isAIMessage, type AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
+import { createMiddleware } from 'langchain';
 import { recordRefusedInput } from '../../retrieval/tools/refused-input.js';
 
 let wrappedCalls = 0;
@@ -36,6 +38,10 @@ export class PassageHandles {
   private readonly byId = new Map<string, string>();
   private readonly byHandle = new Map<string, string>();
   private unresolvedCites = 0;
+  /** Per tool call id (inCallOrder): settles when the call has ended, its output presented or not. */
+  private readonly ended = new Map<string, { promise: Promise<void>; settle: () => void }>();
+  /** Per tool call id (inCallOrder): settles when every earlier call of the same reply has ended. */
+  private readonly earlierEnded = new Map<string, Promise<unknown>>();
 
   /** The handle of `id` in this map (allocated on first sight: P1, P2, …). */
   handle(id: string): string {
@@ -144,6 +150,8 @@ export class PassageHandles {
                 type: 'tool_call' as const,
               };
               const out: unknown = await t.invoke(call as never, config as never);
+              // handles are handed out in the order the model wrote its calls, not the order they finish
+              await this.earlierEnded.get(call.id);
               const msg = out as { content?: unknown; artifact?: unknown };
               const text = typeof out === 'string' ? out : typeof msg?.content === 'string' ? msg.content : JSON.stringify(out);
               return [this.presentToolOutput(text), msg && typeof msg === 'object' ? msg.artifact : undefined];
@@ -153,6 +161,53 @@ export class PassageHandles {
         // the wrapper parses the input with the tool's schema first: an input it refuses is recorded here, as the tool would
       )
       .map((w) => recordRefusedInput(w));
+  }
+
+  /**
+   * Middleware for a createAgent loop over `wrapTools`' tools: the calls of one reply still run in
+   * parallel, but each call's passages get their handles only after every earlier call of the reply
+   * has ended, so P1, P2, … follow the order the model wrote the calls. Before 2026-12-04 they followed
+   * the order the searches finished, which varies with machine load: the next request's text (and so
+   * a seeded server's reply, a cache key, a replay) changed from run to run with nothing else changed.
+   * First in the middleware list, so that every call passes it (a repeat answered by
+   * repeatedCallsOnce without running ends here too).
+   */
+  inCallOrder() {
+    const ended = (id: string) => {
+      let e = this.ended.get(id);
+      if (!e) {
+        let settle!: () => void;
+        const promise = new Promise<void>((r) => (settle = r));
+        e = { promise, settle };
+        this.ended.set(id, e);
+      }
+      return e;
+    };
+    return createMiddleware({
+      name: 'LexcasePassageHandlesInCallOrder',
+      wrapToolCall: async (request, handler) => {
+        const id = request.toolCall.id;
+        const messages = ((request.state as { messages?: BaseMessage[] }).messages ?? []) as BaseMessage[];
+        const reply = id ? [...messages].reverse().find((m) => isAIMessage(m) && ((m as AIMessage).tool_calls ?? []).some((c) => c.id === id)) : undefined;
+        const calls = reply ? ((reply as AIMessage).tool_calls ?? []) : [];
+        const at = calls.findIndex((c) => c.id === id);
+        if (!id || at < 0) return handler(request);
+        this.earlierEnded.set(
+          id,
+          Promise.all(
+            calls
+              .slice(0, at)
+              .filter((c) => c.id && c.id !== id)
+              .map((c) => ended(c.id as string).promise),
+          ),
+        );
+        try {
+          return await handler(request);
+        } finally {
+          ended(id).settle();
+        }
+      },
+    });
   }
 }
 
