@@ -65,7 +65,7 @@ describe('the five systems against a server that repeats completion and tool-cal
       const runs: Record<string, Outcome> = {};
       for (const repeatIds of [false, true]) {
         const fuzz = contractFuzz({ seed: 36, repeatIds });
-        const srv = await startScriptedServer(system === 'mad' ? oneSnippetSeeker(fuzz) : fuzz);
+        const srv = await startScriptedServer(fuzz);
         const runDir = join(fx.dir, `${system}-${repeatIds ? 'repeat' : 'distinct'}`);
         try {
           await runSystem(system, { llm: modelOn(srv.url), runDir, index: fx.index, n: N, concurrency: 2 });
@@ -100,23 +100,6 @@ describe('the five systems against a server that repeats completion and tool-cal
       }
     }, 300_000);
 });
-
-/**
- * MAD's debaters take their turns of a round concurrently, and a snippet one requests gets its
- * passage handle when its search returns: two debaters requesting in one round number their new
- * passages in the order their searches finish, which varies run to run (a MAD run's prompts, and so
- * its replay, are not deterministic then; reported with issue 36, item 1). So that the two MAD runs
- * compare what the ids change and nothing else, only Debater A is offered a free tool choice here
- * (the others' requests are answered as with tool_choice none); A's tool calls still come under
- * repeated ids, two at once a quarter of the time.
- */
-function oneSnippetSeeker(fuzz: (req: RecordedRequest) => ScriptReply) {
-  return (req: RecordedRequest): ScriptReply => {
-    const free =
-      req.body.tools && (!req.body.tool_choice || req.body.tool_choice === 'auto') && !/^You are Debater A\b/.test(String(req.body.messages[0]?.content ?? ''));
-    return fuzz(free ? { ...req, body: { ...req.body, tool_choice: 'none' } } : req);
-  };
-}
 
 /**
  * An advocate that searches twice in one turn (bm25 and qld, two parallel calls), once more with
