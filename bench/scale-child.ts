@@ -21,6 +21,7 @@ import { cpuSeconds, dirBreakdown, dirBytes, latencyStats, peakRssMiB, type Late
 import { readPassagesJsonl, readPassagesJsonlStream } from './read-jsonl.js';
 import { readCpuSample } from './proc-stat.js';
 import { phaseCpu, settle, type PhaseCpu } from './quiet.js';
+import { mainGcClock, splitRecorder, type PassSplit } from './query-split.js';
 import { AGENT_QUERY_WORDS, syntheticQueries, type CorpusProfile, type QueryShape } from './synthetic.js';
 
 /** The three query shapes of issue 31: the worst case (zipf corpus), the Bar Exam question, the agent query. */
@@ -138,6 +139,8 @@ export interface ShapeResult extends LatencyStats {
   top10?: { ids: string[]; scores: number[] }[];
   /** With `--query-runs N` > 1: each query process's own figures; the figures above are then their medians (bench/scale-processes.ts). */
   processes?: ShapeProcess[];
+  /** Where each timed query's wall went, cold and warm pass (bench/query-split.ts); absent in result files from before 2026-12-04 (evening). */
+  split?: { cold: PassSplit; warm: PassSplit };
 }
 
 export interface ScaleQueryResult {
@@ -264,6 +267,8 @@ export const scaleQueries = (profile: CorpusProfile, shape: ScaleShape, count: n
   syntheticQueries({ count, seed, profile, shape: queryShape(shape) });
 
 export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult> {
+  process.env.LEXCASE_QUERY_TIMINGS = '1'; // the pool's workers observe their GC (retrieval/sparse/query-timings.ts)
+  const mainGc = mainGcClock();
   const t = performance.now();
   const r: Retriever = await openRetriever(spec.indexDir, spec.method);
   const openS = round((performance.now() - t) / 1000, 3);
@@ -282,15 +287,18 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
     const cpu0 = readCpuSample();
     const tShape = performance.now();
     for (const q of queries.slice(0, 2)) await r.search(q, { k: sh.k });
+    const coldSplit = splitRecorder(mainGc);
     const ms: number[] = [];
     const cpu: number[] = [];
     const top10: { ids: string[]; scores: number[] }[] = [];
     let terms = 0;
     for (const q of queries.slice(2)) {
       const c = process.cpuUsage();
+      const s0 = coldSplit.before();
       const t0 = performance.now();
       const hits = await r.search(q, { k: sh.k });
       ms.push(performance.now() - t0);
+      coldSplit.after(s0, ms[ms.length - 1]);
       const dc = process.cpuUsage(c);
       cpu.push((dc.user + dc.system) / 1000);
       if (!hits.length) throw new Error(`no hits for a ${sh.shape} query`);
@@ -303,11 +311,15 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
     // The warm steady state: the same timed queries again (their lists now decoded, as far as the cache holds them).
     const warmMs: number[] = [];
     const warmCpu: number[] = [];
+    const cold = await coldSplit.done();
+    const warmSplit = splitRecorder(mainGc);
     for (const q of queries.slice(2)) {
       const c1 = process.cpuUsage();
+      const s1 = warmSplit.before();
       const t1 = performance.now();
       await r.search(q, { k: sh.k });
       warmMs.push(performance.now() - t1);
+      warmSplit.after(s1, warmMs[warmMs.length - 1]);
       const d1 = process.cpuUsage(c1);
       warmCpu.push((d1.user + d1.system) / 1000);
     }
@@ -327,6 +339,7 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
       warm,
       cpuSumMs: cpu.reduce((a, b) => a + b, 0),
       ...(top10.length ? { top10 } : {}),
+      split: { cold, warm: await warmSplit.done() },
     } as ShapeResult);
   }
   const servingRssMiB = round(process.memoryUsage.rss() / 2 ** 20, 1);
@@ -340,6 +353,7 @@ export async function scaleQuery(spec: ScaleQuerySpec): Promise<ScaleQueryResult
     delete x.cpuSumMs;
   });
   await (r as { close?: () => Promise<void> }).close?.();
+  mainGc.stop();
   const servingPeakRssMiB = peakRssMiB();
   return { method: spec.method, openS, shapes, servingPeakRssMiB, servingRssMiB, loadAvg: loadavg().map((x) => round(x)) };
 }

@@ -17,7 +17,7 @@ import type { ScaleQueryResult, ShapeResult } from './scale-child.js';
 export type QueryProcessResult = ScaleQueryResult & { loadAvgAtStart: number; loadAvgAtEnd?: number; cpu?: PhaseCpu; probe?: PhaseProbe };
 
 /** A process's own figures for one shape, kept beside the medians. */
-export type ShapeProcess = Pick<ShapeResult, 'p50Ms' | 'p95Ms' | 'cpuP50Ms' | 'cpuP95Ms' | 'loadAvgAtStart' | 'loadAvgAtEnd' | 'cpu' | 'warm'>;
+export type ShapeProcess = Pick<ShapeResult, 'p50Ms' | 'p95Ms' | 'cpuP50Ms' | 'cpuP95Ms' | 'loadAvgAtStart' | 'loadAvgAtEnd' | 'cpu' | 'warm' | 'split'>;
 
 /** A query process's own open, memory, loads and CPU, kept beside the merged figures. */
 export type ProcessRecord = Pick<QueryProcessResult, 'openS' | 'servingPeakRssMiB' | 'servingRssMiB' | 'loadAvgAtStart' | 'loadAvgAtEnd' | 'cpu' | 'probe'>;
@@ -52,8 +52,9 @@ export function mergeQueryProcesses(ps: readonly QueryProcessResult[]): QueryPro
       ? { p50Ms: med((a) => a.warm!.p50Ms), p95Ms: med((a) => a.warm!.p95Ms), cpuP50Ms: med((a) => a.warm!.cpuP50Ms), cpuP95Ms: med((a) => a.warm!.cpuP95Ms) }
       : undefined;
     const ns = all.map((a) => a.cpuNsPerPosting).filter((x): x is number => x !== undefined);
+    const { split: _first, ...rest } = s; // each process's split stays with its own figures
     return {
-      ...s,
+      ...rest,
       p50Ms: med((a) => a.p50Ms),
       p95Ms: med((a) => a.p95Ms),
       meanMs: med((a) => a.meanMs),
@@ -72,6 +73,7 @@ export function mergeQueryProcesses(ps: readonly QueryProcessResult[]): QueryPro
           ...(a.loadAvgAtEnd ? { loadAvgAtEnd: a.loadAvgAtEnd } : {}),
           ...(a.cpu ? { cpu: a.cpu } : {}),
           ...(a.warm ? { warm: a.warm } : {}),
+          ...(a.split ? { split: a.split } : {}),
         }),
       ),
     };

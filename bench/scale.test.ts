@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { latencyStats } from './measure.js';
 import { syntheticQueries } from './synthetic.js';
 import type { ScaleResults } from './scale.js';
 import { fitPowerLaw, projections, writeScaleDocs } from './scale-plot.js';
@@ -86,6 +87,14 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
           // counted from the index the queries ran on: each query's terms hold postings
           expect(s.meanPostings).toBeGreaterThan(0);
           expect(s.cpuNsPerPosting).toBeGreaterThan(0);
+          // each timed query's wall, cold and warm, with its split (bench/query-split.ts): 3,000
+          // passages are scored in-process (no worker pool below QUERY_THREADS_MIN_DOCS), so no parts
+          for (const pass of [s.split!.cold, s.split!.warm]) {
+            expect(pass.queries).toHaveLength(4);
+            expect(pass.pooled).toBe(0);
+            for (const [wall, own, worker] of pass.queries) expect([wall > 0, own, worker]).toEqual([true, 0, 0]);
+          }
+          expect(latencyStats(s.split!.cold.queries.map((x) => x[0])).p50Ms).toBeCloseTo(s.p50Ms, 1);
         }
         const agent = q.shapes.find((s) => s.shape === 'agent')!;
         expect(agent.meanDistinctWords).toBeGreaterThanOrEqual(6);
@@ -123,6 +132,7 @@ describe('npm run bench -- --scale on a tiny corpus', () => {
     }
     expect(stderr).toMatch(/3,000 bench: built in .*; load [\d.]+ → [\d.]+, others [\d.]+ cores \(machine [\d.]+, own [\d.]+\)/);
     expect(stderr).toMatch(/3,000 zipf bm25: open .*; machine probe: op [\d.]+ → [\d.]+ ns, read [\d.]+ → [\d.]+ ns/);
+    expect(stderr).toMatch(/3,000 zipf bm25 agent@10: cold p50 .*; split cold: in-process \(no worker pool\); warm: in-process \(no worker pool\)/);
     expect(stderr).toMatch(/3,000 zipf qld agent@10: cold p50 .* ms, warm p50 [\d.]+ \/ p95 [\d.]+ ms; others [\d.]+ cores \(machine [\d.]+, own [\d.]+\)/);
     // Every shape reports its cold first pass and, apart, the warm second pass over the same queries.
     for (const r of res.runs)

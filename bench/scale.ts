@@ -26,6 +26,7 @@ import {
 } from './scale-child.js';
 import { AGREE_QUERIES, resolveBm25sSrc, runBm25sPeer, topAgreement, type Agreement, type Bm25sResult } from './bm25s-peer.js';
 import { type HugePages, hugePages, type PhaseProbe, probeLine, probeMachine } from './machine-probe.js';
+import { splitLine } from './query-split.js';
 import { runChild } from './spawn-child.js';
 import { type ProcessRecord, type QueryProcessOutcome, type QueryProcessResult, runQueryProcesses, type UnfinishedQueries } from './scale-processes.js';
 import {
@@ -556,7 +557,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
             );
             for (const s of qr.shapes)
               log(
-                `${who} ${s.shape}@${s.k}: cold p50 ${s.p50Ms} / p95 ${s.p95Ms} ms${s.warm ? `, warm p50 ${s.warm.p50Ms} / p95 ${s.warm.p95Ms} ms` : ''}; ${cpuLine(s.cpu)}`,
+                `${who} ${s.shape}@${s.k}: cold p50 ${s.p50Ms} / p95 ${s.p95Ms} ms${s.warm ? `, warm p50 ${s.warm.p50Ms} / p95 ${s.warm.p95Ms} ms` : ''}; ${cpuLine(s.cpu)}${s.split ? `; ${splitLine(s.split)}` : ''}`,
               );
             return { ok: true, result: qr };
           });

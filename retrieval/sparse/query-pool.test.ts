@@ -13,6 +13,7 @@ import { closeSparseIndexes, openSparseIndex } from '../open.js';
 import { zipfText } from './test-support/zipf-text.js';
 import { queryTerms } from './query-terms.js';
 import { createQueryPool } from './query-pool.js';
+import { queryTimings } from './query-timings.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
 
 const N = 4000;
@@ -86,4 +87,33 @@ it('close() rejects a query in flight and resolves; later queries reject', async
   await pool.close();
   expect(await inFlight).toMatch(/answered|query pool closed/);
   await expect(pool.score(req)).rejects.toThrow('query pool closed');
+}, 60_000);
+
+it("counts each answered query's own-range scoring, worker scoring and wait, for the scale bench (query-timings.ts); a failed query is not counted", async () => {
+  process.env.LEXCASE_QUERY_TIMINGS = '1';
+  const pool = createQueryPool(index, 2);
+  try {
+    const reqs = requests().filter((r) => r.k === RESULT_CAPACITY + 500);
+    for (const r of reqs) {
+      const a = queryTimings();
+      const t0 = performance.now();
+      await pool.score(r);
+      const wall = performance.now() - t0;
+      const b = queryTimings();
+      expect(b.queries - a.queries).toBe(1);
+      expect(b.localMs - a.localMs).toBeGreaterThan(0);
+      expect(b.workerMs - a.workerMs).toBeGreaterThan(0);
+      expect(b.waitMs - a.waitMs).toBeGreaterThanOrEqual(0);
+      // the calling thread's scoring and the wait after it are parts of the query's wall
+      expect(b.localMs - a.localMs + (b.waitMs - a.waitMs)).toBeLessThanOrEqual(wall + 0.01);
+      expect(b.workerGcMs - a.workerGcMs).toBeGreaterThanOrEqual(0);
+    }
+    const before = queryTimings();
+    const bad = { ...reqs[0], counts: reqs[0].counts.map(BigInt) } as unknown as ScoreRequest;
+    await expect(pool.score(bad)).rejects.toThrow(TypeError);
+    expect(queryTimings().queries).toBe(before.queries);
+  } finally {
+    delete process.env.LEXCASE_QUERY_TIMINGS;
+    await pool.close();
+  }
 }, 60_000);

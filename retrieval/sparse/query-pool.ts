@@ -7,12 +7,14 @@
  * worker costs ~1 ms at p50 and 4–5 ms at p95: docs/notes/2026-11-28-agent-tail.md), and the pool
  * holds no more decoded lists than `threads` ranges.
  */
+import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../../core/worker-url.js';
 import { LexcaseError, type ErrorCode } from '../../core/errors.js';
 import { mergeRanked, scoreTopK, type Ranked, type ScoreRequest } from './score-core.js';
 import { scoringView, type ScoringData, type ScoringView } from '../../indexer/sparse/scoring-view.js';
 import { prewarmPostings, setCacheBudget } from './decoded-postings.js';
+import { addQueryTimings, timingsWanted } from './query-timings.js';
 
 export interface Scorer {
   score(req: ScoreRequest): Promise<Ranked>;
@@ -41,7 +43,21 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
     byLen: data.byLen,
     blockBounds: data.blockBounds,
   };
-  const pending = new Map<number, { parts: Ranked[]; left: number; k: number; resolve(r: Ranked): void; reject(e: Error): void }>();
+  /** A query in flight: its parts so far, and its timings (query-timings.ts). */
+  type Pending = {
+    parts: Ranked[];
+    left: number;
+    k: number;
+    resolve(r: Ranked): void;
+    reject(e: Error): void;
+    localMs: number;
+    localEnd: number;
+    workerMs: number;
+    gcMs: number;
+  };
+  const pending = new Map<number, Pending>();
+  /** The workers' GC sums as last reported (one per worker). */
+  const workerGc: number[] = [];
   let nextId = 0;
   let failure: Error | undefined;
   const workers: Worker[] = [];
@@ -73,9 +89,14 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
     return scoreTopK(local, req);
   };
   /** One range's answer for request `id` (range `t`; threads − 1 is the calling thread's): the last one resolves it with the merge, a failure rejects it at once. */
-  const deliver = (id: number, t: number, part: Ranked | Error) => {
+  const deliver = (id: number, t: number, part: Ranked | Error, worker?: { ms: number; gcMs: number }) => {
     const p = pending.get(id);
     if (!p) return;
+    if (worker) {
+      p.workerMs = Math.max(p.workerMs, worker.ms);
+      p.gcMs += worker.gcMs - (workerGc[t] ?? 0);
+      workerGc[t] = worker.gcMs;
+    }
     if (part instanceof Error) {
       pending.delete(id);
       p.reject(part);
@@ -83,6 +104,7 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
       p.parts[t] = part;
       if (--p.left === 0) {
         pending.delete(id);
+        addQueryTimings({ localMs: p.localMs, workerMs: p.workerMs, waitMs: performance.now() - p.localEnd, workerGcMs: p.gcMs });
         p.resolve(mergeRanked(p.parts, p.k));
       }
     }
@@ -92,7 +114,7 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
     const lo = bound(t);
     const hi = bound(t + 1);
     const w = spawnWorker(import.meta.url, './query-worker.js');
-    w.on('message', (m: { type: string; id: number; docs?: number[]; scores?: number[]; message?: string; code?: ErrorCode }) =>
+    w.on('message', (m: { type: string; id: number; docs?: number[]; scores?: number[]; ms?: number; gcMs?: number; message?: string; code?: ErrorCode }) =>
       deliver(
         m.id,
         t,
@@ -102,6 +124,7 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
             ? new LexcaseError(m.code, m.message ?? '')
             : new Error(`query worker failed: ${m.message}`)
           : { docs: m.docs!, scores: m.scores! },
+        m.type === 'error' ? undefined : { ms: m.ms ?? 0, gcMs: m.gcMs ?? 0 },
       ),
     );
     w.on('error', fail);
@@ -109,7 +132,7 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
     w.on('exit', (code) => {
       if (!closed) fail(new Error(`query worker failed: it exited (code ${code})`));
     });
-    w.postMessage({ type: 'init', data: plain, lo, hi, ...(share !== undefined ? { cacheBytes: share } : {}) });
+    w.postMessage({ type: 'init', data: plain, lo, hi, ...(share !== undefined ? { cacheBytes: share } : {}), ...(timingsWanted() ? { timings: true } : {}) });
     w.unref();
     workers.push(w);
   }
@@ -119,16 +142,20 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
       if (req.ids.length === 0 || req.k <= 0) return Promise.resolve({ docs: [], scores: [] });
       return new Promise<Ranked>((resolve, reject) => {
         const id = nextId++;
-        pending.set(id, { parts: [], left: threads, k: req.k, resolve, reject });
+        const p: Pending = { parts: [], left: threads, k: req.k, resolve, reject, localMs: 0, localEnd: 0, workerMs: 0, gcMs: 0 };
+        pending.set(id, p);
         setRef(true);
         // the workers start first; the calling thread scores its range while they run
         for (const w of workers) w.postMessage({ type: 'score', id, req });
         let part: Ranked | Error;
+        const t0 = performance.now();
         try {
           part = scoreLocal(req);
         } catch (e) {
           part = e instanceof Error ? e : new Error(String(e));
         }
+        p.localEnd = performance.now();
+        p.localMs = p.localEnd - t0;
         deliver(id, threads - 1, part);
       });
     },

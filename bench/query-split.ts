@@ -1,0 +1,100 @@
+/**
+ * Where each timed query's wall goes, in a scale-bench query process (issue 38; the 10M spread that
+ * comes in spells inside one process, docs/notes/2026-12-04-machine-probe.md): the calling thread's
+ * scoring of its doc range, the worker's scoring of the other (its own clock), the wait from the
+ * calling thread's part to the worker's (hand-off and queue), and the GC pauses of each isolate. If a
+ * slow spell is the host running the vCPUs slower, both ranges' scoring slows together with no GC;
+ * if it is GC, the pauses show it.
+ *
+ *   const gc = mainGcClock();
+ *   const rec = splitRecorder(gc);
+ *   const s = rec.before(); …one query… rec.after(s, wallMs);
+ *   const split = await rec.done();   // p50/p95 per part, Σ GC, and each query's row
+ */
+import { performance, PerformanceObserver } from 'node:perf_hooks';
+import { queryTimings, type QueryTimings } from '../retrieval/sparse/query-timings.js';
+import { latencyStats } from './measure.js';
+
+export interface PassSplit {
+  /** Timed queries the worker pool answered (0: the index was queried in-process; then only `queries` walls). */
+  pooled: number;
+  localP50Ms: number;
+  localP95Ms: number;
+  workerP50Ms: number;
+  workerP95Ms: number;
+  waitP50Ms: number;
+  waitP95Ms: number;
+  /** Σ GC pauses over the pass on the calling thread, and in the worker (a worker's pause is counted with the query after it). */
+  mainGcMs: number;
+  workerGcMs: number;
+  /** Each timed query in order: [wall, calling thread's scoring, worker's scoring, wait, calling thread's GC] in ms. */
+  queries: [number, number, number, number, number][];
+}
+
+export interface GcClock {
+  entries: { start: number; ms: number }[];
+  stop(): void;
+}
+
+/** The calling thread's GC pauses (PerformanceObserver 'gc'; delivered after the task that paused). */
+export function mainGcClock(): GcClock {
+  const entries: { start: number; ms: number }[] = [];
+  const obs = new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) entries.push({ start: e.startTime, ms: e.duration });
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  return { entries, stop: () => obs.disconnect() };
+}
+
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+export function splitRecorder(gc: GcClock) {
+  const rows: { t0: number; t1: number; wall: number; d: QueryTimings }[] = [];
+  return {
+    before: (): { t: number; q: QueryTimings } => ({ q: queryTimings(), t: performance.now() }),
+    after(s: { t: number; q: QueryTimings }, wallMs: number): void {
+      const q = queryTimings();
+      rows.push({
+        t0: s.t,
+        t1: s.t + wallMs,
+        wall: wallMs,
+        d: {
+          queries: q.queries - s.q.queries,
+          localMs: q.localMs - s.q.localMs,
+          workerMs: q.workerMs - s.q.workerMs,
+          waitMs: q.waitMs - s.q.waitMs,
+          workerGcMs: q.workerGcMs - s.q.workerGcMs,
+        },
+      });
+    },
+    /** The pass's split, once the GC entries of its last query have been delivered. */
+    async done(): Promise<PassSplit> {
+      await new Promise((r) => setTimeout(r, 5));
+      const mainGc = rows.map((x) => gc.entries.filter((e) => e.start >= x.t0 && e.start < x.t1).reduce((a, e) => a + e.ms, 0));
+      const local = latencyStats(rows.map((x) => x.d.localMs));
+      const worker = latencyStats(rows.map((x) => x.d.workerMs));
+      const wait = latencyStats(rows.map((x) => x.d.waitMs));
+      return {
+        pooled: rows.filter((x) => x.d.queries > 0).length,
+        localP50Ms: local.p50Ms,
+        localP95Ms: local.p95Ms,
+        workerP50Ms: worker.p50Ms,
+        workerP95Ms: worker.p95Ms,
+        waitP50Ms: wait.p50Ms,
+        waitP95Ms: wait.p95Ms,
+        mainGcMs: r2(mainGc.reduce((a, b) => a + b, 0)),
+        workerGcMs: r2(rows.reduce((a, x) => a + x.d.workerGcMs, 0)),
+        queries: rows.map((x, i) => [r2(x.wall), r2(x.d.localMs), r2(x.d.workerMs), r2(x.d.waitMs), r2(mainGc[i])]),
+      };
+    },
+  };
+}
+
+/** The log line's part: "split cold: own range p50 a, worker b, wait c ms, GC d + e ms; warm: …". */
+export function splitLine(s: { cold: PassSplit; warm: PassSplit }): string {
+  const one = (p: PassSplit) =>
+    p.pooled
+      ? `own range p50 ${p.localP50Ms}, worker ${p.workerP50Ms}, wait ${p.waitP50Ms} ms, GC ${p.mainGcMs} + ${p.workerGcMs} ms`
+      : 'in-process (no worker pool)';
+  return `split cold: ${one(s.cold)}; warm: ${one(s.warm)}`;
+}
