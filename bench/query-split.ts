@@ -12,7 +12,7 @@
  *   const split = await rec.done();   // p50/p95 per part, Σ GC, and each query's row
  */
 import { performance, PerformanceObserver } from 'node:perf_hooks';
-import { queryTimings, type QueryTimings } from '../retrieval/sparse/query-timings.js';
+import { queryTimings, threadCpu, type QueryTimings } from '../retrieval/sparse/query-timings.js';
 import { latencyStats } from './measure.js';
 
 export interface PassSplit {
@@ -27,8 +27,14 @@ export interface PassSplit {
   /** Σ GC pauses over the pass on the calling thread, and in the worker (a worker's pause is counted with the query after it). */
   mainGcMs: number;
   workerGcMs: number;
-  /** Each timed query in order: [wall, calling thread's scoring, worker's scoring, wait, calling thread's GC] in ms. */
-  queries: [number, number, number, number, number][];
+  /**
+   * Each range's scoring by the CPU its thread was on when it finished (Linux; −1 unknown): the p50
+   * and count of the calling thread's and the worker's parts together. A slow spell on one CPU (the
+   * host running that vCPU slower) shows as one CPU's p50 above the other's, whichever thread is on it.
+   */
+  byCpu: Record<string, { ranges: number; p50Ms: number }>;
+  /** Each timed query in order: [wall, calling thread's scoring, worker's scoring, wait, calling thread's GC] in ms, then [calling thread's CPU, worker's CPU]. */
+  queries: [number, number, number, number, number, number, number][];
 }
 
 export interface GcClock {
@@ -49,7 +55,7 @@ export function mainGcClock(): GcClock {
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
 export function splitRecorder(gc: GcClock) {
-  const rows: { t0: number; t1: number; wall: number; d: QueryTimings }[] = [];
+  const rows: { t0: number; t1: number; wall: number; d: QueryTimings; mainCpu: number }[] = [];
   return {
     before: (): { t: number; q: QueryTimings } => ({ q: queryTimings(), t: performance.now() }),
     after(s: { t: number; q: QueryTimings }, wallMs: number): void {
@@ -58,12 +64,14 @@ export function splitRecorder(gc: GcClock) {
         t0: s.t,
         t1: s.t + wallMs,
         wall: wallMs,
+        mainCpu: threadCpu(),
         d: {
           queries: q.queries - s.q.queries,
           localMs: q.localMs - s.q.localMs,
           workerMs: q.workerMs - s.q.workerMs,
           waitMs: q.waitMs - s.q.waitMs,
           workerGcMs: q.workerGcMs - s.q.workerGcMs,
+          lastWorkerCpu: q.lastWorkerCpu,
         },
       });
     },
@@ -74,6 +82,18 @@ export function splitRecorder(gc: GcClock) {
       const local = latencyStats(rows.map((x) => x.d.localMs));
       const worker = latencyStats(rows.map((x) => x.d.workerMs));
       const wait = latencyStats(rows.map((x) => x.d.waitMs));
+      const onCpu = new Map<number, number[]>();
+      for (const x of rows.filter((r) => r.d.queries > 0))
+        for (const [cpu, ms] of [
+          [x.mainCpu, x.d.localMs],
+          [x.d.lastWorkerCpu, x.d.workerMs],
+        ]) {
+          if (!onCpu.has(cpu)) onCpu.set(cpu, []);
+          onCpu.get(cpu)!.push(ms);
+        }
+      const byCpu = Object.fromEntries(
+        [...onCpu].sort((a, b) => a[0] - b[0]).map(([cpu, ms]) => [`cpu${cpu}`, { ranges: ms.length, p50Ms: latencyStats(ms).p50Ms }]),
+      );
       return {
         pooled: rows.filter((x) => x.d.queries > 0).length,
         localP50Ms: local.p50Ms,
@@ -84,7 +104,8 @@ export function splitRecorder(gc: GcClock) {
         waitP95Ms: wait.p95Ms,
         mainGcMs: r2(mainGc.reduce((a, b) => a + b, 0)),
         workerGcMs: r2(rows.reduce((a, x) => a + x.d.workerGcMs, 0)),
-        queries: rows.map((x, i) => [r2(x.wall), r2(x.d.localMs), r2(x.d.workerMs), r2(x.d.waitMs), r2(mainGc[i])]),
+        byCpu,
+        queries: rows.map((x, i) => [r2(x.wall), r2(x.d.localMs), r2(x.d.workerMs), r2(x.d.waitMs), r2(mainGc[i]), x.mainCpu, x.d.lastWorkerCpu]),
       };
     },
   };
@@ -94,7 +115,9 @@ export function splitRecorder(gc: GcClock) {
 export function splitLine(s: { cold: PassSplit; warm: PassSplit }): string {
   const one = (p: PassSplit) =>
     p.pooled
-      ? `own range p50 ${p.localP50Ms}, worker ${p.workerP50Ms}, wait ${p.waitP50Ms} ms, GC ${p.mainGcMs} + ${p.workerGcMs} ms`
+      ? `own range p50 ${p.localP50Ms}, worker ${p.workerP50Ms}, wait ${p.waitP50Ms} ms, GC ${p.mainGcMs} + ${p.workerGcMs} ms, by CPU ${Object.entries(p.byCpu)
+          .map(([c, v]) => `${c} ${v.p50Ms} (${v.ranges})`)
+          .join(', ')}`
       : 'in-process (no worker pool)';
   return `split cold: ${one(s.cold)}; warm: ${one(s.warm)}`;
 }

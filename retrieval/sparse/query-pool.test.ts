@@ -4,6 +4,7 @@
  * every thread rejects without unsettling the next one, and close() rejects a query in flight
  * instead of leaving it pending for ever.
  */
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildIndex } from '../../indexer/build.js';
 import { fromArray, tempDir, texts } from '../../indexer/build-test-helpers.js';
@@ -107,6 +108,8 @@ it("counts each answered query's own-range scoring, worker scoring and wait, for
       // the calling thread's scoring and the wait after it are parts of the query's wall
       expect(b.localMs - a.localMs + (b.waitMs - a.waitMs)).toBeLessThanOrEqual(wall + 0.01);
       expect(b.workerGcMs - a.workerGcMs).toBeGreaterThanOrEqual(0);
+      // the CPU the worker finished on, read from /proc/thread-self/stat in the worker (Linux)
+      if (process.platform === 'linux') expect(b.lastWorkerCpu).toBeOneOf([...Array(availableParallelism()).keys()]);
     }
     const before = queryTimings();
     const bad = { ...reqs[0], counts: reqs[0].counts.map(BigInt) } as unknown as ScoreRequest;

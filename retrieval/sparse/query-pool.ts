@@ -54,6 +54,7 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
     localEnd: number;
     workerMs: number;
     gcMs: number;
+    workerCpu: number;
   };
   const pending = new Map<number, Pending>();
   /** The workers' GC sums as last reported (one per worker). */
@@ -89,10 +90,11 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
     return scoreTopK(local, req);
   };
   /** One range's answer for request `id` (range `t`; threads − 1 is the calling thread's): the last one resolves it with the merge, a failure rejects it at once. */
-  const deliver = (id: number, t: number, part: Ranked | Error, worker?: { ms: number; gcMs: number }) => {
+  const deliver = (id: number, t: number, part: Ranked | Error, worker?: { ms: number; gcMs: number; cpu: number }) => {
     const p = pending.get(id);
     if (!p) return;
     if (worker) {
+      if (worker.ms >= p.workerMs) p.workerCpu = worker.cpu;
       p.workerMs = Math.max(p.workerMs, worker.ms);
       p.gcMs += worker.gcMs - (workerGc[t] ?? 0);
       workerGc[t] = worker.gcMs;
@@ -104,7 +106,7 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
       p.parts[t] = part;
       if (--p.left === 0) {
         pending.delete(id);
-        addQueryTimings({ localMs: p.localMs, workerMs: p.workerMs, waitMs: performance.now() - p.localEnd, workerGcMs: p.gcMs });
+        addQueryTimings({ localMs: p.localMs, workerMs: p.workerMs, waitMs: performance.now() - p.localEnd, workerGcMs: p.gcMs, lastWorkerCpu: p.workerCpu });
         p.resolve(mergeRanked(p.parts, p.k));
       }
     }
@@ -114,18 +116,20 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
     const lo = bound(t);
     const hi = bound(t + 1);
     const w = spawnWorker(import.meta.url, './query-worker.js');
-    w.on('message', (m: { type: string; id: number; docs?: number[]; scores?: number[]; ms?: number; gcMs?: number; message?: string; code?: ErrorCode }) =>
-      deliver(
-        m.id,
-        t,
-        m.type === 'error'
-          ? // a LexcaseError (INDEX_CORRUPT: a posting block failed its checksum) keeps its code and message
-            m.code
-            ? new LexcaseError(m.code, m.message ?? '')
-            : new Error(`query worker failed: ${m.message}`)
-          : { docs: m.docs!, scores: m.scores! },
-        m.type === 'error' ? undefined : { ms: m.ms ?? 0, gcMs: m.gcMs ?? 0 },
-      ),
+    w.on(
+      'message',
+      (m: { type: string; id: number; docs?: number[]; scores?: number[]; ms?: number; gcMs?: number; cpu?: number; message?: string; code?: ErrorCode }) =>
+        deliver(
+          m.id,
+          t,
+          m.type === 'error'
+            ? // a LexcaseError (INDEX_CORRUPT: a posting block failed its checksum) keeps its code and message
+              m.code
+              ? new LexcaseError(m.code, m.message ?? '')
+              : new Error(`query worker failed: ${m.message}`)
+            : { docs: m.docs!, scores: m.scores! },
+          m.type === 'error' ? undefined : { ms: m.ms ?? 0, gcMs: m.gcMs ?? 0, cpu: m.cpu ?? -1 },
+        ),
     );
     w.on('error', fail);
     // a worker that exits unasked (not by close()) would leave its queries pending for ever
@@ -142,7 +146,7 @@ export function createQueryPool(data: ScoringData, threads: number, cacheBytes?:
       if (req.ids.length === 0 || req.k <= 0) return Promise.resolve({ docs: [], scores: [] });
       return new Promise<Ranked>((resolve, reject) => {
         const id = nextId++;
-        const p: Pending = { parts: [], left: threads, k: req.k, resolve, reject, localMs: 0, localEnd: 0, workerMs: 0, gcMs: 0 };
+        const p: Pending = { parts: [], left: threads, k: req.k, resolve, reject, localMs: 0, localEnd: 0, workerMs: 0, gcMs: 0, workerCpu: -1 };
         pending.set(id, p);
         setRef(true);
         // the workers start first; the calling thread scores its range while they run

@@ -8,6 +8,7 @@
  * before the pool starts (the bench's query processes set it); the scoring times are always kept
  * (two clock reads per range).
  */
+import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 
 export interface QueryTimings {
@@ -21,9 +22,11 @@ export interface QueryTimings {
   waitMs: number;
   /** Σ ms of GC pauses in the workers' isolates (0 unless LEXCASE_QUERY_TIMINGS=1). */
   workerGcMs: number;
+  /** The CPU the last query's (slowest) worker ran on when it finished (Linux, LEXCASE_QUERY_TIMINGS=1; else −1). */
+  lastWorkerCpu: number;
 }
 
-const totals: QueryTimings = { queries: 0, localMs: 0, workerMs: 0, waitMs: 0, workerGcMs: 0 };
+const totals: QueryTimings = { queries: 0, localMs: 0, workerMs: 0, waitMs: 0, workerGcMs: 0, lastWorkerCpu: -1 };
 
 /** A copy of this process's totals so far (subtract two to get one query's). */
 export function queryTimings(): QueryTimings {
@@ -33,6 +36,7 @@ export function queryTimings(): QueryTimings {
 /** Called by the pool once per answered query. */
 export function addQueryTimings(t: Omit<QueryTimings, 'queries'>): void {
   totals.queries++;
+  totals.lastWorkerCpu = t.lastWorkerCpu;
   totals.localMs += t.localMs;
   totals.workerMs += t.workerMs;
   totals.waitMs += t.waitMs;
@@ -49,4 +53,15 @@ export function gcClock(): () => number {
   });
   obs.observe({ entryTypes: ['gc'] });
   return () => ms;
+}
+
+/** The CPU the calling thread is on (field 39 of /proc/thread-self/stat); −1 where it cannot be read. */
+export function threadCpu(): number {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'latin1');
+    const cpu = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[36]);
+    return Number.isInteger(cpu) ? cpu : -1;
+  } catch {
+    return -1;
+  }
 }

@@ -2,15 +2,15 @@
  * Query worker: scores one doc range of a shared (SharedArrayBuffer) sparse index.
  *   → {type:'init', data: ScoringData, lo, hi, timings?}
  *   → {type:'score', id, req: ScoreRequest}   ← {type:'result', id, docs, scores, ms, gcMs} | {type:'error', id, message}
- * `ms`: this worker's scoring time for the request; `gcMs`: its isolate's GC pauses so far when
- * `timings` was asked at init, else 0 (query-timings.ts; GC entries arrive after the task that paused,
+ * `ms`: this worker's scoring time for the request; `gcMs`: its isolate's GC pauses so far and `cpu`
+ * the CPU it is on when `timings` was asked at init, else 0 and −1 (query-timings.ts; GC entries arrive after the task that paused,
  * so a pause inside one request is counted with the next).
  * `req.approx` (opt-in posting budget, approx.ts) travels inside the request; the kept plan prefix
  * depends only on index-wide document frequencies, so every worker scores the same terms.
  */
 import { parentPort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { gcClock } from './query-timings.js';
+import { gcClock, threadCpu } from './query-timings.js';
 import { isLexcaseError } from '../../core/errors.js';
 import { prewarmPostings, setCacheBudget } from './decoded-postings.js';
 import { scoreTopK, type ScoreRequest } from './score-core.js';
@@ -20,6 +20,7 @@ let view: ScoringView | undefined;
 /** A failure while warming up (a posting block that fails its checksum): every request answers it. */
 let initError: unknown;
 let gcMs: () => number = () => 0;
+let timings = false;
 
 /** An error as a message: a LexcaseError keeps its code and message (INDEX_CORRUPT naming the file), anything else its stack. */
 const errorMessage = (id: number | undefined, e: unknown) =>
@@ -29,7 +30,7 @@ parentPort!.on(
   'message',
   (m: { type: string; id?: number; data?: ScoringData; lo?: number; hi?: number; cacheBytes?: number; timings?: boolean; req?: ScoreRequest }) => {
     if (m.type === 'init') {
-      if (m.timings) gcMs = gcClock();
+      if (m.timings) (gcMs = gcClock()), (timings = true);
       view = scoringView(m.data!, m.lo, m.hi);
       // This worker's share of the index's decoded-list cache budget (list-cache.ts), before prewarming fills it.
       if (m.cacheBytes !== undefined) setCacheBudget(view, m.cacheBytes);
@@ -46,7 +47,15 @@ parentPort!.on(
       if (initError) throw initError;
       const t0 = performance.now();
       const r = scoreTopK(view!, m.req!);
-      parentPort!.postMessage({ type: 'result', id: m.id, docs: r.docs, scores: r.scores, ms: performance.now() - t0, gcMs: gcMs() });
+      parentPort!.postMessage({
+        type: 'result',
+        id: m.id,
+        docs: r.docs,
+        scores: r.scores,
+        ms: performance.now() - t0,
+        gcMs: gcMs(),
+        cpu: timings ? threadCpu() : -1,
+      });
     } catch (e) {
       parentPort!.postMessage(errorMessage(m.id, e));
     }
