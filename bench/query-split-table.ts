@@ -12,27 +12,9 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { latencyStats } from './measure.js';
-import type { PassSplit } from './query-split.js';
+import { cpuRatio, type PassSplit } from './query-split.js';
 import type { ScaleResults } from './scale.js';
 import type { ShapeResult } from './scale-child.js';
-
-/** Median over a pass's queries of the range time on cpu1 ÷ that on cpu0 (queries with one range on each); undefined if none. */
-export function cpuRatio(p: PassSplit): number | undefined {
-  const rs: number[] = [];
-  for (const [, own, worker, , , mainCpu, workerCpu] of p.queries) {
-    const on = new Map([
-      [mainCpu, own],
-      [workerCpu, worker],
-    ]);
-    const a = on.get(0);
-    const b = on.get(1);
-    if (a !== undefined && b !== undefined && a > 0) rs.push(b / a);
-  }
-  if (!rs.length) return undefined;
-  rs.sort((x, y) => x - y);
-  const m = rs.length >> 1;
-  return Math.round((rs.length % 2 ? rs[m] : (rs[m - 1] + rs[m]) / 2) * 100) / 100;
-}
 
 export function splitTable(res: ScaleResults): string {
   const lines = [

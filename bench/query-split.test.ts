@@ -1,11 +1,10 @@
 /**
- * The query split (bench/query-split.ts) and its table (bench/query-split-table.ts): a CPU that runs
+ * The query split (bench/query-split.ts): a CPU that runs
  * slower shows as its ranges' p50 and as the cpu1 ÷ cpu0 ratio, whichever thread is on it (the threads
  * swap CPUs halfway here, as they did in a 10M query process: docs/notes/2026-12-04-vcpu-spells.md).
  */
 import { describe, expect, it } from 'vitest';
-import { cpuRatio } from './query-split-table.js';
-import { splitLine, type PassSplit } from './query-split.js';
+import { cpuRatio, splitLine, type PassSplit } from './query-split.js';
 
 /** 20 queries, both halves 4 ms of work; cpu1 1.5× slower; the calling thread on cpu0 then, from query 10, on cpu1. */
 function pass(): PassSplit {
@@ -49,7 +48,7 @@ describe('the query split', () => {
   it("prints each pass's parts and CPUs on the query's log line", () => {
     const p = pass();
     expect(splitLine({ cold: p, warm: { ...p, pooled: 0 } })).toBe(
-      'split cold: own range p50 5, worker 5, wait 1 ms, GC 0 + 1.5 ms, by CPU cpu0 4 (20), cpu1 6 (20); warm: in-process (no worker pool)',
+      "split cold: own range p50 5, worker 5, wait 1 ms, GC 0 + 1.5 ms, by CPU cpu0 4 (20), cpu1 6 (20), cpu1 ÷ cpu0 1.5: one CPU ran slower (the host's; the figure is kept); warm: in-process (no worker pool)",
     );
   });
 });

@@ -111,13 +111,39 @@ export function splitRecorder(gc: GcClock) {
   };
 }
 
+/** Median over a pass's queries of the range time on cpu1 ÷ that on cpu0 (queries with one range on each); undefined if none. */
+export function cpuRatio(p: PassSplit): number | undefined {
+  const rs: number[] = [];
+  for (const [, own, worker, , , mainCpu, workerCpu] of p.queries) {
+    const on = new Map([
+      [mainCpu, own],
+      [workerCpu, worker],
+    ]);
+    const a = on.get(0);
+    const b = on.get(1);
+    if (a !== undefined && b !== undefined && a > 0) rs.push(b / a);
+  }
+  if (!rs.length) return undefined;
+  rs.sort((x, y) => x - y);
+  const m = rs.length >> 1;
+  return Math.round((rs.length % 2 ? rs[m] : (rs[m - 1] + rs[m]) / 2) * 100) / 100;
+}
+
+/** A pass whose CPUs' ratio is past this (or its inverse) says so on the log line: one vCPU ran slower (docs/notes/2026-12-04-vcpu-spells.md). */
+export const CPU_SKEW = 1.2;
+
 /** The log line's part: "split cold: own range p50 a, worker b, wait c ms, GC d + e ms; warm: …". */
+const skew = (p: PassSplit): string => {
+  const r = cpuRatio(p);
+  return r !== undefined && (r >= CPU_SKEW || r <= 1 / CPU_SKEW) ? `, cpu1 ÷ cpu0 ${r}: one CPU ran slower (the host's; the figure is kept)` : '';
+};
+
 export function splitLine(s: { cold: PassSplit; warm: PassSplit }): string {
   const one = (p: PassSplit) =>
     p.pooled
       ? `own range p50 ${p.localP50Ms}, worker ${p.workerP50Ms}, wait ${p.waitP50Ms} ms, GC ${p.mainGcMs} + ${p.workerGcMs} ms, by CPU ${Object.entries(p.byCpu)
           .map(([c, v]) => `${c} ${v.p50Ms} (${v.ranges})`)
-          .join(', ')}`
+          .join(', ')}${skew(p)}`
       : 'in-process (no worker pool)';
   return `split cold: ${one(s.cold)}; warm: ${one(s.warm)}`;
 }
