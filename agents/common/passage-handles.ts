@@ -17,10 +17,10 @@
  *   });
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { isAIMessage, type AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { createMiddleware } from 'langchain';
 import { recordRefusedInput } from '../../retrieval/tools/refused-input.js';
+import { replyOfCall } from './repeated-tool-calls.js';
 
 let wrappedCalls = 0;
 
@@ -187,10 +187,7 @@ export class PassageHandles {
       name: 'LexcasePassageHandlesInCallOrder',
       wrapToolCall: async (request, handler) => {
         const id = request.toolCall.id;
-        const messages = ((request.state as { messages?: BaseMessage[] }).messages ?? []) as BaseMessage[];
-        const reply = id ? [...messages].reverse().find((m) => isAIMessage(m) && ((m as AIMessage).tool_calls ?? []).some((c) => c.id === id)) : undefined;
-        const calls = reply ? ((reply as AIMessage).tool_calls ?? []) : [];
-        const at = calls.findIndex((c) => c.id === id);
+        const { calls, at } = replyOfCall(request.state, id);
         if (!id || at < 0) return handler(request);
         this.earlierEnded.set(
           id,

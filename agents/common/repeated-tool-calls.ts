@@ -36,6 +36,17 @@ export function repeatsIn(calls: readonly { name: string; args?: unknown }[]): (
   });
 }
 
+/**
+ * The calls of the model reply that asked for tool call `id` (the latest reply naming it, from a
+ * createAgent state's messages), and the call's place among them (−1 when no reply names it).
+ */
+export function replyOfCall(state: unknown, id: string | undefined): { calls: NonNullable<AIMessage['tool_calls']>; at: number } {
+  const messages = ((state as { messages?: BaseMessage[] }).messages ?? []) as BaseMessage[];
+  const reply = id ? [...messages].reverse().find((m) => isAIMessage(m) && ((m as AIMessage).tool_calls ?? []).some((c) => c.id === id)) : undefined;
+  const calls = reply ? ((reply as AIMessage).tool_calls ?? []) : [];
+  return { calls, at: calls.findIndex((c) => c.id === id) };
+}
+
 /** Middleware for createAgent loops: a repeat of a call earlier in the same reply is answered with that call's result, not run. */
 export function repeatedCallsOnce() {
   const results = new Map<string, Promise<unknown>>();
@@ -54,10 +65,7 @@ export function repeatedCallsOnce() {
     name: 'LexcaseRepeatedCallsOnce',
     wrapToolCall: async (request, handler) => {
       const id = request.toolCall.id;
-      const messages = ((request.state as { messages?: BaseMessage[] }).messages ?? []) as BaseMessage[];
-      const reply = id ? [...messages].reverse().find((m) => isAIMessage(m) && ((m as AIMessage).tool_calls ?? []).some((c) => c.id === id)) : undefined;
-      const calls = reply ? ((reply as AIMessage).tool_calls ?? []) : [];
-      const at = calls.findIndex((c) => c.id === id);
+      const { calls, at } = replyOfCall(request.state, id);
       const firstAt = at >= 0 ? repeatsIn(calls)[at] : undefined;
       const firstId = firstAt !== undefined ? calls[firstAt].id : undefined;
       if (!id || at < 0) return handler(request);
