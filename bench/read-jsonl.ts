@@ -11,6 +11,7 @@
  * (docs/notes/2026-12-04-build-page-faults.md).
  */
 import { open } from 'node:fs/promises';
+import { LineSplitter } from '../corpora/line-splitter.js';
 import type { Passage } from '../corpora/types.js';
 
 const parseLine = (buf: Buffer, start: number, end: number): Passage => JSON.parse(buf.toString('utf8', start, end)) as Passage;
@@ -50,28 +51,13 @@ export async function* readPassagesJsonl(file: string, bufferBytes = 4 << 20): A
 
 /**
  * The same reader over a stream of Buffers (the scale bench's generator process writes JSONL to a
- * pipe); a line split across chunks (a UTF-8 character too) is joined from its pieces and decoded whole.
+ * pipe), split by corpora/line-splitter.ts: a line split across chunks (a UTF-8 character too) is
+ * joined from its pieces and decoded whole.
  */
 export async function* readPassagesJsonlStream(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Passage> {
-  let parts: Buffer[] = [];
-  let pending = 0;
-  for await (const c of stream) {
-    const chunk = typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
-    let start = 0;
-    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-      if (parts.length) {
-        const line = Buffer.concat([...parts, chunk.subarray(start, nl)], pending + nl - start);
-        parts = [];
-        pending = 0;
-        if (line.length) yield parseLine(line, 0, line.length);
-      } else if (nl > start) yield parseLine(chunk, start, nl);
-      start = nl + 1;
-    }
-    if (start < chunk.length) {
-      parts.push(chunk.subarray(start));
-      pending += chunk.length - start;
-    }
-  }
-  const last = Buffer.concat(parts, pending);
-  if (last.toString('utf8').trim()) yield parseLine(last, 0, last.length);
+  const split = new LineSplitter();
+  for await (const c of stream)
+    for (const line of split.push(typeof c === 'string' ? Buffer.from(c, 'utf8') : c)) if (line.length) yield parseLine(line, 0, line.length);
+  const last = split.end();
+  if (last?.toString('utf8').trim()) yield parseLine(last, 0, last.length);
 }

@@ -12,6 +12,7 @@ import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { envNumber } from '../core/env-number.js';
 import { errors, LexcaseError } from '../core/errors.js';
+import { LineSplitter } from './line-splitter.js';
 
 export interface Line {
   /** 1-based line number in the (decompressed) file. */
@@ -101,39 +102,24 @@ export interface ReadLinesOptions {
 export async function* readLines(file: string, opts: ReadLinesOptions = {}): AsyncGenerator<Line> {
   await assertReadableFile(file);
   const limit = opts.maxLineBytes ?? defaultMaxLineBytes();
-  let parts: Buffer[] = [];
-  let pending = 0;
-  let line = 0;
-  const decode = (bytes: Buffer): string => {
+  const split = new LineSplitter(limit, (n) => errors.lineTooLong(file, n, limit));
+  const decode = (bytes: Buffer, line: number): string => {
     let end = bytes.length;
     if (end && bytes[end - 1] === 13) end--;
     let text = bytes.toString('utf8', 0, end);
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     return text;
   };
-  const take = (piece: Buffer): Buffer => {
-    const whole = parts.length ? Buffer.concat([...parts, piece], pending + piece.length) : piece;
-    parts = [];
-    pending = 0;
-    return whole;
-  };
+  let line = 0;
+  let first = true;
   const stream = openBytes(file);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (line === 0 && !pending) checkHead(file, chunk);
-      let start = 0;
-      let nl: number;
-      while ((nl = chunk.indexOf(10, start)) !== -1) {
-        if (pending + nl - start > limit) throw errors.lineTooLong(file, line + 1, limit);
-        const bytes = take(chunk.subarray(start, nl));
+      if (first) checkHead(file, chunk);
+      first = false;
+      for (const bytes of split.push(chunk)) {
         line++;
-        yield { line, text: decode(bytes) };
-        start = nl + 1;
-      }
-      if (start < chunk.length) {
-        pending += chunk.length - start;
-        if (pending > limit) throw errors.lineTooLong(file, line + 1, limit);
-        parts.push(chunk.subarray(start));
+        yield { line, text: decode(bytes, line) };
       }
     }
   } catch (e) {
@@ -142,9 +128,9 @@ export async function* readLines(file: string, opts: ReadLinesOptions = {}): Asy
   } finally {
     stream.destroy();
   }
-  if (pending) {
-    const bytes = take(Buffer.alloc(0));
+  const last = split.end();
+  if (last) {
     line++;
-    yield { line, text: decode(bytes) };
+    yield { line, text: decode(last, line) };
   }
 }
