@@ -133,10 +133,13 @@ export function cpuRatio(p: PassSplit): number | undefined {
 export const CPU_SKEW = 1.2;
 
 /** The log line's part: "split cold: own range p50 a, worker b, wait c ms, GC d + e ms; warm: …". */
-const skew = (p: PassSplit): string => {
+/** Whether the pass's two CPUs differ by CPU_SKEW or more (cpuRatio). */
+export function cpuSkewed(p: PassSplit): boolean {
   const r = cpuRatio(p);
-  return r !== undefined && (r >= CPU_SKEW || r <= 1 / CPU_SKEW) ? `, cpu1 ÷ cpu0 ${r}: one CPU ran slower (the host's; the figure is kept)` : '';
-};
+  return r !== undefined && (r >= CPU_SKEW || r <= 1 / CPU_SKEW);
+}
+
+const skew = (p: PassSplit): string => (cpuSkewed(p) ? `, cpu1 ÷ cpu0 ${cpuRatio(p)}: one CPU ran slower (the host's; the figure is kept)` : '');
 
 export function splitLine(s: { cold: PassSplit; warm: PassSplit }): string {
   const one = (p: PassSplit) =>

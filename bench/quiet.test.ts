@@ -268,6 +268,39 @@ describe('scale bench targets and the docs stamp refuse figures taken beside oth
     );
   });
 
+  it('counts the query processes behind a figure that had one CPU slower, and says so in the verdict table', () => {
+    /** A cold pass of 10 queries: cpu1's half `ratio` × cpu0's (the worker on cpu1). */
+    const pass = (ratio: number) => ({
+      pooled: 10,
+      localP50Ms: 2,
+      localP95Ms: 2,
+      workerP50Ms: 2 * ratio,
+      workerP95Ms: 2 * ratio,
+      waitP50Ms: 0.1,
+      waitP95Ms: 0.1,
+      mainGcMs: 0,
+      workerGcMs: 0,
+      byCpu: {},
+      queries: Array.from({ length: 10 }, () => [2 * ratio + 0.1, 2, 2 * ratio, 0.1, 0, 0, 1] as [number, number, number, number, number, number, number]),
+    });
+    const r = run10M(0.5, 1.2);
+    const agent = r.queries[0].shapes[1];
+    agent.processes = [1, 1.5, 1.05, 0.7, 1].map((ratio) => ({
+      p50Ms: 2 * Math.max(1, ratio),
+      p95Ms: 4,
+      cpuP50Ms: 2,
+      cpuP95Ms: 2,
+      loadAvgAtStart: [0.5, 0.5, 0.5],
+      split: { cold: pass(ratio), warm: pass(1) },
+    }));
+    const targets = checkScaleTargets([r], 2);
+    // 1.5 and 0.7 (cpu0 1.43× slower) count; 1.05 does not; the barexam shape had no split
+    expect(targets.find((t) => t.target === 'agent query p50, cold (bench bm25)')).toMatchObject({ slowCpu: 2 });
+    expect(targets.find((t) => t.target === 'Bar Exam question p50, cold (bm25)')?.slowCpu).toBeUndefined();
+    const md = renderScaleMarkdown([{ runs: [r], targets, options: { corpora: ['bench'] } } as unknown as ScaleResults]);
+    expect(md).toMatch(/\| agent query p50, cold \(bench bm25\) \| 2 ms \(median of 5 processes: 2–3; 2 with one CPU slower, the host's\) \|/);
+  });
+
   it("names every shape in the table in its legend, from the rows' corpora, when merged runs' options name one corpus", () => {
     const zipf: ScaleRun = { ...run10M(0.5, 1.2), profile: 'zipf' };
     // scale-plot's merged result carries the options of one run (here zipf only) over rows of both corpora

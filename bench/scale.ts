@@ -23,10 +23,11 @@ import {
   type ScaleGenerateResult,
   type ScaleQueryResult,
   type ScaleShape,
+  type ShapeResult,
 } from './scale-child.js';
 import { AGREE_QUERIES, resolveBm25sSrc, runBm25sPeer, topAgreement, type Agreement, type Bm25sResult } from './bm25s-peer.js';
 import { type HugePages, hugePages, type PhaseProbe, probeLine, probeMachine } from './machine-probe.js';
-import { splitLine } from './query-split.js';
+import { cpuSkewed, splitLine } from './query-split.js';
 import { runChild } from './spawn-child.js';
 import { type ProcessRecord, type QueryProcessOutcome, type QueryProcessResult, runQueryProcesses, type UnfinishedQueries } from './scale-processes.js';
 import {
@@ -144,6 +145,8 @@ export interface ScaleTarget {
   note?: string;
   /** With --query-runs N > 1: each query process's figure; `value` is their median. */
   processes?: number[];
+  /** Query processes behind the figure whose cold pass had one CPU ≥ 1.2× slower than the other (the host's: bench/query-split.ts); absent when none. */
+  slowCpu?: number;
 }
 
 export interface ScaleResults {
@@ -689,6 +692,7 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTa
     phases: Phase[],
     direction: 'max' | 'min' = 'max',
     of?: number[],
+    slowCpu?: number,
   ) => {
     const c = quietClaim(phases, maxLoad);
     const within = value === null ? null : direction === 'max' ? value <= limit : value >= limit;
@@ -704,11 +708,15 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTa
       load: c.load,
       others: c.others,
       ...(of && of.length > 1 ? { processes: of } : {}),
+      ...(slowCpu ? { slowCpu } : {}),
       ...(met === null && value !== null ? { note: `within the limit but ${c.reason} on ${usableCpus} usable cores` } : {}),
     });
   };
   /** Each query process's figure of a shape (with --query-runs N > 1), for the target's record. */
   const each = (x: { s: { processes?: { p50Ms: number; p95Ms: number }[] } }, f: (p: { p50Ms: number; p95Ms: number }) => number) => x.s.processes?.map(f);
+  /** How many of the shape's query processes (or the one) had a cold pass with one CPU slower (bench/query-split.ts). */
+  const slowIn = (x: { s: ShapeResult }) =>
+    (x.s.processes?.length ? x.s.processes.map((p) => p.split) : [x.s.split]).filter((sp) => sp && cpuSkewed(sp.cold)).length;
   for (const r of at) {
     const b = r.build;
     if (b) {
@@ -730,6 +738,7 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTa
           inQuery(agent),
           'max',
           each(agent, (p) => p.p50Ms),
+          slowIn(agent),
         );
         push(
           `agent query p95, cold (${r.profile} ${q.method})`,
@@ -740,6 +749,7 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTa
           inQuery(agent),
           'max',
           each(agent, (p) => p.p95Ms),
+          slowIn(agent),
         );
       }
       const bar = shapeOf(r, q.method, 'barexam');
@@ -753,6 +763,7 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTa
           inQuery(bar),
           'max',
           each(bar, (p) => p.p50Ms),
+          slowIn(bar),
         );
       const worst = shapeOf(r, q.method, 'worst');
       if (worst)
@@ -765,6 +776,7 @@ export function checkScaleTargets(runs: ScaleRun[], usableCpus: number): ScaleTa
           inQuery(worst),
           'max',
           each(worst, (p) => p.p50Ms),
+          slowIn(worst),
         );
     }
   }
@@ -885,7 +897,7 @@ export function renderScaleMarkdown(all: ScaleResults[]): string {
     lines.push('', '| target | value | limit | verdict | load | others cores |', '|---|---:|---:|---|---:|---:|');
     for (const t of targets)
       lines.push(
-        `| ${t.target} | ${t.value === null ? '–' : round(t.value, 2)} ${t.unit}${t.processes ? ` (median of ${t.processes.length} processes: ${span(t.processes)})` : ''} | ${t.direction === 'min' ? '≥' : '≤'} ${t.limit} ${t.unit} | ${t.met === true ? 'met' : t.met === false ? 'missed' : `not claimed${t.note ? ` (${t.note.replace(/^.*?not claimed: /, '')})` : ''}`} | ${t.load ?? '–'} | ${t.others ?? '–'} |`,
+        `| ${t.target} | ${t.value === null ? '–' : round(t.value, 2)} ${t.unit}${t.processes ? ` (median of ${t.processes.length} processes: ${span(t.processes)}${t.slowCpu ? `; ${t.slowCpu} with one CPU slower, the host's` : ''})` : t.slowCpu ? ' (one CPU slower, the host’s)' : ''} | ${t.direction === 'min' ? '≥' : '≤'} ${t.limit} ${t.unit} | ${t.met === true ? 'met' : t.met === false ? 'missed' : `not claimed${t.note ? ` (${t.note.replace(/^.*?not claimed: /, '')})` : ''}`} | ${t.load ?? '–'} | ${t.others ?? '–'} |`,
       );
   }
   const shapes = new Set<string>();
