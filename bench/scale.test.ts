@@ -9,6 +9,7 @@ import { latencyStats } from './measure.js';
 import { syntheticQueries } from './synthetic.js';
 import type { ScaleResults } from './scale.js';
 import { fitPowerLaw, projections, writeScaleDocs } from './scale-plot.js';
+import { compactJson } from './scale.js';
 
 const run = promisify(execFile);
 
@@ -362,3 +363,21 @@ it('a bad --scale option is one line naming it and exit 2, nothing run', async (
     expect(err?.stdout).toBe('');
   }
 }, 120_000);
+
+it('writes result files with each array of numbers on one line, the same JSON', () => {
+  const value = {
+    a: [1, 2.5, -3e-7],
+    rows: [
+      [1, 2],
+      [3, 4],
+    ],
+    o: { s: 'x', n: null, e: [] as number[] },
+    mixed: [1, 'a'],
+  };
+  const text = compactJson(value);
+  expect(JSON.parse(text)).toEqual(value);
+  expect(text).toContain('"a": [1,2.5,-3e-7]');
+  expect(text).toContain('    [1,2],\n    [3,4]');
+  // an array that holds anything but numbers keeps one element a line
+  expect(text).toContain('"mixed": [\n    1,\n    "a"\n  ]');
+});

@@ -607,11 +607,19 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResults> {
   return results;
 }
 
+/**
+ * JSON indented by 2 with each array of numbers on one line: the per-query rows of the query split
+ * (bench/query-split.ts) made a 10M result 23× the size, one number a line.
+ */
+export function compactJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/\[\n\s*(-?\d[\d.eE+-]*(?:,\n\s*-?\d[\d.eE+-]*)*)\n\s*\]/g, (_, xs: string) => `[${xs.replace(/\s+/g, '')}]`);
+}
+
 /** scale-<start stamp>.{json,md} (after every run; finishedAt empty until the end) and, at the end, scale-latest.{json,md}. */
 async function writeResults(outDir: string, results: ScaleResults, final: boolean): Promise<void> {
   await mkdir(outDir, { recursive: true });
   const stamp = results.startedAt.replace(/[:.]/g, '-');
-  const json = JSON.stringify(results, null, 2);
+  const json = compactJson(results);
   const md = renderScaleMarkdown([results]);
   for (const name of final ? [`scale-${stamp}`, 'scale-latest'] : [`scale-${stamp}`]) {
     await writeFile(join(outDir, `${name}.json`), json);
