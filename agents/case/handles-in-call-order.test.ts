@@ -8,11 +8,10 @@
 import { tool } from '@langchain/core/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { llmConfigSchema } from '../../core/config.js';
-import { createChatModel } from '../../core/llm/factory.js';
-import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import type { ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { runAdvocate } from './advocate.js';
 import { keywordRetriever, PASSAGES, QUESTION } from './test-support/fixtures.js';
+import { oneReplyOfCalls, type ToolMessageSeen } from './test-support/one-reply-server.js';
 
 let srv: ScriptedServer | undefined;
 afterEach(async () => {
@@ -51,21 +50,19 @@ async function advocateSeen(secondFinishesFirst: boolean) {
     () => secondDone(),
     finished,
   );
-  let seen: { tool_call_id?: string; results: string[] }[] = [];
-  srv = await startScriptedServer((req: RecordedRequest) => {
-    const msgs = req.body.messages as { role: string; content: string; tool_call_id?: string }[];
-    const toolMsgs = msgs.filter((m) => m.role === 'tool');
-    if (toolMsgs.length === 0)
-      return {
-        toolCalls: [
-          { name: 'bm25_search', args: { query: 'witness impeach credibility', k: 2 }, id: 'call_a' },
-          { name: 'qld_search', args: { query: 'relevant evidence admissible', k: 2 }, id: 'call_b' },
-        ],
-      };
-    seen = toolMsgs.map((m) => ({ tool_call_id: m.tool_call_id, results: (JSON.parse(m.content).results as { id: string }[]).map((r) => r.id) }));
-    return { content: JSON.stringify({ analysis: 'a', evidence: [{ id: 'P1', justification: 'j' }] }) };
-  });
-  const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000 }));
+  let seen: ToolMessageSeen[] = [];
+  const made = await oneReplyOfCalls(
+    [
+      { name: 'bm25_search', args: { query: 'witness impeach credibility', k: 2 }, id: 'call_a' },
+      { name: 'qld_search', args: { query: 'relevant evidence admissible', k: 2 }, id: 'call_b' },
+    ],
+    (msgs) => {
+      seen = msgs;
+      return ['P1'];
+    },
+  );
+  srv = made.srv;
+  const llm = made.llm;
   const r = await runAdvocate({ llm, tools: [bm25, qld], facts: QUESTION.question, hypothesis: { key: 'A', letter: 'A', text: 'impeach' }, k: 1 });
   await srv.close();
   srv = undefined;
@@ -79,7 +76,7 @@ describe('passage handles of parallel tool calls', () => {
     expect(inOrder.finished).toEqual(['bm25_search', 'qld_search']);
     expect(reversed.finished).toEqual(['qld_search', 'bm25_search']); // the second call really finished first
     // the first call's passages are P1, P2 both times, and the model saw the same text
-    expect(inOrder.seen.map((m) => m.results)).toEqual([
+    expect(inOrder.seen.map((m) => m.handles)).toEqual([
       ['P1', 'P2'],
       ['P3', 'P4'],
     ]);

@@ -6,12 +6,11 @@
 import { tool } from '@langchain/core/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { llmConfigSchema } from '../../core/config.js';
-import { createChatModel } from '../../core/llm/factory.js';
-import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
+import type { ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { runAdvocate } from './advocate.js';
 import { RRF_K } from './tool-trace.js';
 import { keywordRetriever, PASSAGES, QUESTION } from './test-support/fixtures.js';
+import { oneReplyOfCalls } from './test-support/one-reply-server.js';
 import { runToolCallCount } from '../../eval/run-counts.js';
 
 let srv: ScriptedServer | undefined;
@@ -33,21 +32,18 @@ describe('identical tool calls in one reply', () => {
       { name: 'bm25_search', description: 'search', schema: z.object({ query: z.string(), k: z.number().int().optional() }) },
     );
     let answered: string[] = [];
-    srv = await startScriptedServer((req: RecordedRequest) => {
-      const msgs = req.body.messages as { role: string; content: string; tool_call_id?: string }[];
-      const toolMsgs = msgs.filter((m) => m.role === 'tool');
-      if (toolMsgs.length === 0)
-        return {
-          toolCalls: [
-            { name: 'bm25_search', args: { query: 'witness hearsay statement', k: 3 }, id: 'call_a' },
-            { name: 'bm25_search', args: { k: 3, query: 'witness hearsay statement' }, id: 'call_b' },
-          ],
-        };
-      answered = toolMsgs.map((m) => m.tool_call_id ?? '');
-      const handles = [...new Set(toolMsgs.flatMap((m) => (JSON.parse(m.content).results as { id: string }[]).map((r) => r.id)))];
-      return { content: JSON.stringify({ analysis: 'a', evidence: handles.slice(0, 2).map((id) => ({ id, justification: 'j' })) }) };
-    });
-    const llm = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000 }));
+    const made = await oneReplyOfCalls(
+      [
+        { name: 'bm25_search', args: { query: 'witness hearsay statement', k: 3 }, id: 'call_a' },
+        { name: 'bm25_search', args: { k: 3, query: 'witness hearsay statement' }, id: 'call_b' },
+      ],
+      (msgs) => {
+        answered = msgs.map((m) => m.tool_call_id ?? '');
+        return [...new Set(msgs.flatMap((m) => m.handles))].slice(0, 2);
+      },
+    );
+    srv = made.srv;
+    const llm = made.llm;
     const r = await runAdvocate({ llm, tools: [search], facts: QUESTION.question, hypothesis: { key: 'A', letter: 'A', text: 'hearsay' }, k: 2 });
     expect(runs).toEqual(['witness hearsay statement']);
     expect(answered).toEqual(['call_a', 'call_b']);

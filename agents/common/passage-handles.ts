@@ -20,7 +20,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { createMiddleware } from 'langchain';
 import { recordRefusedInput } from '../../retrieval/tools/refused-input.js';
-import { replyOfCall } from './repeated-tool-calls.js';
+import { promisePerCall, replyOfCall } from './repeated-tool-calls.js';
 
 let wrappedCalls = 0;
 
@@ -39,7 +39,7 @@ export class PassageHandles {
   private readonly byHandle = new Map<string, string>();
   private unresolvedCites = 0;
   /** Per tool call id (inCallOrder): settles when the call has ended, its output presented or not. */
-  private readonly ended = new Map<string, { promise: Promise<void>; settle: () => void }>();
+  private readonly ended = promisePerCall<void>();
   /** Per tool call id (inCallOrder): settles when every earlier call of the same reply has ended. */
   private readonly earlierEnded = new Map<string, Promise<unknown>>();
 
@@ -173,16 +173,7 @@ export class PassageHandles {
    * repeatedCallsOnce without running ends here too).
    */
   inCallOrder() {
-    const ended = (id: string) => {
-      let e = this.ended.get(id);
-      if (!e) {
-        let settle!: () => void;
-        const promise = new Promise<void>((r) => (settle = r));
-        e = { promise, settle };
-        this.ended.set(id, e);
-      }
-      return e;
-    };
+    const ended = this.ended;
     return createMiddleware({
       name: 'LexcasePassageHandlesInCallOrder',
       wrapToolCall: async (request, handler) => {

@@ -47,20 +47,29 @@ export function replyOfCall(state: unknown, id: string | undefined): { calls: No
   return { calls, at: calls.findIndex((c) => c.id === id) };
 }
 
+/**
+ * One promise per tool call id, made by whichever asks first (the call itself or a call waiting on it)
+ * and settled by the call. Shared by this file's middleware and PassageHandles.inCallOrder.
+ */
+export function promisePerCall<T>(): (id: string) => { promise: Promise<T>; settle: (v: T | PromiseLike<T>) => void } {
+  const made = new Map<string, { promise: Promise<T>; settle: (v: T | PromiseLike<T>) => void }>();
+  return (id) => {
+    let e = made.get(id);
+    if (!e) {
+      let settle!: (v: T | PromiseLike<T>) => void;
+      const promise = new Promise<T>((r) => (settle = r));
+      promise.catch(() => undefined); // a failed call is the call's own error (ToolNode answers it); one awaiting it sees it too
+      e = { promise, settle };
+      made.set(id, e);
+    }
+    return e;
+  };
+}
+
 /** Middleware for createAgent loops: a repeat of a call earlier in the same reply is answered with that call's result, not run. */
 export function repeatedCallsOnce() {
-  const results = new Map<string, Promise<unknown>>();
-  const settle = new Map<string, (r: Promise<unknown>) => void>();
-  /** The promise of call `id`'s result, created by whichever of the call and its repeats asks first. */
-  const resultOf = (id: string): Promise<unknown> => {
-    let p = results.get(id);
-    if (!p) {
-      p = new Promise((resolve) => settle.set(id, resolve));
-      p.catch(() => undefined); // a failed call is the call's own error (ToolNode answers it); a repeat awaiting it sees it too
-      results.set(id, p);
-    }
-    return p;
-  };
+  /** Call `id`'s result, awaited by its repeats. */
+  const resultOf = promisePerCall<unknown>();
   return createMiddleware({
     name: 'LexcaseRepeatedCallsOnce',
     wrapToolCall: async (request, handler) => {
@@ -70,12 +79,11 @@ export function repeatedCallsOnce() {
       const firstId = firstAt !== undefined ? calls[firstAt].id : undefined;
       if (!id || at < 0) return handler(request);
       if (firstId === undefined) {
-        resultOf(id);
         const run = Promise.resolve().then(() => handler(request));
-        settle.get(id)?.(run);
+        resultOf(id).settle(run);
         return run;
       }
-      const first = await resultOf(firstId);
+      const first = await resultOf(firstId).promise;
       if (!ToolMessage.isInstance(first)) return handler(request);
       return new ToolMessage({ content: first.content, tool_call_id: id, name: request.toolCall.name });
     },
