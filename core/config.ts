@@ -143,6 +143,12 @@ export const LLM_ENV_VARS: readonly string[] = [...ENV.flatMap((s) => s.vars.fil
 /** The variable of `spec` that `env` sets (non-empty), the first in its list. */
 const setVar = (spec: EnvSpec, env: NodeJS.ProcessEnv): string | undefined => spec.vars.find((v) => env[v] !== undefined && env[v] !== '');
 
+/** The environment variable that sets LLM config key `key` in `env` (the first of its names set), if one does. */
+export const llmEnvVarOf = (key: keyof LlmConfig, env: NodeJS.ProcessEnv): string | undefined => {
+  const spec = ENV.find((e) => e.key === key);
+  return spec ? setVar(spec, env) : undefined;
+};
+
 /** The environment variable that sets `key` of the LLM config in `env` ("LEXCASE_LLM_TEMPERATURE"), if one does. */
 export function llmEnvVar(key: keyof LlmConfig, env: NodeJS.ProcessEnv): string | undefined {
   const spec = ENV.find((s) => s.key === key);

@@ -92,6 +92,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'tests/cli/eval.test.ts',
   'tests/cli/index-search.test.ts',
   'tests/cli/index-verify-json.test.ts',
+  'tests/cli/model-file-and-server.test.ts',
   'tests/cli/paper-schemas.test.ts',
   'tests/cli/reproduce.test.ts',
   'tests/cli/run-offline-modules.test.ts',

@@ -32,7 +32,7 @@ import { UsageMeter } from '../../core/llm/usage.js';
 import type { ResolvedLlm } from '../../core/llm/resolved-llm.js';
 import { log } from '../../core/log.js';
 import { registerSentKey } from '../../core/secrets.js';
-import { registerUrlSecrets, urlCredentialParams } from '../../core/url-credentials.js';
+import { redactUrl, registerUrlSecrets, urlCredentialParams } from '../../core/url-credentials.js';
 import { applyPaperSampling, PAPER_SAMPLING, type PaperSystem } from '../../agents/common/paper-settings.js';
 
 /** --endpoint / --model / --api-key-env: where the LLM is, for every command that uses one. */
@@ -119,6 +119,17 @@ export function applyEndpointFlags(llm: LlmConfig, f: EndpointFlags, env: NodeJS
     out.modelFile = resolve(f.modelFile);
   }
   return out;
+}
+
+/**
+ * With a model file run in this process: the line saying which server settings (an endpoint, a model
+ * name, from the environment or a config file) are not used, or undefined when none is set.
+ */
+export function unusedServerLine(llm: LlmConfig, from: (key: keyof LlmConfig) => string): string | undefined {
+  const unused = (['baseUrl', 'model'] as const)
+    .filter((k) => llm[k] !== undefined)
+    .map((k) => `${k === 'model' ? `model "${llm.model}"` : 'endpoint'} (${from(k)})`);
+  return unused.length ? `not used: ${unused.join(', ')} — the model runs in this process from ${llm.modelFile}, named by its file and hash` : undefined;
 }
 
 /** The config keys the endpoint flags set: they count as set explicitly, so a provider preset never replaces them. */
@@ -228,7 +239,7 @@ export async function resolveLlm(
 ): Promise<ResolvedLlm> {
   const env = o.env ?? process.env;
   // config (zod) and the chat model (LangChain) load here, when a command uses an LLM, not at start-up
-  const { loadConfig, llmConfigured, llmConfigSchema, publicLlmConfig } = await import('../../core/config.js');
+  const { loadConfig, llmConfigured, llmConfigSchema, llmEnvVarOf, publicLlmConfig } = await import('../../core/config.js');
   const config = await loadConfig({ file: opts.config, env, cwd: o.cwd });
   config.llm = applyEndpointFlags(config.llm, opts, env);
   // a flag's value is set explicitly, like the file's and the environment's: --llm-provider's preset fills only what none of them set
@@ -283,10 +294,23 @@ export async function resolveLlm(
   }
   const { providerOf } = await import('../../core/llm/providers.js');
   const local = providerOf(config.llm) === 'local';
+  // a model file and a server both configured: the one not used is said so (a flag of the other kind is refused), never dropped silently
+  const from = (key: keyof LlmConfig) => llmEnvVarOf(key, env) ?? `llm.${key} of ${config.file ?? 'the config file'}`;
   if (local && !opts.offline) {
     if (!config.llm.modelFile) throw errors.localModelFileMissing();
+    const serverFlags = (['endpoint', 'model'] as const).filter((f) => opts[f] !== undefined).map((f) => `--${f}`);
+    if (serverFlags.length)
+      throw errors.usage(
+        `${serverFlags.join(' and ')} ${serverFlags.length > 1 ? 'name' : 'names'} a server's model, but the model runs in this process from ${config.llm.modelFile} (named by its file and hash, <file>@sha256:<16 hex>)`,
+        `drop ${serverFlags.join(' and ')}, or drop --model-file / --llm-provider local to ask the server`,
+      );
+    const unused = unusedServerLine(config.llm, from);
+    if (unused) log.info(unused);
     delete config.llm.baseUrl; // no endpoint: the model runs here
-  }
+  } else if (!local && !opts.offline && config.llm.modelFile && llmConfigured(config.llm))
+    log.warn(
+      `not used: the model file ${config.llm.modelFile} (${from('modelFile')}) — the run asks the server ${config.llm.baseUrl ? `at ${redactUrl(config.llm.baseUrl)}` : `of provider ${providerOf(config.llm)}`}; --model-file or --llm-provider local runs the file instead`,
+    );
   if (opts.offline) return { config, usage, offline: true, makeModel: noModel };
   if (!llmConfigured(config.llm)) {
     if (o.optional) return { config, usage, offline: true, makeModel: noModel };

@@ -11,12 +11,13 @@ import { locateCacm } from '../../../corpora/cacm.js';
 import { readReproduction, runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
 import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
-import { llmConfigSchema, llmConfigured, loadConfig } from '../../../core/config.js';
+import { llmConfigSchema, llmConfigured, llmEnvVarOf, loadConfig } from '../../../core/config.js';
 import { preflightLlm } from '../../../core/llm/preflight.js';
 import { providerOf } from '../../../core/llm/providers.js';
-import { applyEndpointFlags, type EndpointFlags } from '../llm-options.js';
+import { withLocalModel } from '../../../core/llm/local/settings.js';
+import { applyEndpointFlags, unusedServerLine, type EndpointFlags } from '../llm-options.js';
 import { errors } from '../../../core/errors.js';
-import { getLogLevel, setLogLevel } from '../../../core/log.js';
+import { getLogLevel, log, setLogLevel } from '../../../core/log.js';
 
 export interface ReproduceFlags extends EndpointFlags {
   limit?: number;
@@ -103,13 +104,27 @@ function ownDataMissing(recipe: Recipe): Error {
   return errors.usage(`recipe ${recipe.id} needs your own data: pass --data FOLDER`, recipe.needs.data.join('; '));
 }
 
-const ENV_KEYS = ['LEXCASE_LLM_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'LEXCASE_LLM_MODEL_FILE', 'LEXCASE_LLM_PREFLIGHT'] as const;
+const ENV_KEYS = [
+  'LEXCASE_LLM_BASE_URL',
+  'LEXCASE_LLM_MODEL',
+  'LEXCASE_LLM_API_KEY',
+  'LEXCASE_LLM_MODEL_FILE',
+  'LEXCASE_LLM_PROVIDER',
+  'LEXCASE_LLM_PREFLIGHT',
+] as const;
 
 export async function reproduce(name: string, f: ReproduceFlags, fullProgram: () => Promise<Command>) {
   const { recipe, text } = loadRecipe(name);
   // a recipe that runs only on the user's own data stops here, once, before a run dir is written
   if (recipe.needs.ownDataOnly && f.data === undefined && !f.replay) throw ownDataMissing(recipe);
   if (f.limit !== undefined && f.limit < 1) throw errors.usage(`--limit must be a positive integer, got ${f.limit}`);
+  if (f.modelFile !== undefined && (f.endpoint !== undefined || f.model !== undefined))
+    throw errors.usage(
+      '--model-file runs the model in this process: it goes without --endpoint and --model',
+      'give either --model-file or --endpoint with --model',
+    );
+  if (f.modelFile !== undefined && f.llmProvider !== undefined && f.llmProvider !== 'local')
+    throw errors.usage(`--model-file runs a model in-process: it goes with --llm-provider local, not ${f.llmProvider}`);
   if (f.model && !f.endpoint && !process.env.LEXCASE_LLM_BASE_URL) throw errors.usage('--model needs --endpoint (or LEXCASE_LLM_BASE_URL)');
   const shard: Shard | undefined = f.shard ? parseShard(f.shard) : undefined;
   // checked before the env changes: a bad --endpoint or an unset --api-key-env variable stops here
@@ -119,7 +134,11 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
   if (f.endpoint) process.env.LEXCASE_LLM_BASE_URL = f.endpoint;
   if (f.model) process.env.LEXCASE_LLM_MODEL = f.model;
   if (f.apiKeyEnv) process.env.LEXCASE_LLM_API_KEY = given.apiKey;
-  if (given.modelFile) process.env.LEXCASE_LLM_MODEL_FILE = given.modelFile;
+  if (given.modelFile) {
+    process.env.LEXCASE_LLM_MODEL_FILE = given.modelFile;
+    // as on `lexcase run`: --model-file chooses the provider, so an endpoint in the environment does not take the runs (each says it is not used)
+    process.env.LEXCASE_LLM_PROVIDER = 'local';
+  }
   try {
     const cfg = await loadConfig({ file: f.config });
     const llmRuns = recipe.runs.filter((r) => !r.unavailable && !OFFLINE_SYSTEMS.includes(r.system));
@@ -131,6 +150,12 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
     // (a local model has no endpoint: each run loads it and stops on a missing package or file).
     // Every cell's `lexcase run` uses this same endpoint and model (the env set above), so the
     // cells skip their own preflight: one per grid, not one per cell.
+    if (!f.replay && llmRuns.length && providerOf(cfg.llm) === 'local') {
+      const unused = unusedServerLine(cfg.llm, (k) => llmEnvVarOf(k, process.env) ?? `llm.${k} of ${cfg.file ?? 'the config file'}`);
+      if (unused) log.info(unused);
+    }
+    // the model the runs ask for: a local model by its file and hash (an env or config model name is not used then)
+    const modelOf = () => (providerOf(cfg.llm) === 'local' && cfg.llm.modelFile && llmRuns.length ? withLocalModel(cfg.llm).model : cfg.llm.model);
     if (!f.replay && llmRuns.length && configured && providerOf(cfg.llm) !== 'local' && process.env.LEXCASE_LLM_PREFLIGHT !== '0') {
       await preflightLlm(cfg.llm);
       process.env.LEXCASE_LLM_PREFLIGHT = '0';
@@ -152,7 +177,7 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
       cache: f.cache,
       replay: f.replay,
       llmProvider: f.llmProvider,
-      model: f.replay ? (replayed?.model ?? undefined) : configured ? cfg.llm.model : undefined,
+      model: f.replay ? (replayed?.model ?? undefined) : configured ? modelOf() : undefined,
       runCommand: inProcessRunner(fullProgram),
       only: f.only,
     });
