@@ -249,7 +249,7 @@ export const macroF1: HeadlineMetric = {
 };
 
 /** The ks a retrieval run recorded (config.ks, else every recall@k key of its records). */
-function recallKs(records: readonly ResultRecord[], config: Record<string, unknown>): number[] {
+export function recallKs(records: readonly ResultRecord[], config: Record<string, unknown>): number[] {
   const fromConfig = Array.isArray(config.ks) ? config.ks.filter((k): k is number => typeof k === 'number') : [];
   if (fromConfig.length) return [...fromConfig].sort((a, b) => a - b);
   const ks = new Set<number>();
@@ -268,7 +268,20 @@ function recallAt(records: readonly ResultRecord[], k: number, ctx: FigureContex
   const xs = records.map((r) => num(r.metrics?.[`recall@${k}`])).filter((x): x is number => x !== null);
   if (!xs.length) return null;
   // one gold passage per query: a 0/1 hit (a proportion, Wilson); graded recall: a mean (bootstrap)
-  return figureOf(`recall@${k}`, `Recall@${k}`, perItemInterval(xs, ctx), { unit: 'decimal' });
+  return figureOf(`recall@${k}`, `Recall@${k}`, perItemInterval(xs, ctx), {
+    unit: 'decimal',
+    ...leftOut(records, (r) => num(r.metrics?.[`recall@${k}`]) === null),
+  });
+}
+
+/**
+ * A retrieval figure's failed items (an error: the search threw, e.g. an embedding endpoint down): they
+ * recorded no ranking and are left out of its n, which the Figures table's "failed (left out of n)"
+ * column says — before 2026-12-04 they were left out with nothing to show it.
+ */
+function leftOut(records: readonly ResultRecord[], missing: (r: ResultRecord) => boolean): { failed?: number } {
+  const failed = records.filter((r) => isFailed(r) && missing(r)).length;
+  return failed ? { failed } : {};
 }
 
 /** Reciprocal rank of the first gold passage per item (0 when none was found), for MRR. */
@@ -287,6 +300,7 @@ export const mrr: HeadlineMetric = {
     return [
       figureOf('mrr', 'MRR', perItemInterval(rr, ctx), {
         unit: 'decimal',
+        ...leftOut(records, (r) => !r.metrics || !('firstRank' in r.metrics)),
         note: depth ? `reciprocal rank of the first gold passage within the top ${depth}` : undefined,
       }),
     ];

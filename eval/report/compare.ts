@@ -46,7 +46,7 @@ import {
   type PairedDifference,
   type Unit,
 } from '../stats/index.js';
-import { measureLabel, type HeadlineMetric } from '../headline-metrics.js';
+import { measureLabel, recallKs, type HeadlineMetric } from '../headline-metrics.js';
 import { recordedMetricKinds, recordedSystemSpec, taskLabels, type SystemSpec } from '../systems.js';
 import type { ResultRecord } from '../types.js';
 import { codeSpan, table } from './format.js';
@@ -189,7 +189,27 @@ function byRetrievalMeasure(x: string, y: string): number {
   return a0 - b0 || a1.localeCompare(b1, 'en') || a2 - b2;
 }
 
-function measuresOf(pairs: readonly Pair[], retrieval: boolean, kinds: MetricKinds = {}): { id: string; label: string; unit: Unit; value: Extract }[] {
+/**
+ * The depth both retrieval runs' MRR is compared within: each run records the first gold passage's rank
+ * only within its own deepest k (config.ks), so a run ranked to 1,000 credits ranks 11–1,000 that one
+ * ranked to 10 cannot. Before 2026-12-04 compare paired the two as they were, and two identical rankings
+ * differed "significantly". Undefined when a run's depth is unknown; `line` when the depths differ.
+ */
+export function mrrDepth(A: RunData, B: RunData): { depth: number; line?: string } | undefined {
+  const [a, b] = [A, B].map((r) => recallKs(r.results, r.config.config).at(-1));
+  if (a === undefined || b === undefined) return undefined;
+  const depth = Math.min(a, b);
+  return a === b
+    ? { depth }
+    : { depth, line: `A ranked to ${a}, B to ${b}: MRR is compared within the top ${depth} for both (a first gold passage below rank ${depth} counts 0)` };
+}
+
+function measuresOf(
+  pairs: readonly Pair[],
+  retrieval: boolean,
+  kinds: MetricKinds = {},
+  depth?: { depth: number; line?: string },
+): { id: string; label: string; unit: Unit; value: Extract }[] {
   const keysOf = (pick: (p: Pair) => ResultRecord) => new Set(pairs.flatMap((p) => Object.keys(pick(p).metrics ?? {})));
   const shared = [...keysOf((p) => p[0])].filter((k) => keysOf((p) => p[1]).has(k));
   if (retrieval) {
@@ -199,8 +219,14 @@ function measuresOf(pairs: readonly Pair[], retrieval: boolean, kinds: MetricKin
     numeric.sort(byRetrievalMeasure);
     const out = numeric.map((k) => ({ id: k, label: measureLabel(k), unit: 'decimal' as const, value: (r: ResultRecord) => num(r.metrics?.[k]) }));
     if (shared.includes('firstRank')) {
-      const rr: Extract = (r) => (r.metrics && 'firstRank' in r.metrics ? (num(r.metrics.firstRank) ? 1 / num(r.metrics.firstRank)! : 0) : null);
-      out.splice(numeric.filter((k) => k.startsWith('recall@')).length, 0, { id: 'mrr', label: 'MRR', unit: 'decimal', value: rr });
+      const cut = depth?.line ? depth.depth : Number.POSITIVE_INFINITY;
+      const rr: Extract = (r) => {
+        if (!r.metrics || !('firstRank' in r.metrics)) return null;
+        const rank = num(r.metrics.firstRank);
+        return rank && rank <= cut ? 1 / rank : 0;
+      };
+      const label = depth?.line ? `MRR (top ${depth.depth})` : 'MRR';
+      out.splice(numeric.filter((k) => k.startsWith('recall@')).length, 0, { id: 'mrr', label, unit: 'decimal', value: rr });
     }
     return out;
   }
@@ -358,7 +384,8 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
   }
   // a per-item metric both runs declare an outcome of every item is over every shared item, one without it 0 (eval/stats metricValueOf)
   const { kinds, oneSided } = outcomeKinds(A, B);
-  const perItem = measuresOf(pairs, retrieval, kinds);
+  const depth = retrieval ? mrrDepth(A, B) : undefined;
+  const perItem = measuresOf(pairs, retrieval, kinds, depth);
   for (const m of perItem) {
     const both = pairs.map(([x, y]) => [m.value(x), m.value(y)] as const).filter((v): v is readonly [number, number] => v[0] !== null && v[1] !== null);
     if (both.length)
@@ -434,6 +461,7 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
         serverSpanLine('B', B.results),
         serverPairingLine({ config: A.config.config, results: A.results }, { config: B.config.config, results: B.results }),
         replyModelsPairingLine(A.results, B.results),
+        depth?.line,
       ].filter((l): l is string => l !== undefined),
       // a run resumed over a config.json that lacked (or held an older value of) a reading: its items mix two (eval/run-resumes.ts)
       ...uncheckedResumeLines(runResumes(A.config)).map((l) => `A: ${l}`),

@@ -52,7 +52,7 @@ describe('failed items: one count, and a row in the confidence table', () => {
     const failures = report.json.sections.failures as { count: number; byCode: Record<string, number> };
     expect(failures.count).toBe(2);
     expect(failures.byCode).toEqual({ OTHER: 1, NO_PREDICTION: 1 });
-    expect(report.markdown).toContain('2 of 7 items failed (counted as wrong)');
+    expect(report.markdown).toContain('2 of 7 items failed (counted as wrong in accuracy)');
   });
 
   it('the explorer and /v1 count the failures by the same rule (error or no prediction)', async () => {

@@ -3,6 +3,7 @@
  * inside items (an unparseable vote, judgement or argument: `stepFailures` of each result), by step.
  */
 import { isFailed } from '../../metrics/failures.js';
+import { recordedSystemSpec } from '../../systems.js';
 import { codeSpan, table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
 import { tallyPerKey } from './tally.js';
@@ -10,6 +11,15 @@ import { truncate } from '../../../core/truncate.js';
 
 /** What a failed item's line says: its error, else that it has no prediction. */
 const reason = (r: { error?: string }) => r.error ?? 'no prediction (no error recorded)';
+
+/**
+ * How the run's figures count a failed item: a retrieval run's recorded no ranking, so every figure leaves
+ * it out of n (the Figures table's "failed" column); elsewhere accuracy counts it as wrong (and a figure
+ * that leaves it out, as 3-ply's, says so in its own column). Before 2026-12-04 every run said "counted
+ * as wrong", a retrieval run too.
+ */
+const howCounted = (run: Parameters<SectionBuilder>[0]) =>
+  recordedSystemSpec(run.config).retrieval ? "left out of every figure's n: no ranking recorded" : 'counted as wrong in accuracy';
 
 export const failuresSection: SectionBuilder = (run) => {
   // the one rule (eval/metrics/failures.ts): an error or no prediction — as accuracy and the explorer count them
@@ -35,7 +45,7 @@ export const failuresSection: SectionBuilder = (run) => {
   return {
     id: 'failures',
     title: 'Failures',
-    markdown: `${failed.length} of ${run.results.length} items failed (counted as wrong).\n\n${table(
+    markdown: `${failed.length} of ${run.results.length} items failed (${howCounted(run)}).\n\n${table(
       ['error', 'items'],
       [...byCode].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], 'en')),
     )}\n\n${list.join('\n')}${more}${stepMd}`,
