@@ -14,6 +14,7 @@
  */
 import type * as lancedb from '@lancedb/lancedb';
 import { errors } from '../core/errors.js';
+import { log } from '../core/log.js';
 import { readManifest } from '../indexer/manifest.js';
 import type { DenseSection } from '../indexer/dense/dense-section.js';
 import { denseIdsDigest, resolveDenseUri } from '../indexer/dense/dense-section.js';
@@ -180,6 +181,12 @@ export function createDenseRetriever(
   const refine = opts.refineFactor ?? section.ann?.refineFactor ?? (hnswRescored ? 1 : undefined);
   const ef = opts.ef ?? section.ann?.ef;
   const annType = section.ann ? (section.ann.type ?? 'ivf_pq') : undefined;
+  // an ANN knob where no ANN search runs changes nothing: said, not dropped silently (an nprobes sweep over a flat table printed one figure)
+  const knobs = (['nprobes', 'refineFactor', 'ef'] as const).filter((key) => opts[key] !== undefined);
+  if (knobs.length && (opts.exact || !annType))
+    log.warn(
+      `${knobs.length > 1 ? 'options' : 'option'} ${knobs.map((key) => `"${key}"`).join(', ')} (${knobs.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}) ${knobs.length > 1 ? 'are' : 'is'} ignored: ${opts.exact ? 'an exact search (exact / --exact) reads no ANN setting' : 'the dense table has no ANN index (a flat, exact search)'}`,
+    );
   // recorded in the config (eval retrieval's results[].config): an ANN search's knobs, or --exact
   const searchConfig: DenseSearchConfig | undefined = opts.exact
     ? { type: 'exact', ...(annType ? { annIndex: annType } : {}) }

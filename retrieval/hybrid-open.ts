@@ -10,6 +10,7 @@
  * them; one none of the fused methods reads (k1 when bm25 is not among them) is warned about (method-options.ts shareOptions).
  */
 import { errors } from '../core/errors.js';
+import { log } from '../core/log.js';
 import { readManifest } from '../indexer/manifest.js';
 import { createHybridRetriever, DEFAULT_HYBRID_METHODS, defaultHybridWeights, HYBRID_DEFAULTS } from './hybrid.js';
 import type { FusionMethod } from './fusion.js';
@@ -59,6 +60,8 @@ export async function openHybridRetriever(dir: string, opts: Record<string, unkn
   const optionsOf = shareOptions(rest, methods, 'hybrid');
   const components = await Promise.all(methods.map((m) => open(dir, m, optionsOf(m))));
   const rrfK = opts.rrfK !== undefined ? Number(opts.rrfK) : HYBRID_DEFAULTS.rrfK;
+  // weighted fusion reads no rrfK: said, not dropped silently (an --rrf-k sweep under weighted fusion printed one figure)
+  if (opts.rrfK !== undefined && fusion !== 'rrf') log.warn(`option "rrfK" (--rrf-k) is ignored: only rrf fusion reads it, not ${fusion}`);
   const depth = opts.depth !== undefined ? Number(opts.depth) : HYBRID_DEFAULTS.depth;
   // The defaults' weights belong to the default methods and fusion, given or not: other methods or another fusion get equal weights.
   const weights = parseWeights(opts.weights) ?? defaultHybridWeights(methods, fusion);

@@ -61,6 +61,12 @@ export function createHybridRetriever(
   // The weight each method is fused with: the given one, else fusion.ts's default (defaultFusionWeight),
   // recorded as such (config, explain) so a report shows the weights used, not only those named.
   const weights: Record<string, number> = Object.fromEntries(methods.map((m) => [m, opts.weights?.[m] ?? defaultFusionWeight(fusion, methods.length)]));
+  // every weight 0: every fused score is 0 and the "ranking" is the tie order (passage ids), with every figure 0
+  if (methods.every((m) => weights[m] === 0))
+    throw errors.invalidInput(
+      'weights',
+      `every method's weight is 0 (${methods.map((m) => `${m}=0`).join(',')}): the fused scores would all be 0; give at least one a weight above 0`,
+    );
   const depth = opts.depth ?? 100;
   if (!Number.isInteger(depth) || depth < 1) throw errors.invalidInput('depth', `expected a positive integer, got ${depth}`);
   /**
