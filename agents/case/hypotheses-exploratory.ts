@@ -16,24 +16,45 @@ import type { Hypothesis } from './types.js';
 /** The fewest exploratory hypotheses (docs/case.md: 2–4; competing hypotheses need two). */
 export const MIN_HYPOTHESES = 2;
 
+/** The step-failure label of a blank hypothesis dropped from a reply that still had enough with text. */
+export const BLANK_HYPOTHESIS_STEP = 'exploratory hypothesis with empty text';
+
 /**
  * 2 to `max` hypotheses (default 4): sent as minItems/maxItems, and a reply outside that range is
- * refused and re-asked once (invokeStructured), never cut down silently.
+ * refused and re-asked once (invokeStructured), never cut down silently. A blank one (the strict schema
+ * cannot ask for minLength) cannot be argued for: a reply with fewer than 2 with text is refused and
+ * re-asked the same way — before 2026-12-04 `["", " "]` passed, both were dropped, and the jury voted
+ * on no hypothesis at all, recorded as a unanimous "high" confidence CASE verdict.
  */
 export function exploratorySchema(max: number) {
-  return z.object({ hypotheses: z.array(z.string()).min(Math.min(MIN_HYPOTHESES, max)).max(max) });
+  const min = Math.min(MIN_HYPOTHESES, max);
+  return z.object({
+    hypotheses: z
+      .array(z.string())
+      .min(min)
+      .max(max)
+      .superRefine((hs, ctx) => {
+        const texts = hs.filter((h) => h.trim()).length;
+        if (texts < min)
+          ctx.addIssue({
+            code: 'custom',
+            message: `only ${texts} of the ${hs.length} hypotheses ha${texts === 1 ? 's' : 've'} text (a blank one cannot be argued for): at least ${min} needed`,
+          });
+      }),
+  });
 }
 
 export async function exploratoryHypotheses(
   llm: BaseChatModel,
   q: Pick<Question, 'prompt' | 'question' | 'choices'>,
   opts: { max?: number; signal?: AbortSignal } = {},
-): Promise<{ hypotheses: Hypothesis[]; raw: string[] }> {
+): Promise<{ hypotheses: Hypothesis[]; raw: string[]; blank: number }> {
   const max = opts.max ?? 4;
   const r = await invokeStructured(llm, [new HumanMessage(exploratoryPrompt(factsOf(q), max))], exploratorySchema(max), {
     what: 'exploratory hypotheses',
     signal: opts.signal,
   });
-  const texts = r.value.hypotheses.map((h) => h.trim()).filter(Boolean); // an empty one cannot be argued for
-  return { hypotheses: mapToOptions(texts, q.choices), raw: r.raw };
+  // a blank one cannot be argued for: dropped, and counted (`blank`: the item's failed steps)
+  const texts = r.value.hypotheses.map((h) => h.trim()).filter(Boolean);
+  return { hypotheses: mapToOptions(texts, q.choices), raw: r.raw, blank: r.value.hypotheses.length - texts.length };
 }

@@ -184,6 +184,33 @@ describe('CASE LLM pipeline (fake chat model)', () => {
     expect(juror.text).toContain('Hypothesis H2 (closest to option B):');
   });
 
+  it('exploratory mode: a reply whose hypotheses are blank is re-asked, then fails the item — no jury votes on no hypothesis (before: a unanimous "high" verdict)', async () => {
+    const model = new FakeChatModel((call) => {
+      if (/propose between 2 and/.test(call.text)) return JSON.stringify({ hypotheses: ['', '  '] });
+      return pipelineScript(() => '{"reasoning":"r","vote":"A"}')(call);
+    });
+    const out = await createCase({ hypotheses: 'exploratory' })(QUESTION, ctxFor(model, PASSAGES));
+    expect(out.prediction).toBeNull();
+    expect(out.error).toMatch(/LLM_OUTPUT_INVALID/);
+    expect(out.error).toContain('only 0 of the 2 hypotheses have text');
+    expect(model.calls.filter((c) => /propose between 2 and/.test(c.text))).toHaveLength(2); // asked, then re-asked once
+    expect(model.calls.some((c) => /juror on a panel/.test(c.text))).toBe(false);
+  });
+
+  it('exploratory mode: a blank hypothesis beside two with text is dropped and counted as a failed step', async () => {
+    const model = new FakeChatModel((call) => {
+      if (/propose between 2 and/.test(call.text))
+        return JSON.stringify({
+          hypotheses: ['Vic testimony admissible because relevant to material issues', ' ', 'Paul cannot impeach his own witness under the voucher rule'],
+        });
+      return pipelineScript(() => '{"reasoning":"r","vote":"B"}')(call);
+    });
+    const out = await createCase({ hypotheses: 'exploratory' })(QUESTION, ctxFor(model, PASSAGES));
+    expect((out.trace as any).hypotheses).toHaveLength(2);
+    expect(out.prediction).toBe('B');
+    expect(out.stepFailures).toEqual({ 'exploratory hypothesis with empty text': 1 });
+  });
+
   it('with no LLM the pipeline stops with the not-configured error', async () => {
     await expect(createCase()(QUESTION, ctxFor(undefined, PASSAGES))).rejects.toThrow(/no endpoint is configured/);
   });
