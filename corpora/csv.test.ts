@@ -1,7 +1,8 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { log } from '../core/log.js';
 import { loadCsvPassages } from './csv.js';
 import { loadPassageFile } from './load-passages.js';
 import type { Passage } from './types.js';
@@ -31,6 +32,27 @@ describe('CSV/TSV passage loader', () => {
       { id: '1', text: 'the "first" passage', docId: 'c1', source: 'pool.tsv' },
       { id: '2', text: 'second', docId: 'c1', source: 'pool.tsv' },
     ]);
+  });
+
+  it('TSV fields a CSV writer quoted (Python csv, pandas: "He said ""no""") are kept as text, and said once with the count and first line; raw quotes are not warned about', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-csv-'));
+    const f = join(dir, 'quoted.tsv');
+    await writeFile(f, 'id\ttext\np1\tplain\np2\t"He said ""no"" twice"\np3\t"""Hearsay"" is defined"\n');
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => {});
+    try {
+      const ps = await collect(loadPassageFile(f));
+      expect(ps.map((p) => p.text)).toEqual(['plain', '"He said ""no"" twice"', '"""Hearsay"" is defined"']); // unquoted, as documented
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+        `${f}: 2 TSV fields look CSV-quoted (the first on line 3: "…""…"): TSV is read unquoted, so the wrapping and doubled quotes are kept as text; write the file without quoting (Python csv.QUOTE_NONE) or as CSV`,
+      ]);
+      warn.mockClear();
+      const raw = join(dir, 'raw.tsv');
+      await writeFile(raw, 'pid\tpassage\n1\tthe "first" passage\n2\t"quoted whole"\n');
+      await collect(loadPassageFile(raw, { fields: { id: 'pid', text: 'passage' } }));
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('reports a row with the wrong number of columns with file and line', async () => {

@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import { parse } from 'csv-parse';
 import { errors } from '../core/errors.js';
+import { log } from '../core/log.js';
 import { defaultMaxLineBytes, readTextChunks } from './read-lines.js';
 import { FileFields, toPassage } from './field-map.js';
 import type { PassageLoadOptions } from './jsonl.js';
@@ -43,6 +44,9 @@ export function headerColumns(file: string): (header: string[]) => string[] {
     return names;
   };
 }
+
+/** A field as a CSV writer quotes one holding a quote: wrapped in quotes, its quotes doubled. */
+const looksQuoted = (v: string): boolean => v.length >= 4 && v.startsWith('"') && v.endsWith('"') && v.slice(1, -1).includes('""');
 
 /** Rows as header-keyed objects with the 1-based line their record starts on. */
 export async function* readCsvRows(file: string, opts: CsvOptions = {}): AsyncGenerator<{ line: number; row: Record<string, string> }> {
@@ -87,6 +91,9 @@ export async function* readCsvRows(file: string, opts: CsvOptions = {}): AsyncGe
   // quoted field as a line of its own: the start line is that minus the record's own line breaks,
   // minus the \r's it counted as extra lines in earlier records (lines here end at \n, as in read-lines.ts).
   let extraCr = 0;
+  // TSV is read unquoted: a field a CSV writer quoted ("He said ""no"""; Python's csv and pandas write one so
+  // when it holds a quote) keeps its quotes as text — said once, with the count and the first line
+  const quoted = { fields: 0, firstLine: 0 };
   try {
     for await (const rec of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
       let breaks = 0;
@@ -95,9 +102,15 @@ export async function* readCsvRows(file: string, opts: CsvOptions = {}): AsyncGe
         for (let i = v.indexOf('\n'); i !== -1; i = v.indexOf('\n', i + 1)) breaks++;
         for (let i = v.indexOf('\r'); i !== -1; i = v.indexOf('\r', i + 1)) crs++;
       }
-      yield { line: rec.info.lines - breaks - crs - extraCr, row: rec.record };
+      const line = rec.info.lines - breaks - crs - extraCr;
+      if (delimiter === '\t') for (const v of Object.values(rec.record)) if (looksQuoted(v) && quoted.fields++ === 0) quoted.firstLine = line;
+      yield { line, row: rec.record };
       extraCr += crs;
     }
+    if (quoted.fields)
+      log.warn(
+        `${file}: ${quoted.fields} TSV field${quoted.fields === 1 ? '' : 's'} look${quoted.fields === 1 ? 's' : ''} CSV-quoted (the first on line ${quoted.firstLine}: "…""…"): TSV is read unquoted, so the wrapping and doubled quotes are kept as text; write the file without quoting (Python csv.QUOTE_NONE) or as CSV`,
+      );
   } catch (e) {
     const err = e as Error & { lines?: number; code?: string };
     if ((err as { code?: string }).code === 'CORPUS_PARSE' || (err as { code?: string }).code === 'CORPUS_NOT_FOUND') throw e;

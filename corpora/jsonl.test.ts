@@ -32,6 +32,25 @@ describe('JSONL passage loader', () => {
     expect((await collect(loadJsonlPassages(f))).every((p) => p.meta === undefined)).toBe(true);
   });
 
+  it('refuses an explicit title, doc id, source or kept field that no record has, naming it and its flag, as a CSV header without the column is (before: a misspelt --title-field built an index with no titles, exit 0)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
+    const f = join(dir, 'p.jsonl');
+    await writeFile(f, '{"id":"a","text":"Alpha","heading":"H","document":"D1"}\n{"id":"b","text":"Beta","document":"D1"}\n');
+    for (const [fields, field, flag] of [
+      [{ title: 'headng' }, 'headng', '--title-field'],
+      [{ docId: 'documnet' }, 'documnet', '--doc-id-field'],
+      [{ source: 'srce' }, 'srce', '--source-field'],
+      [{ keep: ['court'] as string[] }, 'court', '--keep-fields'],
+    ] as const)
+      await expect(collect(loadJsonlPassages(f, { fields }))).rejects.toThrow(`${f}: field "${field}": no record has this field (${flag})`);
+    // held by one record only: read where it is
+    const read = await collect(loadJsonlPassages(f, { fields: { title: 'heading', docId: 'document' } }));
+    expect(read.map((p) => [p.title, p.docId])).toEqual([
+      ['H', 'D1'],
+      [undefined, 'D1'],
+    ]);
+  });
+
   it('refuses a kept field whose JSON number is an integer beyond 2^53 (it would be kept rounded), naming file, line, passage and field', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-jsonl-'));
     const f = join(dir, 'p.jsonl');

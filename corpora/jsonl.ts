@@ -49,10 +49,23 @@ export async function* loadJsonlPassages(file: string, opts: PassageLoadOptions 
   const fields = opts.fields ?? {};
   // Each field is chosen once (id and text from the first record): a later record without it is an error, not read from another name.
   const chosen = new FileFields(fields);
+  // an explicit optional field (--title-field, --doc-id-field, --source-field, --keep-fields) no record holds is
+  // refused at the end, as a CSV header without the column is at the start — before 2026-12-04 a misspelt one
+  // built an index with no titles or doc ids, exit 0 (the build writes to a temp dir: nothing is replaced)
+  const unseen = new Map<string, string>([
+    ...(['title', 'docId', 'source'] as const).flatMap((k) => (fields[k] ? [[fields[k]!, `--${k === 'docId' ? 'doc-id' : k}-field`] as [string, string]] : [])),
+    ...(fields.keep ?? []).map((f) => [f, '--keep-fields'] as [string, string]),
+  ]);
   let first = true;
   for await (const { line, value, text } of readJsonl(file, opts)) {
     const from = first ? `the first record (line ${line})` : `line ${line}`;
     first = false;
-    yield toPassage(value, fields, { file, line, defaultSource, fields: chosen, from, rawText: (field) => jsonMemberText(text, field) });
+    const passage = toPassage(value, fields, { file, line, defaultSource, fields: chosen, from, rawText: (field) => jsonMemberText(text, field) });
+    if (unseen.size)
+      for (const f of unseen.keys())
+        if ((value as Record<string, unknown>)[f] !== undefined && (value as Record<string, unknown>)[f] !== null) unseen.delete(f);
+    yield passage;
   }
+  const [missing] = unseen;
+  if (missing) throw errors.corpusField(file, missing[0], `no record has this field (${missing[1]})`);
 }

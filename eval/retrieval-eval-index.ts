@@ -6,7 +6,7 @@
  */
 import { shareOptions } from '../retrieval/method-options.js';
 import { indexContent, openIndex, type OpenedIndex } from '../retrieval/open-index.js';
-import { datasetChecksum, loadQuestions } from '../corpora/registry.js';
+import { datasetChecksum, fileChecksum, loadQuestions } from '../corpora/registry.js';
 import { datasetsWithGold } from '../corpora/catalog.js';
 import { log } from '../core/log.js';
 import { hybridTuningOverlapWarning } from './hybrid-tuning-overlap.js';
@@ -102,7 +102,8 @@ async function evalOnOpened(idx: OpenedIndex, opts: IndexEvalOptions): Promise<R
       `datasets with gold passages: ${datasetsWithGold().join(', ')}`,
     );
   }
-  const checksum = await datasetChecksum(opts.datasetFile ?? dataset);
+  // the file read, by its content: a path spelled like a bundled dataset (`--dataset-file barexam`) recorded the bundled file's before 2026-12-04
+  const checksum = opts.datasetFile ? await fileChecksum(opts.datasetFile) : await datasetChecksum(dataset);
   const goldMissing = goldMissingOf(idx.docs, questions);
   const withGold = questions.filter((q) => q.goldPassageIds.length > 0).length;
   if (goldMissing.questions === withGold)

@@ -3,6 +3,7 @@
  * run` (a TREC run against qrels, --compare) as a user runs them: the built binary in a child
  * process; the tables it prints, the run files, report JSON and plots it writes.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,6 +153,17 @@ describe('lexcase eval retrieval', () => {
       expect(res.metrics[m].lo).toBeCloseTo(wilsonCi(12, 12).lo, 12);
       expect(res.metrics[m].lo).toBeLessThan(0.8);
     }
+
+    // the same file under a name a bundled dataset has (`--dataset-file barexam`, from its folder): the
+    // checksum recorded is the file's read, not the bundled qa.jsonl.gz's (before 2026-12-04)
+    writeFileSync(join(dir, 'barexam'), readFileSync(qa));
+    const named = join(dir, 'named.json');
+    const c = await lexcase(['eval', 'retrieval', '--index', idx, '--dataset-file', 'barexam', '--split', 'all', '--method', 'bm25', '--out', named], {
+      cwd: dir,
+    });
+    expect(c.code, c.stderr).toBe(0);
+    const sha = createHash('sha256').update(readFileSync(qa)).digest('hex');
+    expect(JSON.parse(readFileSync(named, 'utf8')).dataset).toMatchObject({ file: 'barexam', checksum: sha, n: 12 });
   });
 
   it('a dataset without gold passages (mmlu_pro_law) is one error saying so', async () => {
