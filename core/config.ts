@@ -252,6 +252,10 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
     extra = rest;
   }
   const envLlm = llmConfigFromEnv(env);
+  // OPENAI_BASE_URL / OPENAI_API_KEY are other tools' variables, read as fallbacks: they fill a key the file
+  // leaves unset and never replace the file's — before 2026-12-04 an ambient OPENAI_BASE_URL sent a run the
+  // file pointed at server A to another server, and OPENAI_API_KEY went to server A in place of its own key
+  for (const key of Object.keys(envLlm) as (keyof LlmConfig)[]) if (key in fileLlm && !llmEnvVarOf(key, env)?.startsWith('LEXCASE_')) delete envLlm[key];
   const merged = { ...fileLlm, ...envLlm };
   const parsed = llmConfigSchema.safeParse(merged);
   if (!parsed.success) {

@@ -15,6 +15,16 @@ export const isFailed = (r: Scorable): boolean => r.error !== undefined || r.pre
 
 export const failedCount = (records: readonly Scorable[]): number => records.filter(isFailed).length;
 
+/**
+ * The rule of a run's kind: a retrieval run's item failed only on an error (its search threw) — a query
+ * that returned no hits records no prediction, yet it was searched and scores 0 in every figure's n.
+ * compare, the report's Failures section and the explorer's and /v1's summaries count by it.
+ */
+export const isFailedIn =
+  (retrieval: boolean) =>
+  (r: Scorable): boolean =>
+    retrieval ? r.error !== undefined : isFailed(r);
+
 /** The prediction as scored: null (wrong) for a failed item. */
 export const scoredPrediction = (r: Scorable): string | null => (isFailed(r) ? null : r.prediction);
 

@@ -25,7 +25,7 @@
  * measure and is left out of each n.
  */
 import { errors } from '../../core/errors.js';
-import { correctFlags, isFailed } from '../metrics/failures.js';
+import { correctFlags, isFailed, isFailedIn } from '../metrics/failures.js';
 import {
   diffIntervalText,
   diffText,
@@ -424,7 +424,7 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
     }
   }
   const judgedBy: Comparison['judgedBy'] = retrieval ? 'retrieval measures' : 'accuracy';
-  const failed = (r: ResultRecord) => (retrieval ? r.error !== undefined : isFailed(r));
+  const failed = isFailedIn(retrieval);
   const failedA = pairs.filter(([x]) => failed(x)).length;
   const failedB = pairs.filter(([, y]) => failed(y)).length;
   const [dirA, dirB] = opts.runDirs ?? [A.dir, B.dir];

@@ -23,6 +23,8 @@ import { contextFrom, runExperiment } from '../runner.js';
 import { compareRuns, formatComparison } from './compare.js';
 import { readRun } from './read-run.js';
 import { buildReport } from './write-report.js';
+import { runSummary } from '../../web/server/run-summary-api.js';
+import { findRun } from '../../web/server/runs.js';
 
 const ITEMS = 30;
 let dir: string;
@@ -60,6 +62,32 @@ describe('retrieval runs: MRR at one depth in compare, failed items shown as lef
     const same = await compareRuns(shallow, shallow);
     expect(same.measures.find((m) => m.id === 'mrr')!.label).toBe('MRR');
     expect(same.pairingLines.some((l) => l.includes('MRR is compared within'))).toBe(false);
+  }, 120_000);
+
+  it("a query that returned no hits is no failure: in n, scored 0, said apart — in report.md, compare and the explorer's summary alike", async () => {
+    const tiny = join(dir, 'tiny-idx');
+    // the first question's gold passage, and two passages whose words few questions share
+    await buildSmallBarexamIndex(tiny, {
+      items: 1,
+      corpus: 0,
+      extra: [
+        { id: 'z1', text: 'zymurgy brewing yeast fermentation', source: 'test' },
+        { id: 'z2', text: 'quixotic windmill knight errantry', source: 'test' },
+      ],
+    });
+    const runDir = join(dir, 'nohits');
+    await runRetrievalGridRun({ runDir, method: 'bm25', index: tiny, limit: 20, ks: [1, 10] });
+    const records = (await readResults(runDir)).records;
+    const none = records.filter((r) => r.prediction === null && r.error === undefined).length;
+    expect(none).toBeGreaterThan(0); // the case: queries none of the 3 passages matches
+    const report = await buildReport(await readRun(runDir));
+    expect(report.markdown).toContain(`## Failures\n\nNone.\n\n${none} of 20 queries returned no hits: not failures, scored 0 in every figure's n.`);
+    const figures = report.json.sections.figures as { figures: { id: string; n: number; failed?: number }[] };
+    expect(figures.figures.find((f) => f.id === 'recall@10')).toMatchObject({ n: 20 });
+    expect(figures.figures.find((f) => f.id === 'recall@10')?.failed).toBeUndefined();
+    expect((await runSummary((await findRun(dir, 'nohits'))!)).failures).toBe(0); // before: every no-hit query
+    const c = await compareRuns(runDir, runDir);
+    expect([c.a.failed, c.b.failed]).toEqual([0, 0]);
   }, 120_000);
 
   it("report.md: a failed search is left out of every figure's n, and the Figures table and the Failures section say so", async () => {

@@ -27,7 +27,7 @@ import { readRegularFile } from '../../core/read-regular.js';
 import { join } from 'node:path';
 import { headlineFigures, modelOf, recordedSystemSpec, systemSpec } from '../../eval/systems.js';
 import { SMALL_N } from '../../eval/headline-metrics.js';
-import { failedCount } from '../../eval/metrics/failures.js';
+import { isFailedIn } from '../../eval/metrics/failures.js';
 import { confidenceBins, unlabelledNote } from '../../eval/plots/confidence-bins.js';
 import { madFinalRound, roundAccuracy } from '../../eval/plots/round-accuracy.js';
 import { gridSpec, reliabilitySpec, roundAccuracySpec, runColours, type GridPoint, type PlotSpec } from '../../eval/plots/specs.js';
@@ -158,7 +158,7 @@ async function computeSummary(run: RunEntry, resultsRead: KeyedText, configRead:
     // report recorded (run acal --iterations): the same intervals as report.md
     figures: headlineFigures(spec, results, { config: cfg, ...recordedBootstrap(cfg, `${run.dir}/config.json`) }),
     smallN: results.length > 0 && results.length < SMALL_N,
-    failures: failedCount(results), // the report's rule (eval/metrics/failures.ts): an error or no prediction
+    failures: results.filter(isFailedIn(!!spec.retrieval)).length, // the report's rule (eval/metrics/failures.ts): an error or no prediction; a retrieval run's: an error
     tokens: runTokenTotal(results),
     retriedTokens: results.reduce((s, r) => s + (r.replacedAttempts?.tokens.total ?? 0), 0),
     cutOff: runCutOffCount(results),

@@ -2,7 +2,7 @@
  * Failed items (eval/metrics/failures.ts: an error, or no prediction — code NO_PREDICTION), grouped by error code, and failed steps
  * inside items (an unparseable vote, judgement or argument: `stepFailures` of each result), by step.
  */
-import { isFailed } from '../../metrics/failures.js';
+import { isFailedIn } from '../../metrics/failures.js';
 import { recordedSystemSpec } from '../../systems.js';
 import { codeSpan, table } from '../format.js';
 import type { SectionBuilder } from '../types.js';
@@ -24,7 +24,8 @@ const howCounted = (run: Parameters<SectionBuilder>[0]) =>
 export const failuresSection: SectionBuilder = (run) => {
   // the one rule (eval/metrics/failures.ts): an error or no prediction — as accuracy and the explorer count them
   // in id order (numeric parts as numbers), not the order items finished: a run at --concurrency 4 lists the same items the same way
-  const failed = run.results.filter(isFailed).sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+  const retrieval = !!recordedSystemSpec(run.config).retrieval;
+  const failed = run.results.filter(isFailedIn(retrieval)).sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   const byCode = new Map<string, number>();
   for (const r of failed) {
     const code = r.error === undefined ? 'NO_PREDICTION' : (/^([A-Z][A-Z_]+):/.exec(r.error)?.[1] ?? 'OTHER');
@@ -39,7 +40,11 @@ export const failuresSection: SectionBuilder = (run) => {
         steps.map(([k, v]) => [k, v.failures, v.items]),
       )}`
     : '';
-  if (failed.length === 0) return { id: 'failures', title: 'Failures', markdown: `None.${stepMd}`, json };
+  // a retrieval query with no hits is no failure: it was searched, and scores 0 in every figure's n
+  const noHits = retrieval ? run.results.filter((r) => r.error === undefined && r.prediction === null).length : 0;
+  const noHitsMd = noHits ? `\n\n${noHits} of ${run.results.length} queries returned no hits: not failures, scored 0 in every figure's n.` : '';
+  if (noHits) Object.assign(json, { noHits });
+  if (failed.length === 0) return { id: 'failures', title: 'Failures', markdown: `None.${noHitsMd}${stepMd}`, json };
   const list = failed.slice(0, 20).map((r) => `- ${codeSpan(r.id)}: ${truncate(reason(r).split('\n')[0], 200)}`);
   const more = failed.length > 20 ? `\n- … ${failed.length - 20} more in report.json` : '';
   return {
@@ -48,7 +53,7 @@ export const failuresSection: SectionBuilder = (run) => {
     markdown: `${failed.length} of ${run.results.length} items failed (${howCounted(run)}).\n\n${table(
       ['error', 'items'],
       [...byCode].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], 'en')),
-    )}\n\n${list.join('\n')}${more}${stepMd}`,
+    )}\n\n${list.join('\n')}${more}${noHitsMd}${stepMd}`,
     json,
   };
 };
