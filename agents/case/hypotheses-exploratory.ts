@@ -6,6 +6,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage } from '@langchain/core/messages';
 import { z } from 'zod';
+import { errors } from '../../core/errors.js';
 import type { Question } from '../../corpora/types.js';
 import { invokeStructured } from '../../core/llm/structured.js';
 import { mapToOptions } from './map-hypotheses.js';
@@ -21,27 +22,12 @@ export const BLANK_HYPOTHESIS_STEP = 'exploratory hypothesis with empty text';
 
 /**
  * 2 to `max` hypotheses (default 4): sent as minItems/maxItems, and a reply outside that range is
- * refused and re-asked once (invokeStructured), never cut down silently. A blank one (the strict schema
- * cannot ask for minLength) cannot be argued for: a reply with fewer than 2 with text is refused and
- * re-asked the same way — before 2026-12-04 `["", " "]` passed, both were dropped, and the jury voted
- * on no hypothesis at all, recorded as a unanimous "high" confidence CASE verdict.
+ * refused and re-asked once (invokeStructured), never cut down silently. Every value the sent schema
+ * allows passes this parser (tests/contract-fuzz.test.ts); a blank hypothesis (the strict schema cannot
+ * ask for minLength) is handled after it: see exploratoryHypotheses.
  */
 export function exploratorySchema(max: number) {
-  const min = Math.min(MIN_HYPOTHESES, max);
-  return z.object({
-    hypotheses: z
-      .array(z.string())
-      .min(min)
-      .max(max)
-      .superRefine((hs, ctx) => {
-        const texts = hs.filter((h) => h.trim()).length;
-        if (texts < min)
-          ctx.addIssue({
-            code: 'custom',
-            message: `only ${texts} of the ${hs.length} hypotheses ha${texts === 1 ? 's' : 've'} text (a blank one cannot be argued for): at least ${min} needed`,
-          });
-      }),
-  });
+  return z.object({ hypotheses: z.array(z.string()).min(Math.min(MIN_HYPOTHESES, max)).max(max) });
 }
 
 export async function exploratoryHypotheses(
@@ -54,7 +40,15 @@ export async function exploratoryHypotheses(
     what: 'exploratory hypotheses',
     signal: opts.signal,
   });
-  // a blank one cannot be argued for: dropped, and counted (`blank`: the item's failed steps)
+  // a blank one cannot be argued for: dropped, and counted (`blank`: the item's failed steps); with fewer than
+  // two left the item fails — before 2026-12-04 `["", " "]` left the jury voting on no hypothesis at all,
+  // recorded as a unanimous "high" confidence CASE verdict
   const texts = r.value.hypotheses.map((h) => h.trim()).filter(Boolean);
+  const min = Math.min(MIN_HYPOTHESES, max);
+  if (texts.length < min)
+    throw errors.llmOutputInvalid(
+      'exploratory hypotheses',
+      `only ${texts.length} of the ${r.value.hypotheses.length} hypotheses ha${texts.length === 1 ? 's' : 've'} text (a blank one cannot be argued for): at least ${min} needed`,
+    );
   return { hypotheses: mapToOptions(texts, q.choices), raw: r.raw, blank: r.value.hypotheses.length - texts.length };
 }

@@ -184,7 +184,7 @@ describe('CASE LLM pipeline (fake chat model)', () => {
     expect(juror.text).toContain('Hypothesis H2 (closest to option B):');
   });
 
-  it('exploratory mode: a reply whose hypotheses are blank is re-asked, then fails the item — no jury votes on no hypothesis (before: a unanimous "high" verdict)', async () => {
+  it('exploratory mode: a reply whose hypotheses are blank fails the item — no jury votes on no hypothesis (before: a unanimous "high" verdict)', async () => {
     const model = new FakeChatModel((call) => {
       if (/propose between 2 and/.test(call.text)) return JSON.stringify({ hypotheses: ['', '  '] });
       return pipelineScript(() => '{"reasoning":"r","vote":"A"}')(call);
@@ -193,7 +193,7 @@ describe('CASE LLM pipeline (fake chat model)', () => {
     expect(out.prediction).toBeNull();
     expect(out.error).toMatch(/LLM_OUTPUT_INVALID/);
     expect(out.error).toContain('only 0 of the 2 hypotheses have text');
-    expect(model.calls.filter((c) => /propose between 2 and/.test(c.text))).toHaveLength(2); // asked, then re-asked once
+    expect(model.calls.filter((c) => /propose between 2 and/.test(c.text))).toHaveLength(1);
     expect(model.calls.some((c) => /juror on a panel/.test(c.text))).toBe(false);
   });
 
