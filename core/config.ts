@@ -143,12 +143,6 @@ export const LLM_ENV_VARS: readonly string[] = [...ENV.flatMap((s) => s.vars.fil
 /** The variable of `spec` that `env` sets (non-empty), the first in its list. */
 const setVar = (spec: EnvSpec, env: NodeJS.ProcessEnv): string | undefined => spec.vars.find((v) => env[v] !== undefined && env[v] !== '');
 
-/** The environment variable that sets LLM config key `key` in `env` (the first of its names set), if one does. */
-export const llmEnvVarOf = (key: keyof LlmConfig, env: NodeJS.ProcessEnv): string | undefined => {
-  const spec = ENV.find((e) => e.key === key);
-  return spec ? setVar(spec, env) : undefined;
-};
-
 /** The environment variable that sets `key` of the LLM config in `env` ("LEXCASE_LLM_TEMPERATURE"), if one does. */
 export function llmEnvVar(key: keyof LlmConfig, env: NodeJS.ProcessEnv): string | undefined {
   const spec = ENV.find((s) => s.key === key);
@@ -255,7 +249,7 @@ export async function loadConfig(opts: { file?: string; env?: NodeJS.ProcessEnv;
   // OPENAI_BASE_URL / OPENAI_API_KEY are other tools' variables, read as fallbacks: they fill a key the file
   // leaves unset and never replace the file's — before 2026-12-04 an ambient OPENAI_BASE_URL sent a run the
   // file pointed at server A to another server, and OPENAI_API_KEY went to server A in place of its own key
-  for (const key of Object.keys(envLlm) as (keyof LlmConfig)[]) if (key in fileLlm && !llmEnvVarOf(key, env)?.startsWith('LEXCASE_')) delete envLlm[key];
+  for (const key of Object.keys(envLlm) as (keyof LlmConfig)[]) if (key in fileLlm && !llmEnvVar(key, env)?.startsWith('LEXCASE_')) delete envLlm[key];
   const merged = { ...fileLlm, ...envLlm };
   const parsed = llmConfigSchema.safeParse(merged);
   if (!parsed.success) {

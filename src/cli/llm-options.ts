@@ -239,7 +239,7 @@ export async function resolveLlm(
 ): Promise<ResolvedLlm> {
   const env = o.env ?? process.env;
   // config (zod) and the chat model (LangChain) load here, when a command uses an LLM, not at start-up
-  const { loadConfig, llmConfigured, llmConfigSchema, llmEnvVarOf, publicLlmConfig } = await import('../../core/config.js');
+  const { loadConfig, llmConfigured, llmConfigSchema, llmEnvVar, publicLlmConfig } = await import('../../core/config.js');
   const config = await loadConfig({ file: opts.config, env, cwd: o.cwd });
   config.llm = applyEndpointFlags(config.llm, opts, env);
   // a flag's value is set explicitly, like the file's and the environment's: --llm-provider's preset fills only what none of them set
@@ -295,7 +295,7 @@ export async function resolveLlm(
   const { providerOf } = await import('../../core/llm/providers.js');
   const local = providerOf(config.llm) === 'local';
   // a model file and a server both configured: the one not used is said so (a flag of the other kind is refused), never dropped silently
-  const from = (key: keyof LlmConfig) => llmEnvVarOf(key, env) ?? `llm.${key} of ${config.file ?? 'the config file'}`;
+  const from = (key: keyof LlmConfig) => llmEnvVar(key, env) ?? `llm.${key} of ${config.file ?? 'the config file'}`;
   if (local && !opts.offline) {
     if (!config.llm.modelFile) throw errors.localModelFileMissing();
     const serverFlags = (['endpoint', 'model'] as const).filter((f) => opts[f] !== undefined).map((f) => `--${f}`);

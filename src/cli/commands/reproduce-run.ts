@@ -11,7 +11,7 @@ import { locateCacm } from '../../../corpora/cacm.js';
 import { readReproduction, runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
 import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
-import { llmConfigSchema, llmConfigured, llmEnvVarOf, loadConfig } from '../../../core/config.js';
+import { llmConfigSchema, llmConfigured, llmEnvVar, loadConfig } from '../../../core/config.js';
 import { preflightLlm } from '../../../core/llm/preflight.js';
 import { providerOf } from '../../../core/llm/providers.js';
 import { withLocalModel } from '../../../core/llm/local/settings.js';
@@ -151,7 +151,7 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
     // Every cell's `lexcase run` uses this same endpoint and model (the env set above), so the
     // cells skip their own preflight: one per grid, not one per cell.
     if (!f.replay && llmRuns.length && providerOf(cfg.llm) === 'local') {
-      const unused = unusedServerLine(cfg.llm, (k) => llmEnvVarOf(k, process.env) ?? `llm.${k} of ${cfg.file ?? 'the config file'}`);
+      const unused = unusedServerLine(cfg.llm, (k) => llmEnvVar(k, process.env) ?? `llm.${k} of ${cfg.file ?? 'the config file'}`);
       if (unused) log.info(unused);
     }
     // the model the runs ask for: a local model by its file and hash (an env or config model name is not used then)
