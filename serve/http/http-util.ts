@@ -4,7 +4,7 @@
  * unexpected → 500 with a generic message). Messages are redacted before they leave the process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { isLexcaseError } from '../../core/errors.js';
 import { log, redact } from '../../core/log.js';
 import { parseInput } from '../../core/parse-input.js';
@@ -115,3 +115,22 @@ export function queryParams(url: URL): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * A whole-number query parameter as the query string gives it: decimal digits only, within
+ * [min, max], with one message naming the parameter and what it takes. Number() coercion took
+ * `0x3` as 3, `1e1` as 10, `%203` (" 3") as 3 and an empty value as 0, each answering for a number
+ * the caller did not write.
+ */
+export function decimalParam(name: string, min: number, max: number, fallback: number) {
+  const takes = `${name} takes a whole number from ${min} to ${max} in decimal digits (e.g. ${name}=${fallback})`;
+  return z
+    .string()
+    .regex(/^[0-9]+$/, takes)
+    .transform(Number)
+    .pipe(z.number().int().min(min, takes).max(max, takes))
+    .default(fallback);
+}
+
+/** A GET route that takes no query parameters: any one given is a 400 naming it, not ignored. */
+export const noQueryParams = z.object({}).strict();

@@ -16,10 +16,12 @@ import { acalDir, graphPath, parseGraph, readAudit, readGraph } from '../../agen
 import { notFound } from '../../serve/http/http-util.js';
 import { graphFiles, resolvesInside, type RunEntry } from './runs.js';
 
-export const graphQuerySchema = z.object({
-  run: z.string().min(1).max(500),
-  item: z.string().min(1).max(500),
-});
+export const graphQuerySchema = z
+  .object({
+    run: z.string().min(1).max(500),
+    item: z.string().min(1).max(500),
+  })
+  .strict();
 
 export const contestBodySchema = z
   .object({

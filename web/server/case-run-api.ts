@@ -15,15 +15,19 @@ import { graphPath, readGraph } from '../../agents/acal/graph/store.js';
 import { resolvesInside, servable, type RunEntry } from './runs.js';
 import { threeplyFactors } from './threeply-trace.js';
 
-export const questionsQuerySchema = z.object({
-  run: z.string().min(1).max(500),
-  filter: z.enum(['all', 'correct', 'wrong']).default('all'),
-});
+export const questionsQuerySchema = z
+  .object({
+    run: z.string().min(1).max(500),
+    filter: z.enum(['all', 'correct', 'wrong']).default('all'),
+  })
+  .strict();
 
-export const traceQuerySchema = z.object({
-  run: z.string().min(1).max(500),
-  item: z.string().min(1).max(500),
-});
+export const traceQuerySchema = z
+  .object({
+    run: z.string().min(1).max(500),
+    item: z.string().min(1).max(500),
+  })
+  .strict();
 
 /** Questions by id of one dataset file (key: the dataset, and the file when not the bundled copy). */
 const questionCache = new Map<string, Promise<Map<string, Question> | undefined>>();

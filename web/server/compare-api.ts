@@ -19,7 +19,7 @@ import { latestResults, runSummary } from './run-summary-api.js';
 import { badRequest } from '../../serve/http/http-util.js';
 import type { RunEntry } from './runs.js';
 
-export const compareQuerySchema = z.object({ a: z.string().min(1).max(500), b: z.string().min(1).max(500) });
+export const compareQuerySchema = z.object({ a: z.string().min(1).max(500), b: z.string().min(1).max(500) }).strict();
 
 /**
  * A run as the comparison reads it (eval/report/compare.ts): its config.json — with its resumes, whose

@@ -28,7 +28,7 @@ import { madRounds, runSummary } from './run-summary-api.js';
 import type { RunEntry } from './runs.js';
 
 export const MAX_COMPARED = 8;
-export const compareRunsQuerySchema = z.object({ runs: z.string().min(1).max(4000) });
+export const compareRunsQuerySchema = z.object({ runs: z.string().min(1).max(4000) }).strict();
 
 /** Run ids from the `runs` field: comma-separated, 2 to MAX_COMPARED distinct ids. */
 export function comparedIds(field: string): string[] {

@@ -187,6 +187,38 @@ describe('explorer retrieval evaluation of a topics+qrels set', () => {
     expect(api.skippedNote).toContain('bm25 returned no hits for 1 topic (q3): it scores 0 there and is in the mean');
   });
 
+  it("every method's no-hit topics are said, not only the first method's (qld's q3, scored 0, went unsaid)", async () => {
+    const res = await fetch(`${s.url}/api/eval/retrieval?set=user:2&methods=bm25,qld`);
+    expect(res.status).toBe(200);
+    const api = (await res.json()) as { skippedNote: string; results: { method: string; metrics: Record<string, { estimate: number }> }[] };
+    // neither method can find "zygote xylophone": both score 0 on q3, and the note says so for both
+    expect(api.results.map((r) => r.metrics['recall@1'].estimate)).toEqual([0.5, 0.5]);
+    expect(api.skippedNote).toContain('bm25 returned no hits for 1 topic (q3)');
+    expect(api.skippedNote).toContain('qld returned no hits for 1 topic (q3)');
+  });
+
+  it('a misspelt or empty parameter is a 400 naming it, not the default metric or seed 0', async () => {
+    for (const [q, message] of [
+      // before: metrc was dropped and the paired comparison was of recall@10
+      ['metrc=ndcg@10', 'retrieval eval: unknown field "metrc"; did you mean "metric"?'],
+      // before: z.coerce took an empty seed as seed 0 and 0x7 as 7
+      ['seed=', 'seed takes a whole number from 0 to 2147483647 in decimal digits'],
+      ['seed=0x7', 'seed takes a whole number from 0 to 2147483647 in decimal digits'],
+      ['iterations=1e3', 'iterations takes a whole number from 100 to 100000 in decimal digits'],
+    ] as const) {
+      const res = await fetch(`${s.url}/api/eval/retrieval?set=user:1&methods=bm25,qld&${q}`);
+      expect(res.status, q).toBe(400);
+      expect(((await res.json()) as { error: string }).error, q).toContain(message);
+    }
+    const progress = await fetch(`${s.url}/api/eval/progress?set=user:1&methods=bm25&metric=mrr@10`);
+    expect(progress.status).toBe(400);
+    const sets = await fetch(`${s.url}/api/eval/sets?set=user:1`);
+    expect(sets.status).toBe(400);
+    const ok = await fetch(`${s.url}/api/eval/retrieval?set=user:1&methods=bm25,qld&seed=7&iterations=500`);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { paired: { bootstrap: unknown } }).paired.bootstrap).toEqual({ iterations: 500, seed: 7 });
+  });
+
   it('qrels edited while the explorer is open: the next evaluation is of the file as it is now, as eval retrieval gives it (it kept the first figures)', async () => {
     type Api = { results: { metrics: Record<string, { estimate: number }> }[] };
     const mrr = async () => ((await (await fetch(`${s.url}/api/eval/retrieval?set=user:3&methods=bm25`)).json()) as Api).results[0].metrics;

@@ -47,27 +47,28 @@ import { noHitsLine } from '../../eval/trec/format.js';
 import type { TrecEvalResult } from '../../eval/trec/evaluate.js';
 import type { Qrels } from '../../corpora/qrels.js';
 import type { EvalSet, EvalTopic } from './eval-sets.js';
-import { badRequest, notFound } from '../../serve/http/http-util.js';
+import { badRequest, decimalParam, notFound } from '../../serve/http/http-util.js';
 import type { IndexContext } from './index-context.js';
 
 export const EVAL_KS = [1, 5, 10, 20, 50, 100];
 export const PAIRED_METRICS = ['recall@1', 'recall@10', 'recall@100', `mrr@${MRR_K}`, `ndcg@${NDCG_K}`] as const;
 
-export const retrievalEvalQuerySchema = z.object({
-  set: z.string().min(1).max(100),
-  methods: z.string().min(1).max(100),
-  a: z.string().max(20).optional(),
-  b: z.string().max(20).optional(),
-  metric: z.enum(PAIRED_METRICS).default('recall@10'),
-  /** The paired comparison's bootstrap resamples and seed (default the statistics module's: 2,000, 13), as `eval run --compare --iterations --seed`. */
-  iterations: z.coerce.number().int().min(MIN_RESAMPLES).max(MAX_RESAMPLES).default(RESAMPLES),
-  seed: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .default(SEED),
-});
+export const retrievalEvalQuerySchema = z
+  .object({
+    set: z.string().min(1).max(100),
+    methods: z.string().min(1).max(100),
+    a: z.string().max(20).optional(),
+    b: z.string().max(20).optional(),
+    metric: z.enum(PAIRED_METRICS).default('recall@10'),
+    /**
+     * The paired comparison's bootstrap resamples and seed (default the statistics module's: 2,000, 13), as
+     * `eval run --compare --iterations --seed`: decimal digits only (before, z.coerce took `seed=` as seed 0).
+     */
+    iterations: decimalParam('iterations', MIN_RESAMPLES, MAX_RESAMPLES, RESAMPLES),
+    seed: decimalParam('seed', 0, 2 ** 31 - 1, SEED),
+  })
+  /** Strict: a misspelt `metrc=ndcg@10` is a 400 naming it, not the default metric's comparison. */
+  .strict();
 
 /** Characters of a query shown (and put in the search view's link); the evaluation always uses the whole query. */
 export const QUERY_SHOWN = 2000;
@@ -82,8 +83,10 @@ export interface MethodEval {
   n: number;
   /** Topics of the set not in the means. */
   skipped: number;
-  /** Why they are not (the page prints it). */
+  /** Why they are not (the page prints it): the same for every method of a set. */
   skippedNote: string;
+  /** The topics this method got no hit for (scored 0, in the mean), or '': each method's own, all printed. */
+  noHitsNote: string;
   /** Hits retrieved per topic. */
   depth: number;
   metrics: Record<string, Interval>;
@@ -123,12 +126,8 @@ async function evalDataset(ix: IndexContext, method: string, topics: EvalTopic[]
     method: r.method,
     n: r.n,
     skipped: r.skipped,
-    skippedNote: [
-      `${plural(r.skipped, 'topic', 'topics')} without relevant passages skipped`,
-      r.noHits.count ? noHitsLine(r.method, r.noHits, undefined, 'topic') : '',
-    ]
-      .filter(Boolean)
-      .join('; '),
+    skippedNote: `${plural(r.skipped, 'topic', 'topics')} without relevant passages skipped`,
+    noHitsNote: r.noHits.count ? noHitsLine(r.method, r.noHits, undefined, 'topic') : '',
     depth: r.depth,
     metrics: r.metrics,
     latency: r.latency,
@@ -166,11 +165,11 @@ async function evalUserTopics(ix: IndexContext, method: string, topics: EvalTopi
     skippedNote: [
       skipped ? `${plural(skipped, 'topic', 'topics')} skipped${notInQrels ? ` (${notInQrels} not in the qrels)` : ''}` : '',
       noRel ? `${plural(noRel, 'judged topic', 'judged topics')} without a relevant document scored 0 and in the mean (trec_eval)` : '',
-      // searched with no hit: scored 0 and in the mean (eval-index.ts), as the CLI says
-      noHits.count ? noHitsLine(batch.method, noHits, undefined) : '',
     ]
       .filter(Boolean)
       .join('; '),
+    // searched with no hit: scored 0 and in the mean (eval-index.ts), as the CLI says
+    noHitsNote: noHits.count ? noHitsLine(batch.method, noHits, undefined) : '',
     depth: DEFAULT_DEPTH,
     metrics: result.means,
     warnings: batch.queriesCut ? [batch.queriesCut] : [],
@@ -214,7 +213,7 @@ const flat = (s: string, n: number) => {
   return t.length <= n ? t : `${t.slice(0, n - 1).trimEnd()}…`;
 };
 
-export const evalProgressQuerySchema = z.object({ set: z.string().min(1).max(100), methods: z.string().min(1).max(100) });
+export const evalProgressQuerySchema = z.object({ set: z.string().min(1).max(100), methods: z.string().min(1).max(100) }).strict();
 
 export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
   // per set and method, the evaluation of the topics it was made from: a set read again (its files
@@ -335,7 +334,9 @@ export function createRetrievalEval(ix: IndexContext, sets: EvalSet[]) {
         set: { id: set.id, label: set.label, n: topics.length },
         kind: set.kind,
         skipped: res[0].skipped,
-        skippedNote: res[0].skippedNote,
+        // the set's skipped topics (one for all methods), then every method's no-hit topics: only the
+        // first method's were shown, so a second method's no-hit topics, scored 0, went unsaid
+        skippedNote: [res[0].skippedNote, ...res.map((r) => r.noHitsNote)].filter(Boolean).join('; '),
         // what a reader must know to read the figures right, as the CLI warns it
         warnings: [...setWarnings, ...res.flatMap((r) => r.warnings.map((w) => `${r.method}: ${w}`))],
         depth: res[0].depth,

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Explanation } from '../../retrieval/types.js';
 import { DEFAULT_K, SEARCH_K } from '../../retrieval/default-k.js';
 import { evidenceFor, evidenceModel, explainPassage, searchPassages } from '../../serve/query/index-queries.js';
+import { decimalParam } from '../../serve/http/http-util.js';
 import { highlight, queryTerms, type Segment } from './highlight.js';
 import type { IndexContext } from './index-context.js';
 import { cutUnits } from '../../core/truncate.js';
@@ -28,19 +29,11 @@ export const MAX_GET_QUERY_CHARS = 5000;
  * `metod=dense`, `index=…`, which this server does not take) is a 400 naming it, never dropped so
  * that the search ran with the default k or method.
  */
-/** What `k` takes, said by every refusal of it. */
-const K_TAKES = 'k takes a whole number from 1 to 100 in decimal digits (e.g. k=10)';
-
 /**
- * `k` as the query string gives it: decimal digits only. Number() coercion took `k=0x3` as 3,
- * `k=1e1` as 10 and `k=%203` (" 3") as 3, and refused an empty `k=` as "Too small: expected >=1".
+ * `k` as the query string gives it: decimal digits only (decimalParam). Number() coercion took
+ * `k=0x3` as 3, `k=1e1` as 10 and `k=%203` (" 3") as 3, and refused an empty `k=` as "Too small: expected >=1".
  */
-const searchK = z
-  .string()
-  .regex(/^[0-9]+$/, K_TAKES)
-  .transform(Number)
-  .pipe(z.number().int().min(1, K_TAKES).max(100, K_TAKES))
-  .default(SEARCH_K);
+const searchK = decimalParam('k', 1, 100, SEARCH_K);
 
 export const searchQuerySchema = z
   .object({

@@ -38,7 +38,7 @@ import { loadAssets, type Assets } from './assets.js';
 import { negotiate, type Encoding } from './content-encoding.js';
 import { questionsQuerySchema, runQuestions, runTrace, traceQuerySchema } from './case-run-api.js';
 import { allowedHostNames, refuseReason } from '../../serve/http/host-guard.js';
-import { HttpError, notFound, queryParams, readJsonBody, sendBytes, sendError, sendJson, validate } from '../../serve/http/http-util.js';
+import { HttpError, noQueryParams, notFound, queryParams, readJsonBody, sendBytes, sendError, sendJson, validate } from '../../serve/http/http-util.js';
 import { requestLife } from '../../serve/http/request-life.js';
 import { openIndexContext, type IndexContext } from './index-context.js';
 import { createScrubber } from '../../serve/http/public-json.js';
@@ -79,7 +79,7 @@ export interface ExplorerServer {
   close(): Promise<void>;
 }
 
-const runQuerySchema = z.object({ run: z.string().min(1).max(500) });
+const runQuerySchema = z.object({ run: z.string().min(1).max(500) }).strict();
 
 export async function startExplorer(opts: ExplorerOptions = {}): Promise<ExplorerServer> {
   const host = opts.host ?? '127.0.0.1';
@@ -107,28 +107,33 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
   type Handler = (req: IncomingMessage, url: URL) => Promise<unknown>;
   const get = new Map<string, Handler>(
     Object.entries({
-      '/api/info': async () => ({
-        version: VERSION,
-        index: ix
-          ? { name: indexName, corpus: ix.manifest.corpus.name, passages: ix.manifest.corpus.passages, methods: ix.methods, analyzer: ix.manifest.analyzer }
-          : null,
-        runs: opts.runs ? true : false,
-        llm: opts.llm ? { available: true, label: opts.llmLabel ?? 'configured model' } : { available: false },
-        defaults: { searchK: SEARCH_K, evidenceK: DEFAULT_K },
-        // the system list (eval/systems.ts): names, trace views, report sections, what each run takes
-        systems: SYSTEMS.map((sy: SystemSpec & Partial<SystemPlugin>) => ({
-          id: sy.id,
-          name: sy.name,
-          traceKind: sy.traceKind,
-          reportSection: sy.reportSection,
-          takesIndex: sy.run?.takesIndex ?? false,
-          runnable: sy.run !== undefined,
-          variants: sy.variants ?? [],
-        })),
-      }),
+      '/api/info': async (_req, url) => (
+        validate(noQueryParams, queryParams(url), 'info'),
+        {
+          version: VERSION,
+          index: ix
+            ? { name: indexName, corpus: ix.manifest.corpus.name, passages: ix.manifest.corpus.passages, methods: ix.methods, analyzer: ix.manifest.analyzer }
+            : null,
+          runs: opts.runs ? true : false,
+          llm: opts.llm ? { available: true, label: opts.llmLabel ?? 'configured model' } : { available: false },
+          defaults: { searchK: SEARCH_K, evidenceK: DEFAULT_K },
+          // the system list (eval/systems.ts): names, trace views, report sections, what each run takes
+          systems: SYSTEMS.map((sy: SystemSpec & Partial<SystemPlugin>) => ({
+            id: sy.id,
+            name: sy.name,
+            traceKind: sy.traceKind,
+            reportSection: sy.reportSection,
+            takesIndex: sy.run?.takesIndex ?? false,
+            runnable: sy.run !== undefined,
+            variants: sy.variants ?? [],
+          })),
+        }
+      ),
       '/api/search': async (_req, url) => search(needIndex(), validate(searchQuerySchema, queryParams(url), 'search')),
       '/api/explain': async (_req, url) => explainHit(needIndex(), validate(explainQuerySchema, queryParams(url), 'explain')),
-      '/api/runs': async () => ({ runs: opts.runs ? (await listRuns(opts.runs)).map(({ dir: _dir, root: _root, ...r }) => r) : [] }),
+      '/api/runs': async (_req, url) => (
+        validate(noQueryParams, queryParams(url), 'runs'), { runs: opts.runs ? (await listRuns(opts.runs)).map(({ dir: _dir, root: _root, ...r }) => r) : [] }
+      ),
       '/api/run/questions': async (_req, url) => {
         const q = validate(questionsQuerySchema, queryParams(url), 'questions');
         return runQuestions(await findRun(opts.runs, q.run), q.filter);
@@ -137,7 +142,8 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
         const q = validate(traceQuerySchema, queryParams(url), 'trace');
         return runTrace(await findRun(opts.runs, q.run), q.item, passageText);
       },
-      '/api/runs/summary': async () => {
+      '/api/runs/summary': async (_req, url) => {
+        validate(noQueryParams, queryParams(url), 'runs summary');
         const listed = opts.runs ? await listRunsWithin(opts.runs) : { runs: [], truncated: false };
         return {
           runs: await Promise.all(listed.runs.filter(inRunsTable).map(runSummary)),
@@ -159,7 +165,7 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
       },
       '/api/passage': async (_req, url) => passagePage(ix && needIndex(), opts.runs, validate(passageQuerySchema, queryParams(url), 'passage').id),
       '/api/eval/progress': async (_req, url) => needEval().progress(validate(evalProgressQuerySchema, queryParams(url), 'eval progress')),
-      '/api/eval/sets': async () => needEval().sets(),
+      '/api/eval/sets': async (_req, url) => (validate(noQueryParams, queryParams(url), 'eval sets'), needEval().sets()),
       '/api/eval/retrieval': async (_req, url) => needEval().evaluate(validate(retrievalEvalQuerySchema, queryParams(url), 'retrieval eval')),
       '/api/acal/graphs': async (_req, url) => {
         const q = validate(runQuerySchema, queryParams(url), 'graphs');

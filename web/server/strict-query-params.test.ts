@@ -1,5 +1,5 @@
 /**
- * The explorer's query routes (GET /api/search, /api/explain, /api/passage) refuse a query parameter
+ * The explorer's query routes (GET /api/search, /api/explain, /api/passage, and the run routes) refuse a query parameter
  * they do not take, or one given twice, instead of answering as if it were not there. Before, a
  * misspelt `kk=3` searched with the default k = 10, `metod=dense` searched bm25, `index=other`
  * searched the served index, and `k=1&k=3` searched k = 3 (the last value won) — each a 200 whose
@@ -18,7 +18,7 @@ let s: ExplorerServer;
 
 beforeAll(async () => {
   f = await makeExplorerFixtures();
-  s = await startExplorer({ index: f.index, port: 0 });
+  s = await startExplorer({ index: f.index, runs: f.runs, port: 0 });
 }, 120_000);
 afterAll(async () => {
   await s?.close();
@@ -81,5 +81,41 @@ describe('GET /api/search, /api/explain, /api/passage refuse an unknown or repea
     const p = await get(`/api/passage?id=${encodeURIComponent(id)}`);
     expect(p.status).toBe(200);
     expect(p.json.id).toBe(id);
+  });
+});
+
+describe('the run routes refuse a parameter they do not take (they answered as if it were not there)', () => {
+  it('filtr=wrong, a compare given a seed, a run summary given an item: 400 naming the parameter, not every row or an unasked default', async () => {
+    const run = encodeURIComponent(f.caseRunId);
+    const llm = encodeURIComponent(f.llmRunId);
+    for (const [path, message] of [
+      // before: every row (filter defaulted to all), while the caller asked for the wrong answers
+      [`/api/run/questions?run=${run}&filtr=wrong`, 'questions: unknown field "filtr"; did you mean "filter"?'],
+      [`/api/run/summary?run=${run}&item=x`, 'run summary: unknown field "item"'],
+      [`/api/compare?a=${run}&b=${llm}&seed=7`, 'compare: unknown field "seed"'],
+      [`/api/compare/runs?runs=${run},${llm}&iterations=500`, 'compare: unknown field "iterations"'],
+      [`/api/run/trace?run=${run}&item=x&itm=y`, 'trace: unknown field "itm"'],
+      [`/api/run/calls?run=${run}&item=x&k=3`, 'calls: unknown field "k"'],
+      [`/api/acal/graphs?run=${run}&item=x`, 'graphs: unknown field "item"'],
+      [`/api/acal/graph?run=${run}&item=x&action=y`, 'graph: unknown field "action"'],
+      [`/api/runs?run=${run}`, 'runs: unknown field "run"'],
+      [`/api/runs/summary?run=${run}`, 'runs summary: unknown field "run"'],
+    ] as const) {
+      const r = await get(path);
+      expect(r.status, path).toBe(400);
+      expect(r.json.error, path).toContain(message);
+    }
+  });
+
+  it("the front end's own run queries (web/app) still answer 200", async () => {
+    const run = encodeURIComponent(f.caseRunId);
+    const wrong = await get(`/api/run/questions?run=${run}&filter=wrong`);
+    expect(wrong.status).toBe(200);
+    const all = await get(`/api/run/questions?run=${run}`);
+    expect(all.status).toBe(200);
+    expect(wrong.json.questions.length).toBeLessThanOrEqual(all.json.questions.length);
+    for (const path of [`/api/run/summary?run=${run}`, `/api/compare?a=${run}&b=${encodeURIComponent(f.llmRunId)}`, '/api/runs', '/api/runs/summary']) {
+      expect((await get(path)).status, path).toBe(200);
+    }
   });
 });
