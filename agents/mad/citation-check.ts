@@ -5,11 +5,14 @@
  * - supportive (the lexical support check): the passage exists and covers at least
  *   SUPPORT_MIN_OVERLAP of the claim's content terms (English stopwords removed, Porter-stemmed,
  *   the index analyzer's defaults), with at least SUPPORT_MIN_SHARED shared terms. It is a cheap,
- *   deterministic proxy for "the passage says what the claim uses it for": it catches citations to
+ *   deterministic proxy for "the passage says what the claim uses it for": it reads the passage as
+ *   the prompts showed it (shownText: cut to passageChars), so a claim is never "supported" by words
+ *   past the cut that the model did not see (it read the whole stored text). It catches citations to
  *   unrelated passages, not subtle misreadings — the judge's `unsupported_citations` is the
  *   model-based check beside it (see docs/mad.md).
  */
 import { createAnalyzer } from '../../retrieval/analyzer.js';
+import { shownText } from './prompts.js';
 import type { CheckedCitation, Claim } from './types.js';
 
 export const SUPPORT_MIN_OVERLAP = 0.3;
@@ -36,12 +39,14 @@ export async function checkCitations(
   claims: Claim[],
   seen: ReadonlySet<string>,
   getPassage: (id: string) => Promise<{ text: string } | undefined>,
+  /** Characters of each passage the prompts showed (MAD's passageChars). */
+  passageChars: number,
 ): Promise<CheckedCitation[]> {
   const out: CheckedCitation[] = [];
   for (const c of claims) {
     for (const id of new Set(c.cites)) {
       const p = await getPassage(id);
-      const s = p ? lexicallySupports(c.text, p.text) : { supportive: false, overlap: 0 };
+      const s = p ? lexicallySupports(c.text, shownText(p.text, passageChars)) : { supportive: false, overlap: 0 };
       out.push({ id, claim: c.text, exists: !!p, seen: seen.has(id), supportive: s.supportive, overlap: s.overlap });
     }
     // named no handle shown: no passage, even where the text as written is a real id

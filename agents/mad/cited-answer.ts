@@ -40,6 +40,6 @@ export async function citedAnswer(
     { what, signal },
   );
   const claims = citedClaims(r.value.claims); // the accepted reply's citations, read (and counted) once
-  const citations = await checkCitations(claims, new Set(pool.map((p) => p.id)), getPassage);
+  const citations = await checkCitations(claims, new Set(pool.map((p) => p.id)), getPassage, passageChars);
   return { answer: r.value.answer, reasoning: r.value.reasoning, claims, citations, ...(r.attempts > 1 ? { raw: r.raw } : {}) };
 }

@@ -16,14 +16,14 @@ import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type BaseMess
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { Question } from '../../corpora/types.js';
 import { isLexcaseError } from '../../core/errors.js';
-import { cutFrom, truncate } from '../common/question-text.js';
+import { cutFrom } from '../common/question-text.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { TEXT_TOOL_CALL_HINT, textToolCall } from '../common/text-tool-call.js';
 import { checkCitations } from './citation-check.js';
 import { NO_NEW_SNIPPET, SNIPPET_RULE_ID, newSnippet } from './new-snippet.js';
 import { extractJson, invokeStructured, messageText, structuredFailure, type StructuredResult } from '../../core/llm/structured.js';
 import { rejectReply } from '../../core/llm/cache-validation.js';
-import { debaterSystem, openingPrompt, rebuttalPrompt } from './prompts.js';
+import { debaterSystem, openingPrompt, rebuttalPrompt, shownText } from './prompts.js';
 import { briefSchema, type BriefReply } from './schemas.js';
 import { citedClaims } from './cited-claims.js';
 import type { ShownPassage } from './cited-evidence.js';
@@ -111,7 +111,7 @@ async function requestSnippet(
       if (p?.text === undefined) fromSnippet = true; // no doc-store text: the search snippet stands in (counted as cut)
       added.push({ id: h.id, text, query, ...(p?.text === undefined ? { fromSnippet: true as const } : {}) });
       cut ??= cutFrom(text, o.passageChars); // counted in report.md's MAD section (report-section.ts poolCuts)
-      results.push({ id: passageHandles().handle(h.id), text: truncate(text.replace(/\s+/g, ' '), o.passageChars) });
+      results.push({ id: passageHandles().handle(h.id), text: shownText(text, o.passageChars) });
     }
     request = {
       tool: call.name,
@@ -188,7 +188,7 @@ async function turn(o: DebaterTurnOptions): Promise<DebaterTurn> {
     r ??= await invokeStructured(model, messages, briefSchema(shown(), opening ? 'opening' : 'rebuttal'), { what, signal: o.signal });
     const claims = citedClaims(r.value.claims); // the accepted brief's citations, read (and counted) once
     const seenIds = new Set([...evidence, ...cited, ...added].map((p) => p.id));
-    const citations = await checkCitations(claims, seenIds, o.getPassage);
+    const citations = await checkCitations(claims, seenIds, o.getPassage, o.passageChars);
     return {
       brief: {
         ...base,

@@ -30,11 +30,22 @@ describe('citation checks', () => {
 
   it('checkCitations: exists / seen / supportive per cited id, duplicates within a claim counted once', async () => {
     const get = async (id: string) => (id === 'fre402' ? { text: FRE402 } : undefined);
-    const c = await checkCitations([{ text: 'Relevant evidence is admissible', cites: ['fre402', 'fre402', 'ghost'] }], new Set(['fre402']), get);
+    const c = await checkCitations([{ text: 'Relevant evidence is admissible', cites: ['fre402', 'fre402', 'ghost'] }], new Set(['fre402']), get, 600);
     expect(c.map((x) => [x.id, x.exists, x.seen, x.supportive])).toEqual([
       ['fre402', true, true, true],
       ['ghost', false, false, false],
     ]);
+  });
+
+  it('checkCitations reads the passage as the prompt showed it: words past the cut support nothing (they made a claim "supported" by text the model never saw)', async () => {
+    // the claim's words are only in the passage's last sentence, past the first 40 characters shown
+    const long = `${FRE402} The statute of frauds requires a writing for a contract for the sale of land.`;
+    const get = async () => ({ text: long });
+    const claim = [{ text: 'A contract for land must be in writing under the statute of frauds', cites: ['p'] }];
+    expect((await checkCitations(claim, new Set(['p']), get, long.length))[0].supportive).toBe(true);
+    const cut = (await checkCitations(claim, new Set(['p']), get, FRE402.length))[0];
+    expect(cut.supportive).toBe(false);
+    expect(cut.overlap).toBe(0);
   });
 
   it('itemCitationMetrics: shares over the answer citations, judge flags, gold coverage', () => {

@@ -14,7 +14,16 @@ const CLAIMS_FORMAT = '"claims": [{"text": "<one legal claim>", "cites": ["<pass
 /** One line per passage: its handle (the item's map: models see P1.., never real ids) and its text, truncated. */
 function passageLines(passages: ShownPassage[], chars: number): string[] {
   const h = passageHandles();
-  return passages.map((p) => `[${h.handle(p.id)}] ${truncate(p.text.replace(/\s+/g, ' '), chars)}`);
+  return passages.map((p) => `[${h.handle(p.id)}] ${shownText(p.text, chars)}`);
+}
+
+/**
+ * A passage as every MAD prompt and snippet reply shows it: whitespace runs made one space, cut to
+ * `chars` characters. The lexical support check reads this same string (citation-check.ts), never
+ * the stored text past the cut the model did not see.
+ */
+export function shownText(text: string, chars: number): string {
+  return truncate(text.replace(/\s+/g, ' '), chars);
 }
 
 export function evidenceBlock(pool: ShownPassage[], chars: number): string {
