@@ -119,7 +119,9 @@ describe('ACAL prompts', () => {
     expect(got).toEqual(SELECT_TEAM);
   });
   it('generate-arguments sends the argument-writing prompt unchanged', async () => {
-    const got = await sent('{"arguments":[{"text":"a"},{"text":"b"}]}', (m) => generateArguments(m, c, 'Prosecutor', 'attack'));
+    const got = await sent('{"arguments":[{"text":"a","citedPassageIds":[]},{"text":"b","citedPassageIds":[]}]}', (m) =>
+      generateArguments(m, c, 'Prosecutor', 'attack'),
+    );
     expect(got).toEqual(GENERATE);
   });
   it('score-arguments sends the rubric prompt unchanged', async () => {

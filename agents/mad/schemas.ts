@@ -21,7 +21,7 @@ const id = () => z.union([z.string(), z.number()]).transform((v) => String(v));
 /** A list of cited passages, offered to the model as an enum of `handles` (none shown: always empty). */
 export function citesSchema(handles: readonly string[]) {
   const items = handles.length ? { type: 'string', enum: [...new Set(handles)] } : { type: 'string' };
-  return sendAs(z.array(id()).default([]), { type: 'array', items, ...(handles.length ? {} : { maxItems: 0 }) });
+  return sendAs(z.array(id()), { type: 'array', items, ...(handles.length ? {} : { maxItems: 0 }) });
 }
 
 export function claimSchema(handles: readonly string[]) {
@@ -35,7 +35,7 @@ export function claimSchema(handles: readonly string[]) {
  * optional rebuttal made openings write a rebuttal their prompt never asked for.
  */
 export function briefSchema(handles: readonly string[], kind: 'opening' | 'rebuttal') {
-  const brief = { argument: z.string(), claims: z.array(claimSchema(handles)).default([]) };
+  const brief = { argument: z.string(), claims: z.array(claimSchema(handles)) };
   return kind === 'opening' ? z.object(brief) : z.object({ rebuttal: z.string().optional(), ...brief });
 }
 export type BriefReply = z.infer<ReturnType<typeof briefSchema>> & { rebuttal?: string };
@@ -104,7 +104,7 @@ export function citedAnswerSchema(letters: string[], handles: readonly string[])
     z.object({
       reasoning: z.string().default(''),
       answer: letterSchema(letters),
-      claims: z.array(claimSchema(handles)).default([]),
+      claims: z.array(claimSchema(handles)),
     }),
     { answer: 'answer', reasoning: ['reasoning'] },
   );

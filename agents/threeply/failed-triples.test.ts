@@ -17,12 +17,13 @@ import { runSummary } from '../../web/server/run-summary-api.js';
 import { listRuns } from '../../web/server/runs.js';
 import { jsonReply, plyOf, rulesScript, threeplyRole } from './test-support/scripted-threeply.js';
 
-type Fate = 'refused' | 'unparseable' | 'argues';
+type Fate = 'refused' | 'unparseable' | 'argues' | 'upper-keys';
 
 /**
  * The rule-following team, except that the triple at position i (run order, concurrency 1: the
  * Plaintiff's first draft starts a triple) meets `fates[i]`: every request refused (HTTP 400), an
- * unparseable Factor Analyst, or an Analyst that never abstains. The Distiller always adds one
+ * unparseable Factor Analyst, an Analyst that never abstains, or a Distiller that writes its lists
+ * under C1/C2/C3. The Distiller always adds one
  * factor the argument invents for c1 ("F99"), so answered arguments carry hallucinations.
  */
 function auditScript(fates: Record<number, Fate>, everything?: Fate): (r: RecordedRequest) => ScriptReply {
@@ -37,7 +38,9 @@ function auditScript(fates: Record<number, Fate>, everything?: Fate): (r: Record
     if (role === 'analyst' && fate === 'argues') return jsonReply({ summary: 'argue anyway', analysis_outcome: 'VALID_ARGUMENT' });
     const reply = rules(r);
     if (role !== 'distiller' || !reply.content) return reply;
-    const lists = JSON.parse(reply.content) as { c1: string[] };
+    const lists = JSON.parse(reply.content) as { c1: string[]; c2: string[]; c3: string[] };
+    // the Distiller's lists under keys the schema does not name (C1, C2, C3)
+    if (fate === 'upper-keys') return jsonReply({ C1: [...lists.c1, 'F99'], C2: lists.c2, C3: lists.c3 });
     return jsonReply({ ...lists, c1: [...lists.c1, 'F99'] });
   };
 }
@@ -184,5 +187,20 @@ describe('failed 3-ply triples are left out of every figure, on every surface', 
     expect(out.explorer.figures).toEqual(figures);
     expect(out.md).not.toMatch(/100\.0%/);
     expect(out.md).toMatch(/\| reflective +\| non-arguable +\| +0 \| +– \(no items\) \|/);
+  });
+
+  it('a Distiller reply without c1/c2/c3 (its lists under C1/C2/C3) fails the triple — it was read as "no factors": 100% hallucination accuracy, 0% recall', async () => {
+    const out = await run('upper-keys', auditScript({}, 'upper-keys'));
+    expect(out.r.code, out.r.err).toBe(0);
+    expect(out.records.length).toBe(9);
+    // every triple the Distiller was asked of fails; the Analyst's abstentions before it are answered
+    const distilled = out.records.filter((r) => r.prediction !== 'abstain');
+    expect(distilled.length).toBeGreaterThan(0);
+    expect(distilled.every(failed)).toBe(true);
+    expect(out.report.sections.failures.byCode).toEqual({ LLM_OUTPUT_INVALID: distilled.length });
+    const figs = Object.fromEntries(out.report.sections.figures.figures.map((f: { id: string }) => [f.id, f]));
+    // left out of n and counted as failed (before: in n with N_h = N_util = 0, "no hallucination")
+    expect(figs['hallucination-accuracy']).toMatchObject({ n: out.records.length - distilled.length, failed: distilled.length });
+    expect(figs['factor-utilization-recall']).toMatchObject({ n: out.records.length - distilled.length, failed: distilled.length });
   });
 });

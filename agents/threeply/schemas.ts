@@ -170,9 +170,12 @@ export const enhancedThreePlySchema = z.object({ reasoning: text, ...threePlySch
 /**
  * The Factor Distiller's lists. `labels` (the factor model's "F4 Agreed-not-to-disclose (P)" strings)
  * are the closed set a schema-following server picks from; the parser also takes free strings
- * (prompt mode), which scoring maps to factor ids or counts as hallucinated.
+ * (prompt mode), which scoring maps to factor ids or counts as hallucinated. Each list is required:
+ * a reply without `c1`/`c2`/`c3` (written under `C1`…, or left out) is no distillation, asked again and
+ * then a failure — it was read as three empty lists, "no factor", which scored 100% hallucination
+ * accuracy and 0% recall as if the model had answered.
  */
 export function distilledSchema(labels: readonly string[]) {
-  const list = sendAs(z.array(z.string()).default([]), { type: 'array', items: { type: 'string', enum: [...new Set(labels)] } });
+  const list = sendAs(z.array(z.string()), { type: 'array', items: { type: 'string', enum: [...new Set(labels)] } });
   return z.object({ c1: list, c2: list, c3: list });
 }

@@ -8,7 +8,7 @@
  * no additional properties, only supported keywords), which is what OpenAI's `strict: true`,
  * vLLM, llama.cpp and Ollama all enforce. Every value of the sent schema must pass the zod
  * parser: a schema whose parser is narrower than what it sends (a refine, a min length) is a bug,
- * found by the property test in tests/strict-schemas.test.ts.
+ * found by the contract-fuzz property (tests/contract-fuzz.test.ts).
  */
 import { z } from 'zod';
 import { toStrictSchema } from './strict-schema.js';

@@ -21,7 +21,7 @@ export interface DraftArgument {
 
 /** 2–5 arguments; a citation is offered as an enum of the evidence handles (P1..Pk), parsed leniently (an unknown id is dropped and reported). */
 export function argumentsSchema(handles: readonly string[]) {
-  const cites = sendAs(z.array(z.string()).default([]), {
+  const cites = sendAs(z.array(z.string()), {
     type: 'array',
     items: handles.length ? { type: 'string', enum: [...new Set(handles)] } : { type: 'string' },
     ...(handles.length ? {} : { maxItems: 0 }),
