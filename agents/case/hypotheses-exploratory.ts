@@ -20,6 +20,12 @@ export const MIN_HYPOTHESES = 2;
 /** The step-failure label of a blank hypothesis dropped from a reply that still had enough with text. */
 export const BLANK_HYPOTHESIS_STEP = 'exploratory hypothesis with empty text';
 
+/** The step-failure label of a hypothesis that repeats an earlier one of the reply (case and spacing aside), dropped. */
+export const REPEATED_HYPOTHESIS_STEP = 'exploratory hypothesis repeating an earlier one';
+
+/** What makes two hypotheses one: the same words, whatever their case and spacing. */
+const sameness = (text: string) => text.toLowerCase().replace(/\s+/g, ' ');
+
 /**
  * 2 to `max` hypotheses (default 4): sent as minItems/maxItems, and a reply outside that range is
  * refused and re-asked once (invokeStructured), never cut down silently. Every value the sent schema
@@ -34,7 +40,7 @@ export async function exploratoryHypotheses(
   llm: BaseChatModel,
   q: Pick<Question, 'prompt' | 'question' | 'choices'>,
   opts: { max?: number; signal?: AbortSignal } = {},
-): Promise<{ hypotheses: Hypothesis[]; raw: string[]; blank: number }> {
+): Promise<{ hypotheses: Hypothesis[]; raw: string[]; blank: number; repeated: number }> {
   const max = opts.max ?? 4;
   const r = await invokeStructured(llm, [new HumanMessage(exploratoryPrompt(factsOf(q), max))], exploratorySchema(max), {
     what: 'exploratory hypotheses',
@@ -44,11 +50,26 @@ export async function exploratoryHypotheses(
   // two left the item fails — before 2026-12-04 `["", " "]` left the jury voting on no hypothesis at all,
   // recorded as a unanimous "high" confidence CASE verdict
   const texts = r.value.hypotheses.map((h) => h.trim()).filter(Boolean);
+  // a repeat (case and spacing aside) is one hypothesis argued twice: dropped, and counted (`repeated`) —
+  // before, its second advocate's evidence counted again in the jury's evidence-score tie rule, turning a
+  // seeded draw into a verdict, and ["X", "X"] passed as two competing hypotheses
+  const seen = new Set<string>();
+  const distinct = texts.filter((t) => !seen.has(sameness(t)) && seen.add(sameness(t)));
   const min = Math.min(MIN_HYPOTHESES, max);
   if (texts.length < min)
     throw errors.llmOutputInvalid(
       'exploratory hypotheses',
       `only ${texts.length} of the ${r.value.hypotheses.length} hypotheses ha${texts.length === 1 ? 's' : 've'} text (a blank one cannot be argued for): at least ${min} needed`,
     );
-  return { hypotheses: mapToOptions(texts, q.choices), raw: r.raw, blank: r.value.hypotheses.length - texts.length };
+  if (distinct.length < min)
+    throw errors.llmOutputInvalid(
+      'exploratory hypotheses',
+      `only ${distinct.length} of the ${r.value.hypotheses.length} hypotheses ${distinct.length === 1 ? 'is' : 'are'} distinct (the others repeat one, case and spacing aside): at least ${min} competing hypotheses needed`,
+    );
+  return {
+    hypotheses: mapToOptions(distinct, q.choices),
+    raw: r.raw,
+    blank: r.value.hypotheses.length - texts.length,
+    repeated: texts.length - distinct.length,
+  };
 }

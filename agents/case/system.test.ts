@@ -211,6 +211,36 @@ describe('CASE LLM pipeline (fake chat model)', () => {
     expect(out.stepFailures).toEqual({ 'exploratory hypothesis with empty text': 1 });
   });
 
+  it('exploratory mode: a hypothesis repeating one (case and spacing aside) is dropped and counted — it argued twice and its evidence counted twice in the tie rule', async () => {
+    const model = new FakeChatModel((call) => {
+      if (/propose between 2 and/.test(call.text))
+        return JSON.stringify({
+          hypotheses: [
+            'Vic testimony admissible because relevant to material issues',
+            'Paul cannot impeach his own witness under the voucher rule',
+            ' paul cannot  impeach his own witness under the Voucher rule',
+          ],
+        });
+      return pipelineScript(() => '{"reasoning":"r","vote":"B"}')(call);
+    });
+    const out = await createCase({ hypotheses: 'exploratory' })(QUESTION, ctxFor(model, PASSAGES));
+    expect((out.trace as any).hypotheses).toHaveLength(2);
+    expect((out.trace as any).advocates).toHaveLength(2);
+    expect(out.stepFailures).toEqual({ 'exploratory hypothesis repeating an earlier one': 1 });
+  });
+
+  it('exploratory mode: ["X", "X"] is one hypothesis, not two competing ones: the item fails', async () => {
+    const model = new FakeChatModel((call) => {
+      if (/propose between 2 and/.test(call.text)) return JSON.stringify({ hypotheses: ['The voucher rule applies', 'the voucher rule  applies'] });
+      return pipelineScript(() => '{"reasoning":"r","vote":"A"}')(call);
+    });
+    const out = await createCase({ hypotheses: 'exploratory' })(QUESTION, ctxFor(model, PASSAGES));
+    expect(out.prediction).toBeNull();
+    expect(out.error).toMatch(/LLM_OUTPUT_INVALID/);
+    expect(out.error).toContain('only 1 of the 2 hypotheses is distinct');
+    expect(model.calls.some((c) => /juror on a panel/.test(c.text))).toBe(false);
+  });
+
   it('with no LLM the pipeline stops with the not-configured error', async () => {
     await expect(createCase()(QUESTION, ctxFor(undefined, PASSAGES))).rejects.toThrow(/no endpoint is configured/);
   });

@@ -12,7 +12,7 @@ import { PassageHandles, withPassageHandles } from '../common/passage-handles.js
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import { runAdvocate } from './advocate.js';
 import { directHypotheses } from './hypotheses-direct.js';
-import { BLANK_HYPOTHESIS_STEP, exploratoryHypotheses } from './hypotheses-exploratory.js';
+import { BLANK_HYPOTHESIS_STEP, exploratoryHypotheses, REPEATED_HYPOTHESIS_STEP } from './hypotheses-exploratory.js';
 import { jurorCaseFile, runJuror } from './juror.js';
 import { samplePanel } from './jury-panel.js';
 import { majorityVote } from './majority-vote.js';
@@ -70,7 +70,7 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
     // `jurors` is always the list of juror records (empty until the jury sits); the panel size is `jurorCount`.
     const jurors: JurorRecord[] = [];
     const advocates: AdvocateResult[] = [];
-    let blankHypotheses = 0; // exploratory hypotheses with no text, dropped (failed steps)
+    const dropped = { blank: 0, repeated: 0 }; // exploratory hypotheses with no text, or repeating one, dropped (failed steps)
     const trace: Record<string, unknown> = { system: 'case', mode: 'llm', hypothesesMode: mode, k, jurorCount: o.jurors ?? AGENT_DEFAULTS.jurors, jurors };
     const tokens = { hypotheses: 0, advocates: 0, jury: 0, total: 0 };
     trace.tokens = tokens;
@@ -88,7 +88,8 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
         const tally = { tokens: 0 };
         const r = await exploratoryHypotheses(countingModel(llm, tally), q, { max: o.maxHypotheses, signal: ctx.signal });
         hypotheses = r.hypotheses;
-        blankHypotheses = r.blank;
+        dropped.blank = r.blank;
+        dropped.repeated = r.repeated;
         tokens.hypotheses = tally.tokens;
       }
       trace.hypotheses = hypotheses;
@@ -131,7 +132,7 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
       trace.verdict = verdict;
       if (verdict.tieBreak?.draw) presentation.push(verdict.tieBreak.draw);
       tokens.total = tokens.hypotheses + tokens.advocates + tokens.jury;
-      const stepFailures = caseStepFailures(advocates, jurors, blankHypotheses);
+      const stepFailures = caseStepFailures(advocates, jurors, dropped);
       return {
         prediction: verdict.answer,
         confidence: verdict.confidence,
@@ -154,7 +155,7 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
       if (!isLexcaseError(e)) throw e;
       tokens.total = tokens.hypotheses + tokens.advocates + tokens.jury;
       const error = (trace.error = errorText(e));
-      const stepFailures = caseStepFailures(advocates, jurors, blankHypotheses);
+      const stepFailures = caseStepFailures(advocates, jurors, dropped);
       return { prediction: null, trace, error, ...(stepFailures ? { stepFailures } : {}) };
     }
   }
@@ -163,11 +164,12 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
 /**
  * Failed steps of one item: unparseable juror votes; advocates whose compile call failed, and apart
  * from them advocates whose final reply selected nothing while no tool returned a passage; blank
- * exploratory hypotheses dropped.
+ * exploratory hypotheses and repeats of one dropped.
  */
-function caseStepFailures(advocates: AdvocateResult[], jurors: JurorRecord[], blankHypotheses = 0): Record<string, number> | undefined {
+function caseStepFailures(advocates: AdvocateResult[], jurors: JurorRecord[], dropped = { blank: 0, repeated: 0 }): Record<string, number> | undefined {
   const out: Record<string, number> = {};
-  if (blankHypotheses) out[BLANK_HYPOTHESIS_STEP] = blankHypotheses;
+  if (dropped.blank) out[BLANK_HYPOTHESIS_STEP] = dropped.blank;
+  if (dropped.repeated) out[REPEATED_HYPOTHESIS_STEP] = dropped.repeated;
   const abstained = jurors.filter((j) => j.abstained).length;
   if (abstained) out['juror vote'] = abstained;
   for (const a of advocates) {
