@@ -22,6 +22,7 @@ import { caseMetrics, caseMetricsMarkdown } from '../agents/case/metrics.js';
 import { runSummary } from '../web/server/run-summary-api.js';
 import { runTokensText } from './run-counts.js';
 import { contextFrom, runExperiment } from './runner.js';
+import { noteSentRequest } from './sent-journal.js';
 
 let dir: string;
 let srv: ScriptedServer;
@@ -40,17 +41,22 @@ afterAll(async () => {
  * `run baseline --mode llm-only` on the scripted server (`server`, default `srv`) with cache dir `cache`: one call per
  * item, or with `askTwice` two (the question, then "second: " and the question, whose reply is the prediction).
  */
-const run = (runDir: string, cache: string, server: ScriptedServer = srv, askTwice = false) => {
-  const model = createChatModel(llmConfigSchema.parse({ baseUrl: server.url, model: 'scripted', cacheDir: cache, maxRetries: 0 }));
+const run = (runDir: string, cache: string, server: ScriptedServer = srv, askTwice = false, replayFrom?: string) => {
+  const model = createChatModel(
+    llmConfigSchema.parse({ baseUrl: server.url, model: 'scripted', cacheDir: cache, maxRetries: 0 }),
+    replayFrom ? { replayFrom } : {},
+  );
   return runExperiment({
     runDir,
-    system: async (q) => {
-      if (askTwice) await model.invoke([new HumanMessage(q.question)]);
-      return { prediction: String((await model.invoke([new HumanMessage(`${askTwice ? 'second: ' : ''}${q.question}`)])).content), trace: {} };
+    // the model the runner hands the item (its exchanges recorded in llm/, and served from them in a replay)
+    system: async (q, ctx) => {
+      const llm = ctx.llm!;
+      if (askTwice) await llm.invoke([new HumanMessage(q.question)]);
+      return { prediction: String((await llm.invoke([new HumanMessage(`${askTwice ? 'second: ' : ''}${q.question}`)])).content), trace: {} };
     },
     items: questions,
     gold: (q) => q.answer,
-    makeContext: contextFrom(),
+    makeContext: contextFrom({ llm: model }),
     config: { system: 'baseline', mode: 'llm-only', dataset: 'barexam', split: 'val', limit: 3 },
     seed: 13,
     // it stands in for `run baseline`: config.json records that writer, as the baseline's experiment does
@@ -102,6 +108,32 @@ describe('tokens of a run killed and resumed with the same cache dir', () => {
       expect(x).toMatchObject({ total: 0, cached: 1 });
       expect(x?.earlierAttempts).toBeUndefined();
     }
+  }, 60_000);
+
+  it("the replay of a killed-and-resumed run keeps its earlierAttempts and interrupts: results.jsonl byte for byte, report.md's rows (before: both dropped, and a warning blamed another lexcase's usage reading)", async () => {
+    const rd = join(dir, 'r6');
+    const cache = join(dir, 'cache6');
+    await run(rd, cache);
+    // killed while item 2 had sent a request (its journal line kept) and before items 2 and 3 were recorded
+    const file = join(rd, 'results.jsonl');
+    writeFileSync(file, `${readFileSync(file, 'utf8').split('\n')[0]}\n`);
+    noteSentRequest(rd, questions[1].id);
+    await run(rd, cache);
+    const interrupts = JSON.parse(readFileSync(join(rd, 'config.json'), 'utf8')).interrupts;
+    expect(interrupts).toMatchObject([{ signal: 'killed', items: 1, requests: 1 }]);
+    const replayed = join(dir, 'r6-replay');
+    await run(replayed, join(dir, 'cache6-replay'), srv, false, rd);
+    expect(readFileSync(join(replayed, 'results.jsonl'), 'utf8')).toBe(readFileSync(file, 'utf8'));
+    const copied = JSON.parse(readFileSync(join(replayed, 'config.json'), 'utf8')).interrupts;
+    expect(copied).toEqual(interrupts.map((x: object) => ({ ...x, recording: true })));
+    await writeReport(rd);
+    await writeReport(replayed);
+    const rows = (d: string) =>
+      readFileSync(join(d, 'report.md'), 'utf8')
+        .split('\n')
+        .filter((l) => /paid by an earlier attempt|under way at an interrupt/.test(l));
+    expect(rows(rd).length).toBeGreaterThanOrEqual(2);
+    expect(rows(replayed)).toEqual(rows(rd));
   }, 60_000);
 
   it('a fully cached run says its 0 tokens are 3 cache hits: the CLI summaries and the explorer (before: no Tokens line, `tokens 0`, tokens 0 with no note)', async () => {

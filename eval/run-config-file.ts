@@ -70,6 +70,8 @@ export interface RunConfigFile {
     tokens?: number;
     /** A merged run's: the shard interrupted (eval/reproduce/merge.ts). */
     shard?: number;
+    /** A replay's copy of an interrupt of the recording (eval/runner.ts recordedStops): resumed there, never by a resume of the replay. */
+    recording?: true;
   }[];
   /** A run `lexcase merge` joined from shards: each shard's dir, items, checksums, code and resumes (eval/reproduce/merge-config.ts). */
   mergedFrom?: ({ dir: string; shard: { index: number; count: number }; items: number } & Partial<ShardProvenance>)[];

@@ -190,9 +190,11 @@ export function unresumedInterrupts(configFile: unknown): UnderWay {
   const file = (configFile ?? {}) as Partial<RunConfigFile>;
   const list = Array.isArray(file.interrupts) ? file.interrupts : [];
   const resumes = runResumes(file);
-  const resumed = (x: { at?: unknown; shard?: number } | null) =>
-    typeof x?.at === 'string' &&
-    resumes.some((r) => typeof r.at === 'string' && r.at >= (x.at as string) && (r.shard === undefined || x.shard === undefined || r.shard === x.shard));
+  const resumed = (x: { at?: unknown; shard?: number; recording?: unknown } | null) =>
+    // a replay's copy of its recording's interrupt: the recording's resume ran those items again
+    x?.recording === true ||
+    (typeof x?.at === 'string' &&
+      resumes.some((r) => typeof r.at === 'string' && r.at >= (x.at as string) && (r.shard === undefined || x.shard === undefined || r.shard === x.shard)));
   return runInterrupts({ interrupts: list.filter((x) => !resumed(x)) });
 }
 
@@ -427,4 +429,15 @@ export function runTokensText(results: readonly ResultRecord[], thisCall: number
   const promptCache = runPromptCacheText(results);
   const unresolved = runUnresolvedCitations(results);
   return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${promptCache ? `; ${promptCache}` : ''}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results), underWay)}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}${unresolved.citations ? `; ${unresolvedCitationsText(unresolved)}` : ''}`;
+}
+
+/**
+ * A replay's copy of its recording's interrupts (config.json `interrupts`, each marked `recording`):
+ * the requests of items under way at a stop of the recording, which no line holds, so the replay's
+ * report counts them as the recording's did; {} when it records none or cannot be read.
+ */
+export async function recordedStops(recordingDir: string): Promise<Pick<RunConfigFile, 'interrupts'>> {
+  const file = (await readConfig(recordingDir).catch(() => undefined)) as Partial<RunConfigFile> | undefined;
+  const list = Array.isArray(file?.interrupts) ? file.interrupts : [];
+  return list.length ? { interrupts: list.map((x) => ({ ...x, recording: true as const })) } : {};
 }

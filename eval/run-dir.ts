@@ -8,6 +8,7 @@
  * temp files a killed process left behind are removed by `removeStaleTemps` when a run starts or
  * resumes; a run stopped by a signal removes its own (`removeOwnTemps`) before it exits.
  */
+import { orderLike } from './key-order.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
@@ -240,7 +241,7 @@ export function parseResults(text: string, file = RUN_FILES.results): ParsedResu
       if (isLast) return { records, validBytes, droppedTail: true };
       throw errors.runInvalid(file, `line ${i + 1} is not a valid result record (${problem})`);
     }
-    records.push(r.data as ResultRecord);
+    records.push(orderLike(value, r.data as ResultRecord)); // as written, not in the schema's key order
     validBytes = offset;
   }
   return { records, validBytes, droppedTail: false };

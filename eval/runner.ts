@@ -72,6 +72,7 @@ import { USAGE_READING } from '../core/llm/usage-reading.js';
 import { replyFingerprints } from './reply-fingerprints.js';
 import { cacheSources, cacheSourcesText } from './cache-sources.js';
 import { replayTokenDiffText, tokenDiff } from './replay-token-diff.js';
+import { orderLike } from './key-order.js';
 import { replyModels } from './reply-models.js';
 import { itemsWithoutIdentity, newIdentities, serverIdentities, serverIdentitiesOf, serverIdentitiesText } from './server-identities.js';
 import {
@@ -121,7 +122,7 @@ import {
   writeTrace,
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
-import { resumeSaysAnything, resumingText, runInterrupts, unresumedInterrupts } from './run-counts.js';
+import { recordedStops, resumeSaysAnything, resumingText, runInterrupts, unresumedInterrupts } from './run-counts.js';
 import { noteItemUnderWay, noteRunDirOpened } from './results-writes.js';
 import { dropEmptySentDir, dropSentJournal, noteSentRequest } from './sent-journal.js';
 import { takeKilledAttempt } from './killed-attempt.js';
@@ -639,7 +640,12 @@ async function runLocked<Item extends { id: string }>(
       // a recording without exchange digests (an older lexcase's): checked by the lines' counts only, said once here and in report.md
       const undigested = info.undigested.length ? undigestedText(from, info.undigested, info.order.length) : undefined;
       if (undigested) log.warn(undigested);
-      if (cfgFile) await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from, ...(undigested ? { replayWarnings: [undigested] } : {}) });
+      // the recording's interrupts (the requests of items under way at a stop, in no line) and the resumes that ran those
+      // items again are its history, which the replay's report says as the recording's did (before: dropped, with the
+      // tokens they spent)
+      const history = await recordedStops(from);
+      if (cfgFile)
+        await writeJsonAtomic(configPath(runDir), { ...cfgFile, replayOf: from, ...history, ...(undigested ? { replayWarnings: [undigested] } : {}) });
       return info;
     })());
   /**
@@ -828,7 +834,14 @@ async function runLocked<Item extends { id: string }>(
     onStaged: (staged: StagedExchanges | undefined) => void,
   ): Promise<void> => {
     const ms = replay?.recorded.get(item.id)?.ms ?? Math.round(performance.now() - t0);
-    const { tokens } = cut;
+    // a replay is served the recorded replies, never the cache: what a killed attempt of the recording paid for its
+    // cache hits (tokens.earlierAttempts) is the recording's, taken from its line as replacedAttempts is (below) —
+    // before, the replay dropped it and said the recording had read usage otherwise
+    const recordedTokens = replay?.recorded.get(item.id)?.tokens;
+    const tokens =
+      recordedTokens?.earlierAttempts && cut.tokens && !cut.tokens.earlierAttempts
+        ? orderLike(recordedTokens, { ...cut.tokens, earlierAttempts: recordedTokens.earlierAttempts })
+        : cut.tokens;
     if (replay?.recorded.has(item.id)) {
       replayedItems++;
       const diff = tokenDiff(replay.recorded.get(item.id)?.tokens, tokens);
