@@ -136,6 +136,27 @@ describe('tokens of a run killed and resumed with the same cache dir', () => {
     expect(rows(replayed)).toEqual(rows(rd));
   }, 60_000);
 
+  it("a Ctrl-C that counted its items' replies (interrupts[].tokens), then a resume: the cache hits on those replies are not counted again in earlierAttempts (before: 660 in one row and 220 of them again in the next)", async () => {
+    const rd = join(dir, 'r7');
+    const cache = join(dir, 'cache7');
+    await run(rd, cache);
+    // stopped by SIGINT with items 2 and 3 under way, each answered (1,000 tokens) before the stop: the handler's entry
+    const file = join(rd, 'results.jsonl');
+    writeFileSync(file, `${readFileSync(file, 'utf8').split('\n')[0]}\n`);
+    const cfgPath = join(rd, 'config.json');
+    const cfg = JSON.parse(readFileSync(cfgPath, 'utf8'));
+    writeFileSync(cfgPath, JSON.stringify({ ...cfg, interrupts: [{ signal: 'SIGINT', at: new Date().toISOString(), items: 2, requests: 2, tokens: 2000 }] }));
+    await run(rd, cache);
+    for (const x of (await tokensOf(rd)).slice(1)) {
+      expect(x).toMatchObject({ total: 0, cached: 1 });
+      expect(x?.earlierAttempts).toBeUndefined();
+    }
+    await writeReport(rd);
+    const md = readFileSync(join(rd, 'report.md'), 'utf8');
+    expect(md).toMatch(/\| tokens their answered requests reported \(spent by a stopped attempt; not in total\) \| 2,000 \|/);
+    expect(md).not.toContain('paid by an earlier attempt');
+  }, 60_000);
+
   it('a fully cached run says its 0 tokens are 3 cache hits: the CLI summaries and the explorer (before: no Tokens line, `tokens 0`, tokens 0 with no note)', async () => {
     const rd = join(dir, 'r2');
     const { records } = await readResults(rd);

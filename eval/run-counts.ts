@@ -441,3 +441,17 @@ export async function recordedStops(recordingDir: string): Promise<Pick<RunConfi
   const list = Array.isArray(file?.interrupts) ? file.interrupts : [];
   return list.length ? { interrupts: list.map((x) => ({ ...x, recording: true as const })) } : {};
 }
+
+/**
+ * [start, stop] of each earlier attempt of the run that a signal stopped and whose interrupt entry
+ * recorded the tokens its items under way were answered with (config.json `interrupts[].tokens`; a
+ * kill records none): the attempt started at the latest of the run's start and its resumes' times
+ * before the stop. A cache hit on a reply written within one is in that figure already.
+ */
+export function stoppedAttemptsCounted(configFile: Partial<RunConfigFile> | undefined, runStart: string): [string, string][] {
+  const starts = [runStart, ...runResumes(configFile ?? {}).map((r) => r.at)].filter((t): t is string => typeof t === 'string').sort();
+  const list = Array.isArray(configFile?.interrupts) ? configFile.interrupts : [];
+  return list
+    .filter((x) => typeof x?.at === 'string' && typeof x.tokens === 'number' && x.tokens > 0 && x.recording !== true)
+    .map((x) => [starts.filter((t) => t <= x.at).at(-1) ?? runStart, x.at] as [string, string]);
+}

@@ -122,7 +122,7 @@ import {
   writeTrace,
 } from './run-dir.js';
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
-import { recordedStops, resumeSaysAnything, resumingText, runInterrupts, unresumedInterrupts } from './run-counts.js';
+import { recordedStops, resumeSaysAnything, resumingText, runInterrupts, stoppedAttemptsCounted, unresumedInterrupts } from './run-counts.js';
 import { noteItemUnderWay, noteRunDirOpened } from './results-writes.js';
 import { dropEmptySentDir, dropSentJournal, noteSentRequest } from './sent-journal.js';
 import { takeKilledAttempt } from './killed-attempt.js';
@@ -401,7 +401,8 @@ async function runLocked<Item extends { id: string }>(
   }
   const existing = (await readConfig(runDir)) as RunConfigFile | undefined;
   // cache hits on replies written since the run started and before this attempt: an earlier (killed) attempt paid for them
-  const attemptWindow = { runStart: existing?.provenance?.createdAt ?? prov.createdAt, attemptStart: prov.createdAt };
+  const runStart = existing?.provenance?.createdAt ?? prov.createdAt;
+  const attemptWindow = { runStart, attemptStart: prov.createdAt, countedAtStop: stoppedAttemptsCounted(existing, runStart) };
   const retryFailed = opts.retryFailed ?? true;
   // read as it is: its cut-off last line is cut once the resume is accepted and its record written (below)
   const { records: repaired, cut } = await repairResults(runDir, { write: false });

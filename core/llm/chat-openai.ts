@@ -455,6 +455,8 @@ function paidByEarlierAttempt(createdAt: string | undefined, result: ChatResult,
   if (!w || !createdAt || createdAt < w.runStart || createdAt >= w.attemptStart) return 0;
   // a failed attempt this retry replaces got this reply: its tokens are in the line's replacedAttempts already
   if (w.paidByReplaced?.has(requestKey())) return 0;
+  // written by an attempt a signal stopped, whose interrupt entry counted its under-way items' replies
+  if (w.countedAtStop?.some(([from, to]) => createdAt >= from && createdAt <= to)) return 0;
   const d = usageDelta(result);
   return d.input + d.output + (d.totalOnly ?? 0) + (d.totalAbove ?? 0);
 }

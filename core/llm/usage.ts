@@ -98,6 +98,13 @@ export interface AttemptWindow {
    * `replacedAttempts`, so a cache hit on one is not counted again in `earlierAttempts`.
    */
   paidByReplaced?: ReadonlySet<string>;
+  /**
+   * [start, stop] (ISO times) of the earlier attempts a Ctrl-C or SIGTERM stopped that recorded the
+   * tokens their items under way had been answered with (config.json `interrupts[].tokens`): a cache
+   * hit on a reply written then is in that figure already, so it is not counted again in
+   * `earlierAttempts` (before, report.md showed the same tokens in both rows).
+   */
+  countedAtStop?: readonly (readonly [string, string])[];
 }
 
 export interface UsageDelta {

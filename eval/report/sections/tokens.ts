@@ -135,7 +135,8 @@ export const tokensSection: SectionBuilder = (run) => {
   // what the run spent in all, as far as recorded: the recorded attempts' tokens, those of the attempts a retry replaced,
   // and the cache hits of either that a stopped (killed) attempt of this run paid for — a killed → failed → retried item's
   // hits live only in its replacedAttempts (before, in neither "in all" figure: 4,000 said where the server answered 6,000)
-  const spentInAll = t.total + t.earlierAttempts + replaced.total + replaced.earlierAttempts;
+  // and what the items under way at a Ctrl-C or SIGTERM were answered with (interrupts[].tokens), which no line holds
+  const spentInAll = t.total + t.earlierAttempts + replaced.total + replaced.earlierAttempts + (underWay.tokens ?? 0);
   // requests of those attempts cut off when their item ended or refused: what they spent is not in `total`, so it is a lower bound
   const atLeast = replaced.abandoned || replaced.refused ? 'at least ' : '';
   if (replaced.attempts) rows.push(['spent on attempts a retry replaced (not above)', num(replaced.total), '']);
@@ -180,7 +181,7 @@ export const tokensSection: SectionBuilder = (run) => {
       : []),
     ...(t.earlierAttempts
       ? [
-          `**${cacheHitsText(t.cached, t.earlierAttempts)}**: an attempt of this run that was stopped (killed) wrote those replies to the cache before this one started, and this attempt was answered from it; at least ${num(spentInAll)} tokens were spent on the run in all${replaced.attempts ? ' (the attempts a retry replaced included)' : ''}. Requests that attempt had in flight when it stopped are in neither figure (no reply was recorded).`,
+          `**${cacheHitsText(t.cached, t.earlierAttempts)}**: an attempt of this run that was stopped (killed: no handler counted its replies) wrote those replies to the cache before this one started, and this attempt was answered from it; at least ${num(spentInAll)} tokens were spent on the run in all${replaced.attempts ? ' (the attempts a retry replaced included)' : ''}${underWay.tokens ? ' (the tokens of the items under way at an interrupt included)' : ''}. ${underWay.tokens ? "A reply a Ctrl-C or SIGTERM counted in the interrupt's tokens is not counted again here." : 'Requests that attempt had in flight when it stopped are in neither figure (no reply was recorded).'}`,
         ]
       : []),
     ...(t.unreported
