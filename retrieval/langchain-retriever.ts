@@ -19,6 +19,7 @@ import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrieve
 import { Document, type DocumentInterface } from '@langchain/core/documents';
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
 import { errors } from '../core/errors.js';
+import { didYouMean } from '../core/did-you-mean.js';
 import { log } from '../core/log.js';
 import type { OpenedDocStore } from '../indexer/docstore.js';
 import { buildIndex, type BuildOptions } from '../indexer/build.js';
@@ -67,6 +68,60 @@ export interface LexcaseDocumentMetadata extends Record<string, unknown> {
   title?: string;
 }
 
+/** Every field the constructor reads: its own and LangChain's BaseRetrieverInput's (a Record over the interface's keys). */
+const RETRIEVER_FIELDS: Record<keyof LexcaseRetrieverInput, true> = {
+  index: true,
+  method: true,
+  k: true,
+  options: true,
+  filter: true,
+  callbacks: true,
+  tags: true,
+  metadata: true,
+  verbose: true,
+};
+
+/** fromDocuments' build fields (BuildOptions but `inputs`; a Record over its keys: one added to BuildOptions must be added here). */
+const BUILD_FIELDS: Record<keyof Omit<BuildOptions, 'inputs'>, true> = {
+  out: true,
+  corpusName: true,
+  methods: true,
+  analyzer: true,
+  workers: true,
+  segmentPostings: true,
+  batchPassages: true,
+  onProgress: true,
+  signal: true,
+  dense: true,
+  densePrebuilt: true,
+  onDensePrebuilt: true,
+  onSparseBuilt: true,
+  compressDocs: true,
+  blockBounds: true,
+  onPhases: true,
+};
+
+/** Other retrievers' and APIs' names for these fields, too far from them for the spelling match to find. */
+const FIELD_ALIASES: Record<string, string> = { searchKwargs: 'filter', search_kwargs: 'filter', topK: 'k', top_k: 'k', option: 'options' };
+
+/**
+ * A field the retriever does not read is refused, naming each with the closest field (core/did-you-mean.ts):
+ * before, { filters: … } (as /v1 and MCP spell it), searchKwargs, topK or option were taken and dropped, the
+ * search running unfiltered, with the default k and options.
+ */
+function refuseUnknownFields(fields: object, known: readonly string[], who: string): void {
+  const unknown = Object.keys(fields).filter((f) => !known.includes(f));
+  if (!unknown.length) return;
+  const near = (f: string) => {
+    const hint = FIELD_ALIASES[f] && known.includes(FIELD_ALIASES[f]) ? `did you mean "${FIELD_ALIASES[f]}"? ` : didYouMean(f, known);
+    return hint ? ` (${hint.trim()})` : '';
+  };
+  throw errors.invalidInput(
+    `field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')}`,
+    `${who} takes no such field: ${unknown.map((f) => `"${f}"${near(f)}`).join(', ')}; the fields are ${known.join(', ')}`,
+  );
+}
+
 export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
   static override lc_name(): string {
     return 'LexcaseRetriever';
@@ -88,6 +143,7 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
 
   constructor(fields: LexcaseRetrieverInput) {
     super(fields);
+    if (fields && typeof fields === 'object') refuseUnknownFields(fields, Object.keys(RETRIEVER_FIELDS), 'LexcaseRetriever');
     if (!fields || (typeof fields.index !== 'string' && typeof fields.index?.search !== 'function'))
       throw errors.invalidInput('index', 'LexcaseRetriever needs `index`: an index directory or a lexcase Retriever');
     if (typeof fields.index === 'string' && !fields.index) throw errors.invalidInput('index', 'index directory must be a non-empty path');
@@ -117,6 +173,8 @@ export class LexcaseRetriever extends BaseRetriever<LexcaseDocumentMetadata> {
     if (!input || typeof input.out !== 'string' || !input.out) throw errors.invalidInput('out', 'fromDocuments needs `out`: the index directory to build');
     if (!docs || typeof (docs as Iterable<unknown>)[Symbol.iterator] !== 'function')
       throw errors.invalidInput('documents', 'expected an array (or iterable) of LangChain Documents');
+    // `inputs` is refused too: the passages are the documents given
+    refuseUnknownFields(input, [...Object.keys(RETRIEVER_FIELDS).filter((f) => f !== 'index'), ...Object.keys(BUILD_FIELDS)], 'fromDocuments');
     const { out, method, k, options, filter, callbacks, tags, metadata, verbose, ...build } = input;
     // Check the retriever's fields before building anything.
     new LexcaseRetriever({ index: out, method, k, options, filter, callbacks, tags, metadata, verbose });

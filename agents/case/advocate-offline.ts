@@ -17,6 +17,9 @@
  */
 import type { Hit, Retriever } from '../../retrieval/types.js';
 import { errors } from '../../core/errors.js';
+import { didYouMean } from '../../core/did-you-mean.js';
+import { log } from '../../core/log.js';
+import { METHOD_NAMES } from '../../retrieval/methods.js';
 import { advocateQueries, type QueryKind } from './advocate-queries.js';
 import { reciprocalRankFusion } from '../../retrieval/fusion.js';
 import { printedRun } from '../../retrieval/top-k.js';
@@ -50,7 +53,10 @@ export const DEFAULT_QUERY_PLAN: QueryPlan = {
 
 export interface OfflineAdvocateOptions {
   retrievers: Partial<Record<string, Retriever>>;
-  /** Methods to use (default: `for` — the plan's first available method; `against` — every one of bm25/qld/dense present, else hybrid). */
+  /**
+   * Methods to use (default: `for` — the plan's first available method; `against` — every one of bm25/qld/dense present, else hybrid).
+   * Each must be a retriever of `retrievers` (a name that is not is refused); rewrite is skipped with a warning (no LLM).
+   */
   methods?: string[];
   facts: string;
   hypothesis: Hypothesis;
@@ -63,24 +69,69 @@ export interface OfflineAdvocateOptions {
   plan?: QueryPlan;
 }
 
-/** The methods a `for` advocate uses: `wanted` (as available), else the plan's first available method. */
+/** The methods a `for` advocate uses: `wanted` (each one the index must have), else the plan's first available method. */
 export function planMethods(retrievers: Partial<Record<string, Retriever>>, wanted: string[] | undefined, plan: QueryPlan = DEFAULT_QUERY_PLAN): string[] {
-  if (wanted?.length) return offlineMethods(retrievers, wanted);
+  const chosen = wantedMethods(retrievers, wanted);
+  if (chosen) return chosen;
   const first = plan.prefer.find((m) => retrievers[m]);
   return first ? [first] : offlineMethods(retrievers);
 }
 
+/** The names an offline advocate skips on purpose: the query rewriter needs an LLM. */
+export const isRewriteTool = (name: string): boolean => name === 'rewrite' || name === 'rewrite_query';
+
+/**
+ * The methods an offline advocate searches: `wanted` — every one of them a retriever the index has
+ * (a name it lacks, or no method at all, is refused naming each, as the LLM advocate's tool list is:
+ * select-tools.ts; before, `bm26,qld` ran qld alone and `bm25,dense` on a sparse index bm25 alone) —
+ * else every one of bm25, qld, dense the index has, else hybrid.
+ */
 export function offlineMethods(retrievers: Partial<Record<string, Retriever>>, wanted?: string[]): string[] {
-  const present = Object.keys(retrievers).filter((m) => retrievers[m]);
-  const pool = wanted?.length ? wanted.map((w) => w.replace(/_search$/, '')) : [...OFFLINE_METHODS];
-  let methods = pool.filter((m) => present.includes(m) && m !== 'rewrite');
-  if (!wanted?.length && methods.length === 0 && present.includes('hybrid')) methods = ['hybrid'];
+  const chosen = wantedMethods(retrievers, wanted);
+  if (chosen) return chosen;
+  const present = presentMethods(retrievers);
+  let methods = OFFLINE_METHODS.filter((m) => present.includes(m)) as string[];
+  if (methods.length === 0 && present.includes('hybrid')) methods = ['hybrid'];
   if (methods.length === 0)
     throw errors.usage(
-      `offline advocate: none of the retrievers ${pool.join(', ')} is available (index has: ${present.join(', ') || 'none'})`,
+      `offline advocate: none of the retrievers ${OFFLINE_METHODS.join(', ')} is available (index has: ${present.join(', ') || 'none'})`,
       'build the index with --methods bm25,qld (and dense) or pass --tools with a method the index has',
     );
   return methods;
+}
+
+const presentMethods = (retrievers: Partial<Record<string, Retriever>>) => Object.keys(retrievers).filter((m) => retrievers[m]);
+
+/**
+ * `wanted` (bm25 or bm25_search, …) as the methods to search, checked against the index; undefined
+ * when nothing but rewrite was wanted (the caller's default then). rewrite / rewrite_query are skipped,
+ * with a warning: there is no LLM to rewrite a query with.
+ */
+function wantedMethods(retrievers: Partial<Record<string, Retriever>>, wanted: string[] | undefined): string[] | undefined {
+  if (!wanted?.length) return undefined;
+  const skipped = wanted.filter(isRewriteTool);
+  const methods = [...new Set(wanted.filter((w) => !isRewriteTool(w)).map((w) => w.replace(/_search$/, '')))];
+  const present = presentMethods(retrievers);
+  const missing = methods.filter((m) => !present.includes(m));
+  if (missing.length) {
+    const has = `(index has: ${present.join(', ') || 'none'})`;
+    const named = missing.map((m) => {
+      if (METHOD_NAMES.includes(m)) return m;
+      const near = didYouMean(m, [...new Set([...present, ...METHOD_NAMES])]).trim();
+      return `${m} (not a retrieval method${near ? `; ${near}` : ''})`;
+    });
+    throw errors.usage(
+      missing.length === methods.length
+        ? `offline advocate: none of the retrievers ${named.join(', ')} is available ${has}`
+        : `offline advocate: retriever(s) not available: ${named.join(', ')} ${has}`,
+      `pass --tools (findEvidence: \`use\`) with methods the index has: ${present.join(', ') || 'none'} (methods: ${METHOD_NAMES.join(', ')}; add dense with: lexcase index dense DIR)`,
+    );
+  }
+  if (skipped.length)
+    log.warn(
+      `offline advocate: ${skipped.join(', ')} skipped: rewriting a query needs an LLM; ${methods.length ? `it searches ${methods.join(', ')}` : 'it searches its default methods'}`,
+    );
+  return methods.length ? methods : undefined;
 }
 
 async function searchAll(retrievers: Partial<Record<string, Retriever>>, methods: string[], query: string, depth: number, calls: ToolCallRecord[]) {
@@ -96,11 +147,13 @@ async function searchAll(retrievers: Partial<Record<string, Retriever>>, methods
 export async function runOfflineAdvocate(o: OfflineAdvocateOptions): Promise<AdvocateResult> {
   const stance = o.stance ?? 'for';
   const depth = o.depth ?? OFFLINE_DEPTH;
-  const methods = offlineMethods(o.retrievers, o.methods);
+  // checked (and a skipped rewrite said) once: a `for` advocate's plan methods, else every one wanted or present
+  const plan = o.plan ?? DEFAULT_QUERY_PLAN;
+  const methods = stance === 'for' ? planMethods(o.retrievers, o.methods, plan) : offlineMethods(o.retrievers, o.methods);
   if (stance === 'against' && !o.facts.trim())
     throw errors.usage('offline counter-evidence needs the facts of the case', 'give the facts (or configure an LLM)');
   const calls: ToolCallRecord[] = [];
-  if (stance === 'for') return runForAdvocate(o, depth, calls);
+  if (stance === 'for') return runForAdvocate(o, plan, methods, depth, calls);
   const query = `${o.facts}\n${o.hypothesis.text}`;
   const runs = await searchAll(o.retrievers, methods, query, depth, calls);
   const fused = reciprocalRankFusion(Object.entries(runs).map(([method, hits]) => ({ method, hits })));
@@ -135,9 +188,7 @@ export async function runOfflineAdvocate(o: OfflineAdvocateOptions): Promise<Adv
 }
 
 /** The `for` advocate: the plan's queries through its methods, weighted-RRF-fused, top k. */
-async function runForAdvocate(o: OfflineAdvocateOptions, depth: number, calls: ToolCallRecord[]): Promise<AdvocateResult> {
-  const plan = o.plan ?? DEFAULT_QUERY_PLAN;
-  const methods = planMethods(o.retrievers, o.methods, plan);
+async function runForAdvocate(o: OfflineAdvocateOptions, plan: QueryPlan, methods: string[], depth: number, calls: ToolCallRecord[]): Promise<AdvocateResult> {
   const kinds = (Object.keys(plan.weights) as QueryKind[]).filter((k) => plan.weights[k] > 0);
   const queries = advocateQueries(o.facts, o.hypothesis.text, kinds);
   const retrievalScores: Record<string, number> = {};

@@ -163,12 +163,9 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     // the methods CASE's searches use: the offline advocates' (the learned selector's bm25 and qld are among them), else
     // those of its search tools (after --tools), by the registry's tool name of each method (retrieval/methods.ts)
     const toolNames = llmCase && !offline ? new Set(llmCase.selectTools(tools, o.tools).map((t) => t.name)) : undefined;
-    const searched = offline
-      ? offlineMethods(
-          retrievers,
-          o.tools?.filter((t) => t !== 'rewrite'),
-        )
-      : METHODS.filter((m) => m.agents && toolNames?.has(m.agents.tool)).map((m) => m.name);
+    // offline: a --tools name the index lacks (bm26, dense on a sparse index) is refused here, before the run (it ran the
+    // others alone, config.json recording the list as given); rewrite is skipped with a warning (no LLM to rewrite with)
+    const searched = offline ? offlineMethods(retrievers, o.tools) : METHODS.filter((m) => m.agents && toolNames?.has(m.agents.tool)).map((m) => m.name);
     const system: AgentSystem<Question> = offline
       ? withGoldGuard(createCaseOfflineSystem({ k, tools: o.tools, evidence: o.evidence }))
       : llmCase

@@ -14,6 +14,7 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { DocStore, Retriever } from '../../retrieval/types.js';
 import type { createRetrievalTools } from '../../retrieval/tools/index.js';
 import { errors } from '../../core/errors.js';
+import { didYouMean } from '../../core/did-you-mean.js';
 import { OFFLINE_DEPTH, OFFLINE_LABEL, runOfflineAdvocate } from './advocate-offline.js';
 import { openCaseIndex } from '../../retrieval/open-index.js';
 import type { EvidenceItem, RejectedPick, ToolCallRecord } from './types.js';
@@ -37,7 +38,10 @@ export interface FindEvidenceOptions {
   /** LLM mode: the chat model and its tools (default: made from `retrievers` or `index` with retrieval/tools createRetrievalTools). */
   llm?: BaseChatModel;
   tools?: StructuredToolInterface[];
-  /** Restrict to these tools / methods (bm25, qld, dense, hybrid, rewrite). */
+  /**
+   * Restrict to these tools / methods (bm25, qld, dense, hybrid, rewrite). Each must be one the index (or `retrievers`,
+   * `tools`) has: one it lacks is refused. Offline, rewrite is skipped with a warning (it needs an LLM).
+   */
   use?: string[];
   maxSteps?: number;
   maxTokens?: number;
@@ -89,7 +93,53 @@ export interface EvidenceResult {
   serverChanged?: string;
 }
 
+/** Every option findEvidence reads (a Record over the interface's keys: one added there must be added here). */
+const OPTION_KEYS: Record<keyof FindEvidenceOptions, true> = {
+  hypothesis: true,
+  index: true,
+  facts: true,
+  against: true,
+  k: true,
+  retrievers: true,
+  getPassage: true,
+  llm: true,
+  tools: true,
+  use: true,
+  maxSteps: true,
+  maxTokens: true,
+  signal: true,
+};
+const OPTION_NAMES = Object.keys(OPTION_KEYS);
+
+/** Other APIs' names for findEvidence's options, too far from them for the spelling match to find. */
+const OPTION_ALIASES: Record<string, string> = {
+  stance: 'against', // MCP / /v1 take `against: true`; stance: 'against' is the result's field
+  topK: 'k',
+  top_k: 'k',
+  methods: 'use',
+  method: 'use',
+};
+
+/**
+ * An option findEvidence does not read is refused, naming each with the closest option: before,
+ * { stance: 'against' } returned supporting evidence, { topK: 3 } 5 passages, { methods: ['qld'] } bm25's.
+ */
+function refuseUnknownOptions(opts: object): void {
+  const unknown = Object.keys(opts).filter((key) => !Object.hasOwn(OPTION_KEYS, key));
+  if (!unknown.length) return;
+  const near = (key: string) => {
+    const alias = OPTION_ALIASES[key];
+    const hint = alias ? `did you mean "${alias}"? ` : didYouMean(key, OPTION_NAMES);
+    return hint ? ` (${hint.trim()}${alias === 'against' ? ' against: true finds counter-evidence' : ''})` : '';
+  };
+  throw errors.invalidInput(
+    `option${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `"${key}"`).join(', ')}`,
+    `findEvidence takes no such option: ${unknown.map((key) => `"${key}"${near(key)}`).join(', ')}; the options are ${OPTION_NAMES.join(', ')}`,
+  );
+}
+
 export async function findEvidence(opts: FindEvidenceOptions): Promise<EvidenceResult> {
+  if (opts && typeof opts === 'object') refuseUnknownOptions(opts);
   // k's default, once for this route: the advocate and the search tools made here get this k
   const k = opts.k ?? DEFAULT_K;
   if (!Number.isInteger(k) || k < 1) throw errors.invalidInput('k', `must be a positive integer, got ${opts.k}`);
@@ -135,7 +185,8 @@ async function findEvidenceWith(o: FindEvidenceOptions, k: number, docs?: Pick<D
         })
       : runOfflineAdvocate({
           retrievers: o.retrievers ?? {},
-          methods: o.use?.filter((m) => m !== 'rewrite'),
+          // each a method the index has (a name it lacks is refused); rewrite is skipped with a warning (advocate-offline.ts)
+          methods: o.use,
           facts,
           hypothesis,
           k,

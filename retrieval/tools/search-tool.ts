@@ -1,5 +1,5 @@
 /**
- * One retrieval method as a LangChain tool: input {query, k}; `content_and_artifact` output — the
+ * One retrieval method as a LangChain tool: input {query, k} and nothing else; `content_and_artifact` output — the
  * JSON text {method, query, results: [{id, score, rank, snippet}]} the model reads, and the same
  * hits (with the doc store's title, where it has one) as a typed SearchArtifact for the code
  * (ToolMessage.artifact; `searchHits()` invokes a tool and returns it), so no system parses the text
@@ -42,15 +42,19 @@ export function checkSearchToolK(k: number, field = '-k'): void {
 }
 
 /**
- * The tool's input, in the strict subset a model is offered (both fields required, k may be null);
- * a caller may leave k out. An empty query returns no passages.
+ * The tool's input, in the strict subset a model is offered (both fields required, k may be null,
+ * no other field: the sent schema's additionalProperties false); a caller may leave k out. An empty
+ * query returns no passages. A field besides query and k (top_k, K, method) is refused — the call
+ * recorded and the model told, as for k 100 — not dropped: { query, top_k: 20 } searched the default k.
  */
 export const searchInputSchema = z.preprocess(
   (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('k' in v) ? { ...v, k: null } : v),
-  z.object({
-    query: z.string().describe('Search query: keywords, or a statement of the legal issue and rule you need'),
-    k: z.number().int().min(1).max(MAX_SEARCH_TOOL_K).nullable().describe(`Number of passages to return (1-${MAX_SEARCH_TOOL_K}; null: the default)`),
-  }),
+  z
+    .object({
+      query: z.string().describe('Search query: keywords, or a statement of the legal issue and rule you need'),
+      k: z.number().int().min(1).max(MAX_SEARCH_TOOL_K).nullable().describe(`Number of passages to return (1-${MAX_SEARCH_TOOL_K}; null: the default)`),
+    })
+    .strict(),
 );
 
 export type SearchInput = { query: string; k?: number | null };
