@@ -21,7 +21,7 @@ import { providerOf, strictFor } from './providers.js';
 import { endpointLimit } from './request-limit.js';
 import { serverIdentity } from './server-identity.js';
 import { LocalCompletions } from './local/completions.js';
-import { localRuntimeIdentity, localSettings, withLocalModel } from './local/settings.js';
+import { localRuntimeIdentity, localSettings, warnUnusedServer, withLocalModel } from './local/settings.js';
 import type { UsageMeter } from './usage.js';
 import { rememberModelConfig } from './model-record.js';
 
@@ -72,7 +72,11 @@ function createModel(cfg: LlmConfig, opts: CreateChatModelOptions): BaseChatMode
   requireLlm(cfg);
   // a replay of a local run answers from its recording: no model file is needed
   const local = providerOf(cfg) === 'local' && !opts.replayFrom;
-  if (local) cfg = withLocalModel(cfg);
+  if (local) {
+    const given = cfg;
+    cfg = withLocalModel(cfg);
+    warnUnusedServer(given, cfg);
+  }
   registerSentKey(cfg.apiKey);
   registerUrlSecrets(cfg.baseUrl);
   const stats: LlmStats = { requests: 0, retries: 0, cacheHits: 0, maxInFlight: 0, inFlight: 0 };

@@ -306,7 +306,9 @@ export async function resolveLlm(
       );
     const unused = unusedServerLine(config.llm, from);
     if (unused) log.info(unused);
-    delete config.llm.baseUrl; // no endpoint: the model runs here
+    // no endpoint: the model runs here, named by its file (said above; createChatModel would say it again)
+    delete config.llm.baseUrl;
+    delete config.llm.model;
   } else if (!local && !opts.offline && config.llm.modelFile && llmConfigured(config.llm))
     log.warn(
       `not used: the model file ${config.llm.modelFile} (${from('modelFile')}) — the run asks the server ${config.llm.baseUrl ? `at ${redactUrl(config.llm.baseUrl)}` : `of provider ${providerOf(config.llm)}`}; --model-file or --llm-provider local runs the file instead`,

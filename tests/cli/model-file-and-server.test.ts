@@ -66,6 +66,8 @@ describe.skipIf(!!unavailable)(`a model file beside a server${needs}`, () => {
       `not used: endpoint (LEXCASE_LLM_BASE_URL), model "server-model" (LEXCASE_LLM_MODEL) — the model runs in this process from ${gguf}`,
     );
     expect(srv.requests.length).toBe(before); // the file ran, not the server
+    // said once, by the CLI: the library's own line (createChatModel) is not printed again
+    expect(a.stderr).not.toContain('provider "local" runs the model');
     const id = modelOf('file').model;
     expect(id).toMatch(/^tiny\.gguf@sha256:[0-9a-f]{16}$/);
 

@@ -8,6 +8,8 @@ import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import type { LlmConfig } from '../../config.js';
 import { errors } from '../../errors.js';
+import { log } from '../../log.js';
+import { redactUrl } from '../../url-credentials.js';
 import { modelFileHash } from './model-hash.js';
 import { LOCAL_PACKAGE, nodeLlamaCppVersion } from './runtime.js';
 
@@ -72,4 +74,24 @@ export function withLocalModel(cfg: LlmConfig): LlmConfig {
     );
   }
   return { ...cfg, modelFile: s.file, model: localModelId(s.file, sha), seed: s.seed };
+}
+
+const saidUnused = new Set<string>();
+
+/**
+ * A server's endpoint or model name given beside a local model (`provider: 'local'`, a model file):
+ * neither is used — the model runs in this process and is named by its file and hash — which one
+ * `[warn]` line per process says, for every caller of createChatModel (the CLI says it in its own
+ * line and passes neither). Before, a library caller's `model`/`baseUrl` were replaced without a word.
+ */
+export function warnUnusedServer(given: LlmConfig, local: LlmConfig): void {
+  const unused = [
+    given.baseUrl !== undefined ? `baseUrl ${redactUrl(given.baseUrl)}` : '',
+    given.model !== undefined && given.model !== local.model ? `model "${given.model}"` : '',
+  ].filter(Boolean);
+  if (!unused.length) return;
+  const line = `not used: ${unused.join(', ')} — provider "local" runs the model in this process from ${local.modelFile}, named ${local.model}`;
+  if (saidUnused.has(line)) return;
+  saidUnused.add(line);
+  log.warn(line);
 }
