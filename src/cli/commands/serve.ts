@@ -80,7 +80,8 @@ export function register(program: Command): void {
         host: flags.host,
         port: flags.port,
         llm: llm.model,
-        llmLabel: llm.model ? llm.config.llm.model : undefined,
+        // the model's own name: a model file's is <file>@sha256:… (an environment's model name beside it is not used)
+        llmLabel: llm.model ? ((llm.model as { model?: string }).model ?? llm.config.llm.model) : undefined,
         evalSets: flags.topics && flags.qrels ? [{ topics: flags.topics, qrels: flags.qrels }] : [],
       });
       const stopped = untilStopped(s.close); // listening for the signals before the start line is printed
