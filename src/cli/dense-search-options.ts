@@ -40,7 +40,7 @@ export function addDenseSearchOptions(cmd: Command): Command {
     .option('--hybrid-methods <list>', `hybrid: methods to fuse, any of bm25,qld,dense,lancedb-fts (default ${D.methods.join(',')})`)
     .option(
       '--weights <list>',
-      `hybrid: per-method weights, e.g. bm25=0.3,dense=0.7 (default ${defaultWeights} whenever the methods and fusion are the defaults, named or not; else equal)`,
+      `hybrid: per-method weights, e.g. bm25=0.3,dense=0.7 (default ${defaultWeights} whenever the methods and fusion are the defaults, named or not; else equal). Given weights replace the defaults whole: a method not named gets 1 (rrf) or 1/n (weighted), not its default weight`,
     )
     .option('--rrf-k <n>', `hybrid: RRF constant (default ${D.rrfK})`, numOpt('rrf-k', { min: 0 }))
     .option('--depth <n>', `hybrid: hits fetched from each method before fusion (default ${D.depth})`, intOpt('depth', { min: 1 }))
