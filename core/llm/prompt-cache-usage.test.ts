@@ -9,6 +9,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { completionWithUsage as completion, startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { llmConfigSchema } from '../config.js';
+import { captureStderr } from '../../tests/support/capture-stderr.js';
 
 let srv: ScriptedServer | undefined;
 afterEach(async () => {
@@ -29,15 +30,6 @@ async function meterOf(replies: string[]) {
   const model = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'm', apiKey: 'k', maxRetries: 0, cacheDir: false }), { usage: meter });
   for (const [i] of replies.entries()) await model.invoke([new HumanMessage(`q${i}`)]);
   return meter.snapshot();
-}
-
-function captureStderr(): string[] {
-  const lines: string[] = [];
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  return lines;
 }
 
 describe("the server's prompt-cache tokens of a reply", () => {

@@ -14,11 +14,12 @@ import { join } from 'node:path';
 import { HumanMessage, SystemMessage, type AIMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { Command } from 'commander';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { addLlmOptions, resolveLlm } from '../../../src/cli/llm-options.js';
 import { localModelOn, localModelUnavailable } from '../../../tests/support/local-model.js';
 import { writeTinyGguf } from '../../../tests/support/tiny-gguf.js';
+import { captureStderr } from '../../../tests/support/capture-stderr.js';
 import { llmConfigSchema } from '../../config.js';
 import { createChatModel, llmStats } from '../factory.js';
 import { CUT_SHORT, invokeStructured } from '../structured.js';
@@ -167,5 +168,35 @@ describe('the local provider: what a user sees when it cannot run', () => {
     const e = await loadNodeLlamaCpp(() => Promise.reject(new Error("Cannot find package 'node-llama-cpp' imported from /x"))).catch((x) => x);
     expect(e).toMatchObject({ code: 'LLM_UNAVAILABLE', message: expect.stringContaining('optional package node-llama-cpp') });
     expect(e.details.hint).toMatch(/npm install node-llama-cpp/);
+  });
+});
+
+/*
+ * A library caller that gives a local model (`provider: 'local'`, a model file) a server's
+ * `baseUrl` or `model` too: the file runs and is named by its file and hash, and one `[warn]` line
+ * says that the endpoint and model name given are not used. Before, createChatModel replaced both
+ * without a word (the CLI said it; the library did not). Creating the model hashes the file and
+ * loads nothing, so this runs where node-llama-cpp has no binary too.
+ */
+describe('createChatModel with a model file and a server', () => {
+  afterEach(() => vi.restoreAllMocks());
+  it('names the endpoint and model name it does not use, once; the model is the file', () => {
+    const stderr = captureStderr();
+    const cfg = llmConfigSchema.parse({ provider: 'local', modelFile: file, model: 'gpt-4o', baseUrl: 'http://user:secret@127.0.0.1:9/v1' });
+    const a = createChatModel(cfg) as unknown as { model: string };
+    createChatModel(cfg);
+    expect(a.model).toMatch(/^tiny\.gguf@sha256:[0-9a-f]{16}$/);
+    const said = stderr.filter((l) => l.includes('not used:'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(
+      `not used: baseUrl http://***:***@127.0.0.1:9/v1, model "gpt-4o" — provider "local" runs the model in this process from ${file}, named ${a.model}`,
+    );
+    expect(said[0]).not.toContain('secret');
+  });
+
+  it('says nothing when only the file is given', () => {
+    const stderr = captureStderr();
+    createChatModel(llmConfigSchema.parse({ provider: 'local', modelFile: file }));
+    expect(stderr.filter((l) => l.includes('not used:'))).toEqual([]);
   });
 });
