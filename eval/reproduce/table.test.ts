@@ -141,6 +141,37 @@ describe('reproduction table: failed items', () => {
   });
 });
 
+describe('reproduction table: a cell whose every item failed', () => {
+  it('case-table3: a finished retrieval run whose 10 searches all failed reads — (10 failed, left out of n), failed 10 (before: "— (no items)", failed 0)', async () => {
+    const { recipe } = loadRecipe('case-table3');
+    const sub = join(dir, 'all-failed');
+    for (const id of ['bm25', 'qld']) {
+      const d = runDirOf(sub, id);
+      mkdirSync(d, { recursive: true });
+      const lines = Array.from({ length: 10 }, (_, i) =>
+        JSON.stringify({
+          id: `mbe_${200 + i}`,
+          prediction: null,
+          gold: `p${i}`,
+          correct: false,
+          ms: 3,
+          error: 'RETRIEVAL_FAILED: the index could not be read',
+        }),
+      );
+      writeFileSync(join(d, 'results.jsonl'), `${lines.join('\n')}\n`);
+    }
+    const runs = [
+      { id: 'bm25', system: 'retrieval', status: 'done' as const },
+      { id: 'qld', system: 'retrieval', status: 'done' as const },
+    ];
+    const t = await buildTable(sub, recipe, { limit: 10, shard: null, runs });
+    const cell = t.rows.find((r) => r.label === 'BM25-RAG')!.cells[0];
+    expect(cell).toMatchObject({ value: null, n: 0, failed: 10, failedNote: 'left out of n', status: 'done' });
+    expect(tableMarkdown(t)).toContain('lexcase — (10 failed, left out of n; none in n)');
+    expect(tableMarkdown(t)).not.toContain('no items');
+  });
+});
+
 describe('reproduction table: a run that did not finish', () => {
   /** A finished retrieval run of 10 Bar Exam QA questions: every gold passage in the top 1000, none in the top 100. */
   function writeRetrievalRun(runId: string) {

@@ -200,7 +200,8 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
       if (!recs?.length) return none;
       const iv = cellValue(recs, c.metric, { labels: labels.get(c.run), kinds: kinds.get(c.run), ...bootstraps.get(c.run) });
       const readable = cellKinds(recs, kinds.get(c.run));
-      if (iv.n === 0) return none;
+      // every item of the cell failed (left out of n): said as failed, never as "no items" with failed 0
+      if (iv.n === 0) return { ...none, ...cellFailures(recs, c.metric, offline.has(c.run), readable) };
       const ci: [number, number] | null = iv.lo !== null && iv.hi !== null ? [round(iv.lo, recipe.scale), round(iv.hi, recipe.scale)] : null;
       const flag = row.comparable && c.paper !== null ? outsideInterval(c.paper, { lo: ci?.[0] ?? null, hi: ci?.[1] ?? null, n: iv.n }) : { outside: null };
       const fails = cellFailures(recs, c.metric, offline.has(c.run), readable);
@@ -346,7 +347,8 @@ const fmt = (x: number | null, scale: number) => (x === null ? '—' : scale ===
 function cellText(c: TableCell | undefined, scale: number): string {
   if (!c) return '';
   const paper = `paper ${fmt(c.paper, scale)}`;
-  if (c.value === null) return `${paper} · lexcase — (${c.status === 'done' ? 'no items' : c.status})`;
+  if (c.value === null)
+    return `${paper} · lexcase — (${c.status !== 'done' ? c.status : c.failed ? `${c.failed} failed, ${c.failedNote ?? 'left out of n'}; none in n` : 'no items'})`;
   const ci = c.ci ? `[${fmt(c.ci[0], scale)}, ${fmt(c.ci[1], scale)}] ${c.method}` : `(${c.ciNote ?? 'no interval'})`;
   const failed = c.failed ? ` (${c.failed} failed, ${c.failedNote})` : '';
   const over = c.over ? ` (${c.over})` : '';
