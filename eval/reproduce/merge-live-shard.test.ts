@@ -96,3 +96,26 @@ describe('merge and a shard still being run', () => {
     expect((await readResults(runDirOf(join(dir, 'merged'), 'llm-only'))).records.filter((r) => r.error)).toHaveLength(0);
   }, 60_000);
 });
+
+describe('merge and a shard whose run failed', () => {
+  it('the merged run is failed, naming the shard and its error — not "done" with the results an earlier attempt left', async () => {
+    const { recipe, text } = loadRecipe('case-table2');
+    const [s1, s2] = ['f1', 'f2'].map((d) => join(dir, d));
+    const grid = (d: string, i: number, run: CommandRunner) =>
+      runGrid({ recipe, recipeText: text, dir: d, limit: LIMIT, shard: { index: i, count: 2 }, only: ['llm-only'], runCommand: run });
+    await grid(s1, 1, runner(false));
+    await grid(s2, 2, runner(false));
+    // shard 2 run again and refused (its run dir holds the earlier attempt's results)
+    const refused: CommandRunner = async () => ({
+      code: 1,
+      stdout: '',
+      stderr: '[error] run runs/llm-only: was started with a different config (field "temperature" differs); use a new run dir\n',
+    });
+    await grid(s2, 2, refused);
+    const m = await mergeShards(join(dir, 'merged-failed'), [s1, s2], recipe);
+    expect(m.runs[0]).toMatchObject({ id: 'llm-only', status: 'failed' });
+    expect(m.warnings?.join('\n')).toMatch(/run llm-only is failed in the merge: shard 2 \(.*f2\): failed — .*field "temperature" differs/);
+    const cell = m.table.rows.find((r) => r.label === 'LLM-Only')!.cells[0];
+    expect(cell).toMatchObject({ value: null, status: 'failed' });
+  }, 60_000);
+});

@@ -470,6 +470,20 @@ export async function mergeShards(
         summary.push({ id: run.id, status: runs[runs.length - 1].status });
         continue;
       }
+      // a shard whose run did not finish (it failed: a resume refused for a changed config, an error midway): the
+      // merged run failed, as the unsharded reproduction's would — before, it was "done" with whatever results the
+      // shards' run dirs held from an earlier attempt, printed as the recipe's figures
+      const unfinished = states.findIndex((x) => x !== undefined && x.status !== 'done');
+      if (unfinished >= 0) {
+        const s = states[unfinished]!;
+        const error = `shard ${unfinished + 1} (${dirs[unfinished]}): ${s.status}${s.error ? ` — ${s.error}` : ''}`;
+        runs.push({ ...s, status: 'failed', error });
+        summary.push({ id: run.id, status: 'failed' });
+        const note = `run ${run.id} is failed in the merge: ${error}`;
+        log.warn(`merge: ${note}`);
+        warnings.push(note);
+        continue;
+      }
       const written = await writeMergedRun(plan, out);
       for (const warning of written.warnings) {
         log.warn(`merge: ${warning}`);

@@ -15,6 +15,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { didYouMean } from '../../core/did-you-mean.js';
 import { errors, isLexcaseError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { checkOutputDir, listed } from '../../core/out-dir-rule.js';
@@ -291,6 +292,7 @@ export function checkReproductionDirOut(dir: string): void {
 }
 
 export async function runGrid(o: RunGridOptions): Promise<{ reproduction: ReproductionFile; table: TableJson; tableMd: string }> {
+  checkOnly(o.recipe, o.only);
   checkReproductionDirOut(o.dir);
   await mkdir(o.dir, { recursive: true });
   const lock = lockReproductionDir(o.dir, `reproduce ${o.recipe.id}`);
@@ -299,6 +301,20 @@ export async function runGrid(o: RunGridOptions): Promise<{ reproduction: Reprod
   } finally {
     lock.release();
   }
+}
+
+/**
+ * `--only` names runs of the recipe: an id it does not have is refused before anything runs, with
+ * the one meant. Before, `--only bm25,qdl` ran bm25 alone and `--only bm-25` ran nothing, exit 0.
+ */
+function checkOnly(recipe: Recipe, only: readonly string[] | undefined): void {
+  const ids = recipe.runs.map((r) => r.id);
+  const unknown = (only ?? []).filter((id) => !ids.includes(id));
+  if (unknown.length)
+    throw errors.usage(
+      `--only: ${unknown.map((id) => `"${id}" is no run of ${recipe.id}; ${didYouMean(id, ids)}`.trim()).join('; ')}`,
+      `its runs: ${ids.join(', ')}`,
+    );
 }
 
 async function runGridLocked(o: RunGridOptions): Promise<{ reproduction: ReproductionFile; table: TableJson; tableMd: string }> {

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { errors } from '../../../core/errors.js';
+import { log } from '../../../core/log.js';
 import { action, output, type GlobalOpts } from '../action.js';
 
 export function register(program: Command): void {
@@ -32,6 +33,12 @@ export function register(program: Command): void {
           { out: r.out, shards: r.shards, runs: r.runs, table: r.table, ...(r.warnings ? { warnings: r.warnings } : {}) },
           () => `${r.tableMd}\nmerged ${r.shards} shards into ${r.out}; wrote ${join(r.out, 'table.md')}`,
         );
+        // as `reproduce`: nothing merged as done (every run failed in some shard) is no reproduction, whatever the table lists
+        const ran = r.runs.filter((s) => s.status !== 'not run');
+        if (ran.length > 0 && !ran.some((s) => s.status === 'done')) {
+          log.error(`no run of ${recipe.id} was merged as done (${ran.length} ${ran.length === 1 ? 'run' : 'runs'}): see the table's runs`);
+          process.exitCode = 1;
+        }
       }),
     );
 }
