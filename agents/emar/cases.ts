@@ -38,8 +38,10 @@ const BAREXAM_LABELS = LETTERS.slice(0, 4);
  * bundled Bar Exam QA, four each, A–D), for a LegalBench task its framing's labels (hearsay Yes/No).
  */
 export function itemLabels(items: readonly ({ kind: 'question'; choices: readonly string[] } | { kind: 'task' })[], framing: TaskFraming): string[] {
-  const most = Math.max(0, ...items.map((it) => (it.kind === 'question' ? it.choices.length : 0)));
-  return [...LETTERS.slice(0, most), ...(items.some((it) => it.kind === 'task') ? framing.labels : [])];
+  // an option with no text is never offered (caseLetters) nor gold (the loader refuses it): not a label, which
+  // would put a class no item can have into macro-F1's average (80% at 100% accuracy)
+  const offered = new Set(items.flatMap((it) => (it.kind === 'question' ? it.choices.flatMap((c, i) => (c.trim() ? [i] : [])) : [])));
+  return [...LETTERS.filter((_, i) => offered.has(i)), ...(items.some((it) => it.kind === 'task') ? framing.labels : [])];
 }
 
 /**

@@ -102,4 +102,49 @@ describe('EMAR macro-F1 label set', () => {
       .map((l) => JSON.parse(l));
     expect(headlineFigures('emar', results, { config }).find((f) => f.id === 'macro-f1')!.note).toMatch(/^mean F1 over the labels A, B, C, D(;|$)/);
   }, 120_000);
+
+  it('a run grown to items with a fifth option averages over A–E in config.json and report.md, as its own table does (report.md kept A–D: 87.5% beside 70.0%)', async () => {
+    const file = join(dir, 'grow.jsonl');
+    const rows = [...Array(6)].map((_, i) => ({
+      id: `g${i}`,
+      prompt: `Facts of case ${i}: a tenant left ${i} months before the lease ended.`,
+      question: 'Which claim succeeds?',
+      choices: ['Rent', 'Damages', 'Nothing', 'Specific performance', ...(i >= 4 ? ['Restitution'] : [])],
+      answer: i >= 4 ? 'E' : 'A',
+      gold_idx: '',
+    }));
+    writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const items = (await loadQuestions('barexam', 'all', { file })).map((q) => ({ ...q, kind: 'question' as const }));
+    const runDir = join(dir, 'grow');
+    await run(runDir, items.slice(0, 4));
+    const cfgFile = join(runDir, 'config.json');
+    expect(JSON.parse(readFileSync(cfgFile, 'utf8')).config.labels).toEqual(['A', 'B', 'C', 'D']);
+    const { summary } = await run(runDir, items);
+    const after = JSON.parse(readFileSync(cfgFile, 'utf8'));
+    expect(after.config.labels).toEqual(['A', 'B', 'C', 'D', 'E']);
+    expect(after.resumes.at(-1).grown).toMatchObject({ labels: { from: ['A', 'B', 'C', 'D'], to: ['A', 'B', 'C', 'D', 'E'] } });
+    const results = readFileSync(join(runDir, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const figure = headlineFigures('emar', results, { config: after.config }).find((f) => f.id === 'macro-f1')!;
+    expect(figure.estimate).toBeCloseTo(summary.macroF1!, 12);
+  }, 120_000);
+
+  it('an option with no text is no label: four questions whose fifth option is empty record A–D', async () => {
+    const file = join(dir, 'empty-e.jsonl');
+    const rows = [...Array(4)].map((_, i) => ({
+      id: `e${i}`,
+      prompt: `Facts of case ${i}.`,
+      question: 'Which claim succeeds?',
+      choices: ['Rent', 'Damages', 'Nothing', 'Specific performance', ''],
+      answer: 'A',
+      gold_idx: '',
+    }));
+    writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const items = (await loadQuestions('barexam', 'all', { file })).map((q) => ({ ...q, kind: 'question' as const }));
+    const runDir = join(dir, 'empty-e');
+    await run(runDir, items);
+    expect(JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')).config.labels).toEqual(['A', 'B', 'C', 'D']);
+  }, 120_000);
 });
