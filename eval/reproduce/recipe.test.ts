@@ -107,6 +107,25 @@ describe('recipes/', () => {
   });
 });
 
+describe('the args of a retrieval or trec run', () => {
+  it('a key the cell does not read, or a seed that is no number, is refused naming the field (a qld cell given mu 50 or split-seed "7" ran the defaults)', () => {
+    const good = JSON.parse(readFileSync(join(recipesDir(), 'case-table3.json'), 'utf8'));
+    const withArgs = (args: Record<string, unknown>) => ({
+      ...good,
+      runs: good.runs.map((r: { id: string; args: object }, i: number) => (i === 1 ? { ...r, args: { ...r.args, ...args } } : r)),
+    });
+    expect(() => parseRecipe(withArgs({ mu: 50 }), 'x.json')).toThrow(
+      /x\.json.*runs\[1\]\.args\.mu: a retrieval run does not take "mu"; .*it takes method, index/s,
+    );
+    expect(() => parseRecipe(withArgs({ k: 3 }), 'x.json')).toThrow(/args\.k: a retrieval run does not take "k"; did you mean "ks"\?/);
+    expect(() => parseRecipe(withArgs({ 'split-seed': '7' }), 'x.json')).toThrow(/args\.split-seed: a whole number \(e\.g\. 13\), got "7"/);
+    expect(parseRecipe(withArgs({ 'split-seed': 7 }), 'x.json').runs[1].args['split-seed']).toBe(7);
+    const cacm = JSON.parse(readFileSync(join(recipesDir(), 'anserini-cacm.json'), 'utf8'));
+    cacm.runs[0].args.k2 = 1.2;
+    expect(() => parseRecipe(cacm, 'x.json')).toThrow(/args\.k2: a trec run does not take "k2"; did you mean "k1"\?/);
+  });
+});
+
 describe('needs.ownDataOnly', () => {
   const good = () => JSON.parse(readFileSync(join(recipesDir(), 'anserini-cacm.json'), 'utf8'));
 

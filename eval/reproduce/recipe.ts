@@ -122,6 +122,20 @@ export const Recipe = z
     r.runs.forEach((run, i) => {
       if (runIds.has(run.id)) ctx.addIssue({ code: 'custom', path: ['runs', i, 'id'], message: `duplicate run id "${run.id}"` });
       runIds.add(run.id);
+      // the args a retrieval or trec cell reads (run-grid.ts): another key, or a seed that is no number, was left
+      // out without a word (a qld cell given "mu": 50 or "split-seed": "7" ran μ 2000 and split seed 13)
+      const takes = OFFLINE_ARGS[run.system];
+      if (takes)
+        for (const [k, v] of Object.entries(run.args)) {
+          if (!takes.includes(k))
+            ctx.addIssue({
+              code: 'custom',
+              path: ['runs', i, 'args', k],
+              message: `a ${run.system} run does not take "${k}"; ${didYouMean(k, takes)}it takes ${takes.join(', ')}`,
+            });
+          else if ((k === 'seed' || k === 'split-seed') && !(typeof v === 'number' && Number.isInteger(v)))
+            ctx.addIssue({ code: 'custom', path: ['runs', i, 'args', k], message: `a whole number (e.g. 13), got ${JSON.stringify(v)}` });
+        }
       // A retrieval run's method must be a retrieval method (`__proto__` used to fail every item with "retriever.search is not a function").
       const method = run.args.method;
       if (run.system === 'retrieval' && method !== undefined && !(typeof method === 'string' && RETRIEVAL_METHODS.includes(method)))
@@ -143,6 +157,29 @@ export const Recipe = z
       }),
     );
   });
+/** The args each offline cell reads (eval/reproduce/run-grid.ts runOne, trecRunOptions); an LLM run's go to its command, whose flags refuse another. */
+const OFFLINE_ARGS: Record<string, readonly string[]> = {
+  retrieval: ['method', 'index', 'dataset', 'split', 'split-seed', 'ks', 'seed'],
+  trec: [
+    'collection',
+    'method',
+    'analyzer',
+    'k1',
+    'b',
+    'mu',
+    'variant',
+    'scorer',
+    'rm3',
+    'fb-docs',
+    'fb-terms',
+    'original-query-weight',
+    'hits',
+    'ties',
+    'metrics',
+    'seed',
+  ],
+};
+
 export type Recipe = z.infer<typeof Recipe>;
 export type RecipeRun = z.infer<typeof RecipeRun>;
 
