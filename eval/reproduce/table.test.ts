@@ -22,6 +22,13 @@ function writeRun(runId: string, right: number) {
   writeFileSync(join(d, 'results.jsonl'), `${lines.join('\n')}\n`);
 }
 
+/** The results.jsonl of run `runId` of the reproduction in `base`: 10 items, the i-th `line(i)`. */
+function writeTenItems(base: string, runId: string, line: (i: number) => object) {
+  const d = runDirOf(base, runId);
+  mkdirSync(d, { recursive: true });
+  writeFileSync(join(d, 'results.jsonl'), `${Array.from({ length: 10 }, (_, i) => JSON.stringify(line(i))).join('\n')}\n`);
+}
+
 describe('reproduction table: comparable rows', () => {
   it('case-table2: a RAG row over the bundled index is † and raises no ⚠ however far it is from the paper; LLM-only still does', async () => {
     const { recipe } = loadRecipe('case-table2');
@@ -145,21 +152,15 @@ describe('reproduction table: a cell whose every item failed', () => {
   it('case-table3: a finished retrieval run whose 10 searches all failed reads — (10 failed, left out of n), failed 10 (before: "— (no items)", failed 0)', async () => {
     const { recipe } = loadRecipe('case-table3');
     const sub = join(dir, 'all-failed');
-    for (const id of ['bm25', 'qld']) {
-      const d = runDirOf(sub, id);
-      mkdirSync(d, { recursive: true });
-      const lines = Array.from({ length: 10 }, (_, i) =>
-        JSON.stringify({
-          id: `mbe_${200 + i}`,
-          prediction: null,
-          gold: `p${i}`,
-          correct: false,
-          ms: 3,
-          error: 'RETRIEVAL_FAILED: the index could not be read',
-        }),
-      );
-      writeFileSync(join(d, 'results.jsonl'), `${lines.join('\n')}\n`);
-    }
+    for (const id of ['bm25', 'qld'])
+      writeTenItems(sub, id, (i) => ({
+        id: `mbe_${200 + i}`,
+        prediction: null,
+        gold: `p${i}`,
+        correct: false,
+        ms: 3,
+        error: 'RETRIEVAL_FAILED: the index could not be read',
+      }));
     const runs = [
       { id: 'bm25', system: 'retrieval', status: 'done' as const },
       { id: 'qld', system: 'retrieval', status: 'done' as const },
@@ -272,21 +273,15 @@ function gfmCells(row: string): string[] {
 describe('reproduction table: a recipe of your own whose names hold a "|"', () => {
   it('a row label "BM25 | Lucene" and a column "R@10 | val" stay one cell each: every figure stays under its header', async () => {
     const own = mkdtempSync(join(dir, 'own-'));
-    for (const runId of ['bm25', 'qld']) {
-      const d = runDirOf(own, runId);
-      mkdirSync(d, { recursive: true });
-      const lines = Array.from({ length: 10 }, (_, i) =>
-        JSON.stringify({
-          id: `mbe_${300 + i}`,
-          prediction: null,
-          gold: `p${i}`,
-          correct: false,
-          ms: 3,
-          metrics: { 'recall@10': i < 2 ? 1 : 0, 'recall@100': i < 5 ? 1 : 0, 'recall@1000': 1, goldInIndex: true },
-        }),
-      );
-      writeFileSync(join(d, 'results.jsonl'), `${lines.join('\n')}\n`);
-    }
+    for (const runId of ['bm25', 'qld'])
+      writeTenItems(own, runId, (i) => ({
+        id: `mbe_${300 + i}`,
+        prediction: null,
+        gold: `p${i}`,
+        correct: false,
+        ms: 3,
+        metrics: { 'recall@10': i < 2 ? 1 : 0, 'recall@100': i < 5 ? 1 : 0, 'recall@1000': 1, goldInIndex: true },
+      }));
     const base = loadRecipe('case-table3').recipe;
     const file = join(own, 'my-table.json');
     const rename = (c: string) => (c === 'Recall@10' ? 'R@10 | val' : c);
