@@ -51,13 +51,18 @@ type Script = (req: RecordedRequest) => ScriptReply;
 const user = (r: RecordedRequest) => String([...r.body.messages].reverse().find((m: { role: string }) => m.role === 'user')?.content ?? '');
 const system = (r: RecordedRequest) => String(r.body.messages[0]?.content ?? '');
 
-/** Array items of an enum made distinct (a team of the first two roles, not the first role twice): still the least the schema allows. */
+/**
+ * Array items made distinct — of an enum (a team of the first two roles, not the first role twice), and
+ * free strings (two competing hypotheses, not one twice, which CASE counts as one and fails the item
+ * with fewer than two): still the least the schema allows.
+ */
 function distinctItems(v: unknown, s: Record<string, any> | undefined): unknown {
   if (!s || v === null || typeof v !== 'object') return v;
   if (Array.isArray(v) && s.items)
     return v.map((x, i) => {
       const it = s.items;
       if (Array.isArray(it.enum)) return it.enum[i % it.enum.length];
+      if (typeof x === 'string') return i === 0 ? x : `${x} ${i + 1}`;
       if (x && typeof x === 'object' && it.properties)
         return Object.fromEntries(
           Object.entries(x).map(([k, y]) => [
