@@ -61,9 +61,29 @@ const int = (name: string, v?: number | string) => {
   return n;
 };
 
-/** True when the user set any dense flag (so `dense` should be among the methods). */
+/** The flags that only the dense method reads. */
+const DENSE_FLAGS: readonly (keyof DenseBuildFlags)[] = [
+  'embedder',
+  'model',
+  'modelDir',
+  'denseUri',
+  'denseTable',
+  'embedBatch',
+  'embedTimeout',
+  'maxWords',
+  'annThreshold',
+  'annType',
+  'annPartitions',
+];
+
+/**
+ * True when the user set any dense flag (so `dense` should be among the methods, and a rebuild
+ * embeds with the flags given, not with the settings the index recorded). Before, only --embedder and
+ * --model-dir counted: a rebuild given --max-words 8 or --ann-threshold 2 re-embedded "as before"
+ * and a fresh build without --methods dense ignored them, exit 0.
+ */
 export function wantsDense(flags: DenseBuildFlags): boolean {
-  return flags.embedder !== undefined || flags.modelDir !== undefined;
+  return DENSE_FLAGS.some((k) => flags[k] !== undefined);
 }
 
 export function denseBuildOptions(flags: DenseBuildFlags): AddDenseOptions {

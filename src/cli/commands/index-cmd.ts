@@ -13,6 +13,7 @@ import { modelMaxTokens } from '../../../indexer/embed/model-token-limit.js';
 import type { BuildOptions } from '../../../indexer/build.js';
 import { corpusNames } from '../../../corpora/catalog.js';
 import { log } from '../../../core/log.js';
+import { errors } from '../../../core/errors.js';
 import { hasKeyedQueryDigest, withoutKeyedQueryDigests } from '../../../core/older-query-digest.js';
 import { damagedJson, verifyIndexDir, verifyJson, verifySummary } from './index-verify.js';
 import { action, output, parseIntOpt, parseListOpt, parseUniqueListOpt, type GlobalOpts } from '../action.js';
@@ -103,6 +104,15 @@ export async function runIndexBuild(
   // --embedder/--model-dir imply the dense method; dense options come from the --embedder… flags.
   const methods = wantsDense(flags) && !asked.includes('dense') ? [...asked, 'dense'] : asked;
   const dense = flags.dense ?? plan?.dense ?? (methods.includes('dense') ? denseBuildOptions(flags) : undefined);
+  // dense flags on a rebuild embed with those flags; without --embedder that is use-lite, which must not replace
+  // another embedder the index has without a word
+  const kept = plan?.recordedEmbedder;
+  const now = dense?.embedder?.provider;
+  if (!flags.dense && !plan?.dense && now && kept && flags.embedder === undefined && flags.modelDir === undefined && now !== kept.provider)
+    throw errors.usage(
+      `${flags.out} has dense vectors from ${kept.id}; the dense flags given re-embed it, with ${now} when no --embedder is given`,
+      `give --embedder ${kept.provider} (and its --model) to keep its embedder, or --embedder ${now} to change it`,
+    );
   const prebuiltOk = flags.dense ? false : plan?.dense ? !!plan.densePrebuilt : prebuiltDenseAllowed(flags);
   // a dense store in object storage that does not answer: one line before anything is read or built (indexer/dense/dense-store.ts)
   if (methods.includes('dense') && dense?.uri && isRemoteUri(dense.uri))

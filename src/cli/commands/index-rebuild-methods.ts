@@ -35,6 +35,8 @@ export interface RebuildPlan {
   analyzer?: AnalyzerConfig;
   /** What happened to the analyzer, for stderr. */
   analyzerNote?: string;
+  /** The existing index's dense embedder (provider and id), when it has dense vectors. */
+  recordedEmbedder?: { provider: string; id: string };
 }
 
 async function existingManifest(out: string): Promise<Manifest | undefined> {
@@ -77,7 +79,11 @@ export async function rebuildPlan(
 ): Promise<RebuildPlan | undefined> {
   const m = await existingManifest(out);
   if (!m) return undefined;
-  const plan = rebuildMethods(m, out, given, defaults, denseFlags);
+  const d = m.dense as unknown as DenseSection | undefined;
+  const plan = {
+    ...rebuildMethods(m, out, given, defaults, denseFlags),
+    ...(d ? { recordedEmbedder: { provider: d.spec?.provider ?? d.embedder, id: d.embedderId } } : {}),
+  };
   const had = analyzerSpec(m.analyzer);
   if (analyzer && Object.keys(analyzer).length) {
     const now = analyzerSpec(analyzer);
