@@ -29,6 +29,9 @@ export function indexIn(out: string): ReplacedIndex | undefined {
 export function replacedNote(out: string, old: ReplacedIndex | undefined, now: Manifest): string {
   if (!old) return '';
   const sum = (s: string) => `sha256 ${s.slice(0, 12)}…`;
-  if (old.checksum === now.corpus.checksum) return `; replaced the index that was in ${out} (the same corpus, ${sum(old.checksum)})`;
+  // the corpus checksum covers passage ids and texts only: titles, doc ids and sources may differ under it (they change
+  // what --aggregate maxp and dense vectors see), so the line says what it compared, not "the same corpus"
+  if (old.checksum === now.corpus.checksum)
+    return `; replaced the index that was in ${out} (the same passage ids and texts, ${sum(old.checksum)}; titles, doc ids and sources not compared)`;
   return `; replaced the index of another corpus that was in ${out}: ${old.corpus}, ${old.passages.toLocaleString('en-US')} passages (${sum(old.checksum)}), now ${sum(now.corpus.checksum)}`;
 }
