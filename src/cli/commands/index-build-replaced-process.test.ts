@@ -26,7 +26,9 @@ it('the closing line names the index it replaced: the same corpus, or another on
   const sum60 = (await readManifest(join(dir, 'ix'))).corpus.checksum;
   const same = await build('p60.jsonl');
   expect(same.code, same.stderr).toBe(0);
-  expect(same.stdout).toContain(`; replaced the index that was in ix (the same passage ids and texts, sha256 ${sum60.slice(0, 12)}…; titles, doc ids and sources not compared)`);
+  expect(same.stdout).toContain(
+    `; replaced the index that was in ix (the same passage ids and texts, sha256 ${sum60.slice(0, 12)}…; titles, doc ids and sources not compared)`,
+  );
   const other = await build('p80.jsonl');
   expect(other.code, other.stderr).toBe(0);
   const sum80 = (await readManifest(join(dir, 'ix'))).corpus.checksum;
