@@ -17,7 +17,8 @@ import { refusedOptions } from '../common/option-check.js';
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
 import { errors } from '../../core/errors.js';
-import { DEFAULT_QUERY_PLAN, OFFLINE_LABEL, planMethods, runOfflineAdvocate, type QueryPlan } from './advocate-offline.js';
+import { DEFAULT_QUERY_PLAN, isRewriteTool, OFFLINE_LABEL, planMethods, runOfflineAdvocate, type QueryPlan } from './advocate-offline.js';
+import { log } from '../../core/log.js';
 import { shareEvidence } from './evidence-share.js';
 import { directHypotheses } from './hypotheses-direct.js';
 import { evidenceScoreVerdict } from './offline-solver.js';
@@ -141,6 +142,9 @@ async function refuseTrainingQuestion(q: Question, model: SelectorModel): Promis
 export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): AgentSystem<Question> {
   // k's default is applied here, once (a caller that resolved k already passes it in); an item's ctx.options.k overrides it
   const defaultK = defaults.k ?? DEFAULT_K;
+  // rewrite / rewrite_query are skipped (no LLM to rewrite with), said once per system: `rewrite` was dropped without a
+  // word, `rewrite_query` warned on every item
+  let rewriteSaid = false;
   return async (q: Question, ctx: SystemContext): Promise<SystemOutcome> => {
     const k = typeof ctx.options.k === 'number' ? ctx.options.k : defaultK;
     const wanted = Array.isArray(ctx.options.tools) ? (ctx.options.tools as string[]) : defaults.tools;
@@ -197,8 +201,13 @@ export function createCaseOfflineSystem(defaults: CaseOfflineOptions = {}): Agen
     }
     const methods = planMethods(
       ctx.retrievers,
-      wanted?.filter((t) => t !== 'rewrite'),
+      wanted?.filter((t) => !isRewriteTool(t)),
     );
+    const skipped = wanted?.filter(isRewriteTool) ?? [];
+    if (skipped.length && !rewriteSaid) {
+      rewriteSaid = true;
+      log.warn(`offline advocate: ${skipped.join(', ')} skipped: rewriting a query needs an LLM; it searches ${methods.join(', ')}`);
+    }
     const plan = defaults.plan ?? DEFAULT_QUERY_PLAN;
     // With a share limit each advocate ranks k × (number of advocates) candidates: enough for k of its own after the others take theirs.
     const share = plan.share !== undefined && plan.share < hypotheses.length ? plan.share : undefined;

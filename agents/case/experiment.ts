@@ -22,7 +22,7 @@ import { errors } from '../../core/errors.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { modelRecordOf } from '../../core/llm/model-record.js';
 import { BASELINE_MODES, type BaselineMode } from './baselines/baseline-modes.js';
-import { OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
+import { isRewriteTool, OFFLINE_LABEL, offlineMethods } from './advocate-offline.js';
 import { chooseSelector, createCaseOfflineSystem, learnedApplies, type EvidenceMode } from './case-offline-system.js';
 import { withGoldGuard } from '../common/gold-guard.js';
 import { warnGoldMissing, withGoldInIndex } from '../common/gold-in-index.js';
@@ -165,7 +165,13 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
     const toolNames = llmCase && !offline ? new Set(llmCase.selectTools(tools, o.tools).map((t) => t.name)) : undefined;
     // offline: a --tools name the index lacks (bm26, dense on a sparse index) is refused here, before the run (it ran the
     // others alone, config.json recording the list as given); rewrite is skipped with a warning (no LLM to rewrite with)
-    const searched = offline ? offlineMethods(retrievers, o.tools) : METHODS.filter((m) => m.agents && toolNames?.has(m.agents.tool)).map((m) => m.name);
+    // (said once, by the offline system at its first item: the tools it is given keep rewrite, as config.json records them)
+    const searched = offline
+      ? offlineMethods(
+          retrievers,
+          o.tools?.filter((t) => !isRewriteTool(t)),
+        )
+      : METHODS.filter((m) => m.agents && toolNames?.has(m.agents.tool)).map((m) => m.name);
     const system: AgentSystem<Question> = offline
       ? withGoldGuard(createCaseOfflineSystem({ k, tools: o.tools, evidence: o.evidence }))
       : llmCase

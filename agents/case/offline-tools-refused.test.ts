@@ -15,7 +15,9 @@ import { openCaseIndex } from '../../retrieval/open-index.js';
 import { closeSparseIndexes } from '../../retrieval/open.js';
 import { runCli } from '../../tests/support/run-cli.js';
 import { buildSmallBarexamIndex } from '../../tests/support/small-barexam-index.js';
+import { loadQuestions } from '../../corpora/registry.js';
 import { runOfflineAdvocate } from './advocate-offline.js';
+import { createCaseOfflineSystem } from './case-offline-system.js';
 import { findEvidence } from './find-evidence.js';
 
 const LLM_VARS = ['LEXCASE_LLM_BASE_URL', 'OPENAI_BASE_URL', 'LEXCASE_LLM_MODEL', 'LEXCASE_LLM_API_KEY', 'OPENAI_API_KEY'];
@@ -105,4 +107,30 @@ describe('offline --tools: a method the index lacks is refused, not dropped', ()
       await idx.docs.close?.();
     }
   });
+
+  it('run case --offline --tools bm25,rewrite and createCaseOfflineSystem({tools}) say a skipped rewrite once per run, not never or per item', async () => {
+    noLlm();
+    const runDir = join(dir, 'rewrite-once');
+    const r = await runCli(['run', 'case', '--offline', '--index', index, '--tools', 'bm25,rewrite', '--limit', '2', '--run-dir', runDir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split('offline advocate: rewrite skipped: rewriting a query needs an LLM; it searches bm25').length - 1).toBe(1);
+    // the library: `rewrite` was dropped without a word, `rewrite_query` warned on every item
+    const questions = (await loadQuestions('barexam', 'val')).slice(0, 2);
+    const idx = await openCaseIndex(index);
+    try {
+      const ctx = { seed: 13, tools: [], retrievers: idx.retrievers, getPassage: idx.getPassage, options: {} };
+      for (const rewrite of ['rewrite', 'rewrite_query']) {
+        const warn = vi.spyOn(log, 'warn');
+        const system = createCaseOfflineSystem({ tools: ['qld', rewrite] });
+        for (const q of questions) {
+          const out = await system(q, ctx);
+          expect((out.trace as { methods: string[] }).methods).toEqual(['qld']);
+        }
+        expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([`offline advocate: ${rewrite} skipped: rewriting a query needs an LLM; it searches qld`]);
+        warn.mockRestore();
+      }
+    } finally {
+      await idx.docs.close?.();
+    }
+  }, 60_000);
 });
