@@ -14,7 +14,7 @@ import { BAREXAM_PASSAGES, bundledLines } from '../../../tests/support/bundled-d
 const dir = mkdtempSync(join(tmpdir(), 'lexcase-build-replaced-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('the closing line names the index it replaced: the same corpus, or another one with its passage count and sha256', async () => {
+it('the closing line names the index it replaced: the same corpus (ids, texts, titles, doc ids, sources), the same texts under other titles or sources, or another one with its passage count and sha256', async () => {
   const lines = bundledLines(BAREXAM_PASSAGES).filter(Boolean);
   writeFileSync(join(dir, 'p60.jsonl'), `${lines.slice(0, 60).join('\n')}\n`);
   writeFileSync(join(dir, 'p80.jsonl'), `${lines.slice(0, 80).join('\n')}\n`);
@@ -27,7 +27,17 @@ it('the closing line names the index it replaced: the same corpus, or another on
   const same = await build('p60.jsonl');
   expect(same.code, same.stderr).toBe(0);
   expect(same.stdout).toContain(
-    `; replaced the index that was in ix (the same passage ids and texts, sha256 ${sum60.slice(0, 12)}…; titles, doc ids and sources not compared)`,
+    `; replaced the index that was in ix (the same passages: ids, texts, titles, doc ids and sources; sha256 ${sum60.slice(0, 12)}…)`,
+  );
+  // the same ids and texts under other titles (what --aggregate maxp and dense vectors read): said, not "the same corpus"
+  const retitled = lines.slice(0, 60).map((l, i) => JSON.stringify({ ...JSON.parse(l), title: `retitled ${i}` }));
+  writeFileSync(join(dir, 'p60-retitled.jsonl'), `${retitled.join('\n')}\n`);
+  const titles = await build('p60-retitled.jsonl', true);
+  expect(titles.code, titles.stderr).toBe(0);
+  expect(JSON.parse(titles.stdout).replaced).toEqual({ corpus: 'p60.jsonl', passages: 60, checksum: sum60, changed: ['titles', 'sources'] });
+  const back = await build('p60.jsonl');
+  expect(back.stdout).toContain(
+    `; replaced the index that was in ix (the same passage ids and texts, sha256 ${sum60.slice(0, 12)}…, but other titles, sources)`,
   );
   const other = await build('p80.jsonl');
   expect(other.code, other.stderr).toBe(0);

@@ -298,11 +298,12 @@ export function register(program: Command): void {
             : `nothing was written (${flags.out} was not created; the partial build was removed)`,
         },
         async (signal) => {
-          const { indexIn, replacedNote } = await import('./index-replaced.js');
-          const replaced = indexIn(flags.out);
+          const { indexIn, replacedNote, replacedRecord } = await import('./index-replaced.js');
+          const before = indexIn(flags.out);
           const { manifest, seconds, bytes, densePrebuilt } = await runIndexBuild(corpus, flags, signal, {
             methodsGiven: cmd.getOptionValueSource('methods') === 'cli',
           });
+          const replaced = replacedRecord(before, manifest);
           output(
             g,
             { out: flags.out, seconds, bytes, manifest, ...(replaced ? { replaced } : {}), ...(densePrebuilt ? { densePrebuilt } : {}) },
