@@ -63,6 +63,16 @@ function withoutSamplingProvenance(k: string, v: Record<string, unknown>): Recor
 }
 
 /**
+ * config.json keys lexcase reads from the run's items, not from its settings: EMAR's macro-F1 label set
+ * (agents/emar/cases.ts itemLabels: the options the items have). The items themselves are checked
+ * (`dataFiles` and the item checksums), so a resume does not compare these; it changes no item's result, a
+ * run an older lexcase wrote records none, and a grown run records the new value and says it
+ * (eval/runner.ts: resumes[].grown) — before, report.md averaged over the first items' labels while the
+ * command's own table used the grown run's. One list, read by both.
+ */
+export const ITEM_DERIVED_KEYS: readonly string[] = ['labels'];
+
+/**
  * `config` without its operational keys (top level and one section deep), its `dataFiles` by checksum
  * (dataFilesComparable), and without where its sampling values came from (withoutSamplingProvenance).
  * `lexcaseFields: false` (a run of a system of the caller's own): its `dataFiles` and `sampling` are
@@ -79,9 +89,8 @@ export function resultConfig(config: Record<string, unknown>, o: { lexcaseFields
     }
     // EMAR's record of which sampling keys were the paper's and which were given (its values: `temperature`, `topP`, `maxTokens`)
     if (k === 'sampling' && config.system === 'emar' && lexcase) continue;
-    // EMAR's macro-F1 label set (agents/emar/cases.ts itemLabels): read from the items, which `dataFiles` and the
-    // item checksums already check; it changes no item's result, and a run an older lexcase wrote records none
-    if (k === 'labels' && config.system === 'emar' && lexcase) continue;
+    // a key read from the items (ITEM_DERIVED_KEYS): not compared, it follows them (a grown run records and says it)
+    if (ITEM_DERIVED_KEYS.includes(k) && lexcase) continue;
     out[k] = isObject(v) ? withoutSamplingProvenance(k, Object.fromEntries(Object.entries(v).filter(([kk]) => !OPERATIONAL_KEYS.has(kk)))) : v;
   }
   return out;

@@ -97,7 +97,7 @@ import { resumeCodeNote } from './resume-code.js';
 import { scopedLexcaseSystem } from './lexcase-system-scope.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { firstIssue, resultRecordSchema, traceSchemaFor } from './records.js';
-import { resultConfig } from './resume-config.js';
+import { ITEM_DERIVED_KEYS, resultConfig } from './resume-config.js';
 import { movedIndex } from './resume-index.js';
 import { sayResumeChanges } from './resume-warnings.js';
 import { compareRecordedConfig } from './resume-compare.js';
@@ -453,11 +453,12 @@ async function runLocked<Item extends { id: string }>(
     // A larger --limit (or a split that holds the recorded items): the run grows, only the new items run.
     const grown = growChanges(existing.config ?? {}, config);
     if (Object.keys(grown).length) assertGrows(runDir, grown, byId.keys(), seen);
-    // the label set a macro figure averages over (EMAR's `labels`: the options the items have) follows the items:
-    // recorded and said with the growth — before, report.md averaged over the first items' labels while the
-    // command's own table used the grown run's (macro-F1 87.5% in one, 70.0% in the other)
-    if (config.labels !== undefined && JSON.stringify(existing.config?.labels ?? null) !== JSON.stringify(config.labels))
-      grown.labels = { from: existing.config?.labels ?? null, to: config.labels };
+    // what is read from the items (ITEM_DERIVED_KEYS: EMAR's macro-F1 label set) follows them: recorded and said with
+    // the growth — before, report.md averaged over the first items' labels while the command's own table used the
+    // grown run's (macro-F1 87.5% in one, 70.0% in the other)
+    for (const key of ITEM_DERIVED_KEYS)
+      if (config[key] !== undefined && JSON.stringify(existing.config?.[key] ?? null) !== JSON.stringify(config[key]))
+        grown[key] = { from: existing.config?.[key] ?? null, to: config[key] };
     // the same config over other items (another data copy, reordered or relabelled rows): refused
     // (and, where results.jsonl records it, the text a model is shown: a dataset edited under the same ids and labels)
     const uncheckedText = assertSameItems(
