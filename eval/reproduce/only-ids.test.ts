@@ -6,12 +6,14 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../tests/support/run-cli.js';
 import { loadRecipe } from './recipe.js';
 import { runGrid, type RunGridOptions } from './run-grid.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'repro-only-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => vi.unstubAllEnvs());
 
 describe('reproduce --only', () => {
   it('an id that is no run of the recipe is a usage error with the run meant; nothing is written', async () => {
@@ -20,9 +22,20 @@ describe('reproduce --only', () => {
     const grid = (only: string[]) => runGrid({ recipe, recipeText: text, dir: out, only } as unknown as RunGridOptions);
     await expect(grid(['bm25', 'qdl'])).rejects.toMatchObject({
       code: 'USAGE',
-      message: expect.stringContaining('"qdl" is no run of case-table3; did you mean "qld"?'),
+      message: expect.stringContaining('--only: "qdl" is no run of case-table3, did you mean "qld"?'),
     });
     await expect(grid(['bm-25'])).rejects.toMatchObject({ code: 'USAGE', message: expect.stringContaining('did you mean "bm25"?') });
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('lexcase reproduce refuses the id before it asks the endpoint (it said "not reachable" first), in one clause per id', async () => {
+    vi.stubEnv('LEXCASE_LLM_BASE_URL', 'http://127.0.0.1:9/v1'); // nothing listens there
+    vi.stubEnv('LEXCASE_LLM_MODEL', 'm');
+    const out = join(dir, 'cli');
+    const r = await runCli(['reproduce', 'case-table2', '--only', 'bm25-rag-k3,bm25-rag-k33,zzz', '--run-dir', out, '--limit', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--only: "bm25-rag-k33" is no run of case-table2, did you mean "bm25-rag-k3"?; "zzz" is no run of case-table2\n');
+    expect(r.stderr).not.toContain('reachable');
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -307,12 +307,12 @@ export async function runGrid(o: RunGridOptions): Promise<{ reproduction: Reprod
  * `--only` names runs of the recipe: an id it does not have is refused before anything runs, with
  * the one meant. Before, `--only bm25,qdl` ran bm25 alone and `--only bm-25` ran nothing, exit 0.
  */
-function checkOnly(recipe: Recipe, only: readonly string[] | undefined): void {
+export function checkOnly(recipe: Recipe, only: readonly string[] | undefined): void {
   const ids = recipe.runs.map((r) => r.id);
   const unknown = (only ?? []).filter((id) => !ids.includes(id));
   if (unknown.length)
     throw errors.usage(
-      `--only: ${unknown.map((id) => `"${id}" is no run of ${recipe.id}; ${didYouMean(id, ids)}`.trim()).join('; ')}`,
+      `--only: ${unknown.map((id) => [`"${id}" is no run of ${recipe.id}`, didYouMean(id, ids).trim()].filter(Boolean).join(', ')).join('; ')}`,
       `its runs: ${ids.join(', ')}`,
     );
 }

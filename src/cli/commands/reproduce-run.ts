@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CommanderError, type Command } from 'commander';
 import { loadRecipe, OFFLINE_SYSTEMS, recipesDir, type Recipe } from '../../../eval/reproduce/recipe.js';
 import { locateCacm } from '../../../corpora/cacm.js';
-import { readReproduction, runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
+import { checkOnly, readReproduction, runGrid, type CommandRunner } from '../../../eval/reproduce/run-grid.js';
 import { parseShard, type Shard } from '../../../eval/reproduce/shard.js';
 import { closeSparseIndexes } from '../../../retrieval/open.js';
 import { llmConfigSchema, llmConfigured, llmEnvVar, loadConfig } from '../../../core/config.js';
@@ -127,6 +127,8 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
     throw errors.usage(`--model-file runs a model in-process: it goes with --llm-provider local, not ${f.llmProvider}`);
   if (f.model && !f.endpoint && !process.env.LEXCASE_LLM_BASE_URL) throw errors.usage('--model needs --endpoint (or LEXCASE_LLM_BASE_URL)');
   const shard: Shard | undefined = f.shard ? parseShard(f.shard) : undefined;
+  // a run id the recipe lacks stops here, before the endpoint is asked (its refusal came after "not reachable")
+  checkOnly(recipe, f.only);
   // checked before the env changes: a bad --endpoint or an unset --api-key-env variable stops here
   const given = applyEndpointFlags(llmConfigSchema.parse({}), f);
   const saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
@@ -141,11 +143,13 @@ export async function reproduce(name: string, f: ReproduceFlags, fullProgram: ()
   }
   try {
     const cfg = await loadConfig({ file: f.config });
-    const llmRuns = recipe.runs.filter((r) => !r.unavailable && !OFFLINE_SYSTEMS.includes(r.system));
+    // the runs --only selects (all without it): an endpoint is needed, and asked, only for LLM runs among them
+    const selected = recipe.runs.filter((r) => !f.only || f.only.includes(r.id));
+    const llmRuns = selected.filter((r) => !r.unavailable && !OFFLINE_SYSTEMS.includes(r.system));
     const configured = llmConfigured(cfg.llm);
     const replayed = f.replay ? await readReproduction(f.replay) : undefined;
     if (f.replay && !replayed) throw errors.runInvalid(f.replay, 'has no reproduction.json: --replay takes a `lexcase reproduce` dir');
-    if (!f.replay && llmRuns.length && llmRuns.length === recipe.runs.filter((r) => !r.unavailable).length && !configured) throw errors.llmNotConfigured();
+    if (!f.replay && llmRuns.length && llmRuns.length === selected.filter((r) => !r.unavailable).length && !configured) throw errors.llmNotConfigured();
     // one cheap request before the grid: a wrong endpoint, key or model stops here, not in every run
     // (a local model has no endpoint: each run loads it and stops on a missing package or file).
     // Every cell's `lexcase run` uses this same endpoint and model (the env set above), so the
