@@ -28,6 +28,8 @@ export const tokenUsageSchema = z.object({
   totalOnly: z.number().optional(),
   /** Calls whose endpoint reported a total_tokens above prompt + completion (the excess is in total, not input/output); absent when 0. */
   totalAbove: z.number().optional(),
+  /** Calls whose endpoint reported 0 (or no) tokens for one side of usage and some for the other (that side undercounted); absent when 0. */
+  oneSided: z.number().optional(),
   /** Replies that carried more than one choice (a server that ignores `n`; the first was read); absent when 0. */
   multiChoice: z.number().optional(),
   /** The choices those `multiChoice` replies carried in all; absent when 0. */

@@ -280,6 +280,8 @@ export interface RunReplyFlags {
   totalOnly: number;
   /** Calls whose endpoint reported a total_tokens above prompt + completion (`tokens.totalAbove`): the excess in the total, not in input/output. */
   totalAbove: number;
+  /** Calls whose endpoint reported 0 (or no) tokens on one side of usage (`tokens.oneSided`): that side undercounted. */
+  oneSided: number;
   /** Replies that carried more than one choice (`tokens.multiChoice`; a server that ignores `n`): the first was read. */
   multiChoice: number;
   /** The choices those replies carried in all (`tokens.choicesCarried`). */
@@ -289,7 +291,18 @@ export interface RunReplyFlags {
 }
 
 export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
-  const f = { calls: 0, unreported: 0, cutShort: 0, filtered: 0, totalOnly: 0, totalAbove: 0, multiChoice: 0, choicesCarried: 0, textOtherAnswer: 0 };
+  const f = {
+    calls: 0,
+    unreported: 0,
+    cutShort: 0,
+    filtered: 0,
+    totalOnly: 0,
+    totalAbove: 0,
+    oneSided: 0,
+    multiChoice: 0,
+    choicesCarried: 0,
+    textOtherAnswer: 0,
+  };
   for (const r of results)
     for (const t of [r.tokens, r.replacedAttempts?.tokens]) {
       if (!t) continue;
@@ -299,6 +312,7 @@ export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
       f.filtered += t.filtered ?? 0;
       f.totalOnly += t.totalOnly ?? 0;
       f.totalAbove += t.totalAbove ?? 0;
+      f.oneSided += t.oneSided ?? 0;
       f.multiChoice += t.multiChoice ?? 0;
       f.choicesCarried += t.choicesCarried ?? 0;
       f.textOtherAnswer += t.textOtherAnswer ?? 0;
@@ -326,8 +340,12 @@ export function replyFlagsText(f: RunReplyFlags): string {
   const totalAbove = f.totalAbove
     ? `; ${f.totalAbove.toLocaleString('en-US')} of ${calls(f.calls)} reported a total above input + output (the excess is in the total)`
     : '';
+  const oneSided = f.oneSided
+    ? `; ${f.oneSided.toLocaleString('en-US')} of ${calls(f.calls)} reported 0 tokens on one side of usage (input or output undercounted)`
+    : '';
   return (
     unreported +
+    oneSided +
     totalOnly +
     totalAbove +
     cut +

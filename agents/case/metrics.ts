@@ -304,6 +304,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       replies.filtered ||
       replies.totalOnly ||
       replies.totalAbove ||
+      replies.oneSided ||
       replies.multiChoice ||
       replies.textOtherAnswer
         ? { replies }

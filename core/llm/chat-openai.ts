@@ -428,6 +428,7 @@ let warnedCutShort = false;
 let warnedFiltered = false;
 let warnedTotalOnly = false;
 let warnedTotalAbove = false;
+let warnedOneSided = false;
 
 /** The total_tokens a reply reported (llmOutput.tokenUsage, else the first message's usage_metadata), 0 when none. */
 function totalOf(result: ChatResult): number {
@@ -469,6 +470,7 @@ function usageDelta(result: ChatResult): {
   filtered?: true;
   totalOnly?: number;
   totalAbove?: number;
+  oneSided?: true;
   choices?: number;
   promptCached?: number;
 } {
@@ -480,11 +482,22 @@ function usageDelta(result: ChatResult): {
   // in front of Gemini send it): the excess counts in the total; before, the total was prompt + completion
   const above = total === 0 ? Math.max(0, totalOf(result) - input - output) : 0;
   const unreported = input === 0 && output === 0 && total === 0;
+  // usage with one side 0 or missing (prompt_tokens 0 beside completion_tokens 30, as Ollama sent for a prompt it had
+  // cached; no completion_tokens): no real request costs 0 prompt tokens and no answer 0 completion tokens, so that
+  // side is undercounted — counted and said (before, read as 0 without a word: a CASE run's total 60× low and its
+  // --max-tokens budget never reached). A total above the two (totalAbove) holds the missing side: not counted here.
+  const oneSided = !unreported && total === 0 && above === 0 && (input === 0 || output === 0);
   const cut = cutShortOf(result);
   if (unreported && !warnedUnreported) {
     warnedUnreported = true;
     log.warn(
       'the LLM endpoint reported no token usage for a reply (no usage, or 0 tokens): such calls are counted as "unreported" (tokens.unreported in results.jsonl), not as 0 tokens spent, and token budgets (CASE advocates\' --max-tokens) cannot count them',
+    );
+  }
+  if (oneSided && !warnedOneSided) {
+    warnedOneSided = true;
+    log.warn(
+      `the LLM endpoint reported ${input === 0 ? `0 prompt tokens beside ${output} completion tokens` : `0 (or no) completion tokens beside ${input} prompt tokens`} for a reply: such calls are counted as "oneSided" (tokens.oneSided in results.jsonl); input/output/total undercount what they spent, and token budgets (CASE advocates' --max-tokens) cannot count the missing side`,
     );
   }
   if (cut.cutShort && !warnedCutShort) {
@@ -517,6 +530,7 @@ function usageDelta(result: ChatResult): {
     ...(unreported ? { unreported: true } : {}),
     ...(total ? { totalOnly: total } : {}),
     ...(above ? { totalAbove: above } : {}),
+    ...(oneSided ? { oneSided: true } : {}),
     ...cut,
     ...choicesOf(result),
     ...(promptCached !== undefined ? { promptCached } : {}),

@@ -12,7 +12,8 @@
  * as measured and complete, and one its content filter stopped (finish_reason "content_filter": the
  * content may be cut or empty) as `filtered`; a reply with only a total (no prompt/completion split)
  * adds that total to `total` alone and counts as `totalOnly`, and one whose total is above its prompt +
- * completion adds the excess to `total` alone and counts as `totalAbove`. A reply that carried several choices
+ * completion adds the excess to `total` alone and counts as `totalAbove`; one with 0 (or no) tokens on one side
+ * and some on the other counts as `oneSided` (that side is undercounted). A reply that carried several choices
  * (a server that ignores `n`) counts as `multiChoice`, its choices in `choicesCarried`: the first
  * was read, and its usage, which covers the whole reply, is counted once. These fields are present only when non-zero.
  * `promptCached` is the exception: the input tokens the endpoint said its own prompt cache served
@@ -41,6 +42,12 @@ export interface TokenUsage {
    * `total`, not in input/output. Before, the total was prompt + completion, and the excess was lost.
    */
   totalAbove?: number;
+  /**
+   * Calls whose endpoint reported usage with one side 0 or missing (0 prompt tokens beside completion
+   * tokens, as Ollama sent for a cached prompt; no completion_tokens): that side is undercounted in
+   * input/output/total, and token budgets cannot count it. Before, read as 0 without a word.
+   */
+  oneSided?: number;
   /**
    * Replies that carried more than one choice (a server that ignores `n`, or sends several when
    * n = 1 was asked): the first choice was read, the others were not. Cache hits included.
@@ -121,6 +128,8 @@ export interface UsageDelta {
   totalOnly?: number;
   /** The tokens the endpoint's total_tokens reported above prompt + completion for the reply. */
   totalAbove?: number;
+  /** The endpoint reported 0 (or no) tokens for one side of the reply's usage and some for the other. */
+  oneSided?: boolean;
   /** The choices the reply carried, when more than one (only the first was read). */
   choices?: number;
   /** A cache hit an earlier attempt of this run paid for: the tokens it then spent. */
@@ -130,7 +139,7 @@ export interface UsageDelta {
 }
 
 /** The optional counters of TokenUsage a reply adds to; absent when 0. */
-const COUNTERS = ['unreported', 'cutShort', 'filtered', 'totalOnly', 'totalAbove'] as const;
+const COUNTERS = ['unreported', 'cutShort', 'filtered', 'totalOnly', 'totalAbove', 'oneSided'] as const;
 /** The optional counters addUsage sums: those and the requests cut off or refused (counted by the runner, not by a reply). */
 const SUMMED = [...COUNTERS, 'multiChoice', 'choicesCarried', 'textOtherAnswer', 'abandoned', 'refused', 'retried', 'earlierAttempts'] as const;
 

@@ -38,6 +38,7 @@ export const tokensSection: SectionBuilder = (run) => {
     filtered: 0,
     totalOnly: 0,
     totalAbove: 0,
+    oneSided: 0,
     multiChoice: 0,
     choicesCarried: 0,
     textOtherAnswer: 0,
@@ -55,6 +56,7 @@ export const tokensSection: SectionBuilder = (run) => {
     filtered,
     totalOnly,
     totalAbove,
+    oneSided,
     multiChoice,
     choicesCarried,
     textOtherAnswer,
@@ -78,6 +80,7 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(filtered ? { filtered } : {}),
     ...(totalOnly ? { totalOnly } : {}),
     ...(totalAbove ? { totalAbove } : {}),
+    ...(oneSided ? { oneSided } : {}),
     ...(multiChoice ? { multiChoice, choicesCarried } : {}),
     ...(textOtherAnswer ? { textOtherAnswer } : {}),
     ...(abandoned ? { abandoned } : {}),
@@ -102,6 +105,7 @@ export const tokensSection: SectionBuilder = (run) => {
   ];
   // calls whose tokens are not in the figures above, and replies that may be truncated: said, never left as a silent 0
   if (t.unreported) rows.push(['calls without usage (endpoint reported none)', num(t.unreported), num(t.unreported / n, 2)]);
+  if (t.oneSided) rows.push(['calls with 0 tokens on one side of usage (that side undercounted)', num(t.oneSided), num(t.oneSided / n, 2)]);
   if (t.cutShort) rows.push(['replies cut short (finish_reason "length")', num(t.cutShort), num(t.cutShort / n, 2)]);
   if (t.totalAbove) rows.push(['calls with a total above input + output (the excess in total)', num(t.totalAbove), num(t.totalAbove / n, 2)]);
   if (t.totalOnly) rows.push(['calls with only a total (no input/output split; in total)', num(t.totalOnly), num(t.totalOnly / n, 2)]);
@@ -187,6 +191,11 @@ export const tokensSection: SectionBuilder = (run) => {
     ...(t.unreported
       ? [
           `**The endpoint reported no token usage for ${num(t.unreported)} of ${num(t.calls)} calls**: their tokens are not in input/output/total, so these undercount what was spent, and token budgets (CASE advocates' --max-tokens) could not count them.`,
+        ]
+      : []),
+    ...(t.oneSided
+      ? [
+          `**The endpoint reported 0 (or no) tokens on one side of usage for ${num(t.oneSided)} of ${num(t.calls)} calls** (prompt_tokens 0 beside completion tokens, as Ollama sends for a prompt it cached, or no completion_tokens): no request costs 0 prompt tokens and no answer 0 completion tokens, so input or output and the total undercount what was spent, and token budgets (CASE advocates' --max-tokens) could not count the missing side.`,
         ]
       : []),
     ...(t.totalOnly
