@@ -344,3 +344,31 @@ describe('reproduction table: the bootstrap a run recorded', () => {
     expect(cell.ci).not.toEqual([pct(dflt.lo!), pct(dflt.hi!)]);
   });
 });
+
+describe('reproduction table: how an F1 cell counts failed items', () => {
+  it('emar-table4: accuracy counts a failed item as wrong, micro- and macro-F1 as no prediction (a missed gold label): said so in each cell', async () => {
+    const sub = join(dir, 'emar-failed');
+    const d = runDirOf(sub, 'emar-hearsay');
+    mkdirSync(d, { recursive: true });
+    // 10 hearsay items: 2 failed, then 5 right and 3 wrong
+    const records = Array.from({ length: 10 }, (_, i) => {
+      const gold = i % 2 ? 'Yes' : 'No';
+      if (i < 2) return { id: `hearsay_${i}`, prediction: null, gold, correct: false, ms: 5, error: 'LLM_HTTP: 400 bad request' };
+      const prediction = i < 7 ? gold : gold === 'Yes' ? 'No' : 'Yes';
+      return { id: `hearsay_${i}`, prediction, gold, correct: prediction === gold, ms: 5 };
+    });
+    writeFileSync(join(d, 'results.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const t = await buildTable(sub, loadRecipe('emar-table4').recipe, {
+      limit: 10,
+      shard: null,
+      runs: [{ id: 'emar-hearsay', system: 'emar', status: 'done' }],
+    });
+    const row = t.rows.find((r) => r.cells.some((c) => c.run === 'emar-hearsay'))!;
+    const note = (column: string) => row.cells.find((c) => c.column === column)!;
+    expect(note('Accuracy')).toMatchObject({ failed: 2, failedNote: 'counted as wrong', value: 50 });
+    // before: "counted as wrong" beside a micro-F1 of 55.56 over the same items (accuracy 50): a failed item is a missed gold label there
+    expect(note('Mic.F1')).toMatchObject({ failed: 2, failedNote: 'counted as no prediction' });
+    expect(note('Mic.F1').value).toBeGreaterThan(50);
+    expect(note('Mac.F1')).toMatchObject({ failed: 2, failedNote: 'counted as no prediction' });
+  });
+});

@@ -109,7 +109,9 @@ function cellFailures(recs: readonly ResultRecord[], m: Metric, offline: boolean
   const failedOf = (r: ResultRecord) => (offline ? r.error !== undefined : isFailed(r));
   const failed = selectRecords(recs, { ...m, stat: 'accuracy' }).filter(failedOf).length; // the items `where` keeps
   if (!failed) return { failed };
-  if (COUNTS_AS_WRONG.has(m.stat)) return { failed, failedNote: 'counted as wrong' };
+  // accuracy scores a failed item wrong; the F1, precision and recall stats count it as no prediction (a missed
+  // gold label), which is why micro-F1 can read above accuracy over the same items
+  if (COUNTS_AS_WRONG.has(m.stat)) return { failed, failedNote: m.stat === 'accuracy' ? 'counted as wrong' : 'counted as no prediction' };
   const inN = selectRecords(recs, m, kinds).filter(failedOf).length;
   return { failed, failedNote: inN === 0 ? 'left out of n' : inN === failed ? 'in n with what they recorded' : `${inN} of them in n with what they recorded` };
 }
