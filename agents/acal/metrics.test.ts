@@ -36,6 +36,14 @@ describe('acalMetrics', () => {
       ),
     ).toEqual(m);
     expect(metricsTable([{ name: 'acal', m }])).toMatch(/\| acal +\| +16 \| +62\.5% \[\d+\.\d, \d+\.\d\] \|/);
+    // the note on n < 10 stands under a table with such a row only (it stood under every table, n = 94 too)
+    expect(metricsTable([{ name: 'acal', m }])).not.toContain('not given below n = 10');
+    expect(
+      metricsTable([
+        { name: 'acal', m },
+        { name: 'small', m: small },
+      ]),
+    ).toContain('Bootstrap intervals are not given below n = 10 ("n < 10").');
     expect(metricsTable([{ name: 'acal', m: small }])).toMatch(/\| acal +\| +8 \| +62\.5% \[\d+\.\d, \d+\.\d\] \| +\d+\.\d% \(n < 10\) \|/);
   });
 });

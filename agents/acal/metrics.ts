@@ -62,7 +62,8 @@ export function metricsTable(rows: { name: string; m: AcalMetrics }[], o: { limi
       ],
       rows.map(({ name, m }) => [name, m.n, pct(m.accuracy), pct(m.precision), pct(m.recall), pct(m.macroF1), m.failures]),
     ) +
-    '\n\nBootstrap intervals are not given below n = 10 ("n < 10").' +
+    // said where a row has one ("n < 10" in its cells), not under every table
+    (rows.some(({ m }) => m.n < 10) ? '\n\nBootstrap intervals are not given below n = 10 ("n < 10").' : '') +
     rows
       .map(({ m }) => macroCeilingNote(m.labelsWithoutGold ?? [], ACAL_LABELS, m.n))
       .map((note, i) => (note ? `\n\n**Macro figures of ${rows[i].name}:** ${note}${limit}.` : ''))
