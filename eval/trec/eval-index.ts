@@ -37,6 +37,7 @@ import { judgementsNotInIndex, type JudgedIds } from './qrels-in-index.js';
 import {
   aggregateHits,
   describeAggregation,
+  ownDocumentsNote,
   docMapOf,
   parseAggregate,
   PASSAGE_HITS_PER_DOC,
@@ -205,6 +206,12 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
         ...(runFile ? { runFile } : {}),
         ...(retriever.config ? { config: retriever.config } : {}),
       });
+    }
+    // passages the rule gave no document id (each a document of its own): said, not left in the figures unseen
+    const own = aggregation ? ownDocumentsNote(aggregation) : undefined;
+    if (own) {
+      warnings.push(own);
+      log.warn(`eval retrieval: ${own}`);
     }
   } finally {
     await docs.close();

@@ -18,7 +18,17 @@ import type { Hit } from '../../../retrieval/types.js';
 import { bundledLines, LEGAL_CORPUS_PASSAGES } from '../../../tests/support/bundled-data.js';
 import { evalTopicsOnIndex } from '../eval-index.js';
 import { parseMeasures } from '../measures.js';
-import { aggregateHits, aggregateRun, AGGREGATION_NAMES, docMapOf, parseAggregate, parseDocIdPattern, type Aggregation } from './index.js';
+import {
+  aggregateHits,
+  aggregateRun,
+  AGGREGATION_NAMES,
+  describeAggregation,
+  docMapOf,
+  ownDocumentsNote,
+  parseAggregate,
+  parseDocIdPattern,
+  type Aggregation,
+} from './index.js';
 
 interface Row {
   id: string;
@@ -151,6 +161,47 @@ describe('document aggregation', () => {
       /passage "cap-nowhere#p0" is not in index .*another index/,
     );
   });
+
+  it('a passage the rule gives no document id is counted and said (ownDocuments); a rule that gives none is refused', async () => {
+    // the pattern misses ids with a two-digit passage number: those passages become documents of their own
+    const miss: Aggregation = { strategy: parseAggregate('sump'), map: await docMapOf({ pattern: '^(.+)#p\\d$' }) };
+    const run = new Map([
+      [
+        'q1',
+        [
+          { docid: 'D1#p1', score: 9 },
+          { docid: 'D2#p1', score: 7 },
+          { docid: 'D1#p12', score: 5 },
+        ],
+      ],
+    ]);
+    // before: D1 5 points lower than its passages sum to, D1#p12 a "document", and nothing said
+    expect(
+      aggregateRun(run, miss)
+        .get('q1')!
+        .map((d) => d.docid),
+    ).toEqual(['D1', 'D2', 'D1#p12']);
+    expect(describeAggregation(miss).ownDocuments).toEqual({ passages: 1, of: 3, examples: ['D1#p12'] });
+    expect(ownDocumentsNote(miss)).toMatch(/^1 of 3 passages aggregated have no document id by the id pattern \/\^\(\.\+\)#p\\d\$\/ \(e\.g\. D1#p12\)/);
+    const full: Aggregation = { strategy: parseAggregate('sump'), map: await docMapOf({ pattern: '^(.+)#p\\d+$' }) };
+    aggregateRun(run, full);
+    expect(ownDocumentsNote(full)).toBeUndefined();
+    // a pattern that matches no passage of the run (or of the index), and an index with no doc_id: refused
+    const none: Aggregation = { strategy: parseAggregate('sump'), map: await docMapOf({ pattern: '^(.+)_p\\d+$' }) };
+    expect(() => aggregateRun(run, none)).toThrow(/gives no passage of the run a document id \(e\.g\. "D1#p1"\)/);
+    await expect(docMapOf({ docs, index, pattern: '^(.+)_p\\d+$' })).rejects.toThrow(/matches no passage id of index/);
+    const bare = join(dir, 'no-doc-ids');
+    await buildIndex(
+      rows.slice(0, 5).map((r) => ({ id: r.id, text: r.text })),
+      { out: bare, workers: 0 },
+    );
+    const bareDocs = await openDocStore(bare);
+    try {
+      await expect(docMapOf({ docs: bareDocs, index: bare })).rejects.toThrow(/records no doc_id for any passage/);
+    } finally {
+      await bareDocs.close();
+    }
+  }, 60_000);
 
   it("eval retrieval --topics --aggregate says when a topic's passage hits held fewer documents than --hits (its recall counts only those), and not when they held enough", async () => {
     const bm25 = await openRetriever(index, 'bm25');

@@ -16,6 +16,8 @@ export interface DocMap {
   /** "doc_id field" or "id pattern /…/". */
   rule: string;
   docOf(passageId: string): string;
+  /** Whether the rule gave the passage a document id (false: it is a document of its own, under its passage id). */
+  hasDoc(passageId: string): boolean;
   /** Whether the passage is the first of its document; only where an index gives the order. */
   isFirst?(passageId: string): boolean;
 }
@@ -35,13 +37,15 @@ export function parseDocIdPattern(source: string): RegExp {
   return re;
 }
 
+const patternDoc = (re: RegExp, id: string): string | undefined => {
+  const m = re.exec(id);
+  const d = m ? (m.groups?.doc ?? m[1]) : undefined;
+  return d ? d : undefined;
+};
 const byPattern =
   (re: RegExp) =>
-  (id: string): string => {
-    const m = re.exec(id);
-    const d = m ? (m.groups?.doc ?? m[1]) : undefined;
-    return d ? d : id;
-  };
+  (id: string): string =>
+    patternDoc(re, id) ?? id;
 
 /**
  * The rule over an opened index (`docs`), or — pattern only — with no index (no `isFirst` then).
@@ -51,13 +55,27 @@ export async function docMapOf(o: { docs?: OpenedDocStore; pattern?: string; ind
   const re = o.pattern !== undefined ? parseDocIdPattern(o.pattern) : undefined;
   if (!o.docs) {
     if (!re) throw errors.usage('document aggregation needs the passage → document rule: the doc_id field of an index (--index DIR) or --doc-id-pattern REGEX');
-    return { rule: `id pattern /${o.pattern}/`, docOf: byPattern(re) };
+    return { rule: `id pattern /${o.pattern}/`, docOf: byPattern(re), hasDoc: (id) => patternDoc(re, id) !== undefined };
   }
   const docs = o.docs;
   const ids = docs.ids();
   const fromField = re ? undefined : await docs.docIds();
   const docAt = (i: number): string => (fromField ? fromField[i] || ids[i] : byPattern(re!)(ids[i]));
+  const hasDocAt = (i: number): boolean => (fromField ? !!fromField[i] : patternDoc(re!, ids[i]) !== undefined);
   const where = o.index ? ` ${o.index}` : '';
+  // a rule that gives no passage of the index a document id makes every passage a document of its own: the
+  // "documents" are the passages, scored against document qrels (before: MAP 0 with exit 0, nothing said)
+  let any = false;
+  for (let i = 0; i < ids.length && !any; i++) any = hasDocAt(i);
+  if (!any && ids.length)
+    throw errors.usage(
+      re
+        ? `--doc-id-pattern /${o.pattern}/ matches no passage id of index${where} (e.g. "${ids[0]}"): every passage would be a document of its own`
+        : `index${where} records no doc_id for any passage: every passage would be a document of its own`,
+      re
+        ? 'give a pattern whose capture group is the document id, e.g. "^(.+)#p\\d+$"'
+        : 'give --doc-id-pattern REGEX, or rebuild the index from a corpus with a doc_id field (--doc-id-field at build)',
+    );
   const indexOf = (id: string): number => {
     const i = docs.indexOf(id);
     if (i < 0) throw errors.invalidInput('--index', `passage "${id}" is not in index${where}: the run was made on another index`);
@@ -78,6 +96,7 @@ export async function docMapOf(o: { docs?: OpenedDocStore; pattern?: string; ind
   return {
     rule: re ? `id pattern /${o.pattern}/` : 'doc_id field',
     docOf: (id) => docAt(indexOf(id)),
+    hasDoc: (id) => hasDocAt(indexOf(id)),
     isFirst: (id) => {
       const i = indexOf(id);
       return firsts().get(docAt(i)) === i;

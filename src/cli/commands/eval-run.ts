@@ -75,10 +75,12 @@ async function evalRun(runFile: string, flags: EvalRunFlags, g: GlobalOpts): Pro
   const passages = { A: A.run, B: B?.run };
   try {
     if (agg) {
-      const { aggregateRun, describeAggregation } = await import('../../../eval/trec/aggregate/index.js');
+      const { aggregateRun, describeAggregation, ownDocumentsNote } = await import('../../../eval/trec/aggregate/index.js');
       A.run = aggregateRun(A.run, agg.aggregation);
       if (B) B.run = aggregateRun(B.run, agg.aggregation);
       aggregate = describeAggregation(agg.aggregation);
+      const own = ownDocumentsNote(agg.aggregation);
+      if (own) log.warn(`eval run: ${own}`);
     }
   } finally {
     await agg?.close();

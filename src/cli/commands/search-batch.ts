@@ -135,8 +135,10 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
     bar.stop();
     await agg?.close();
   }
-  const { describeAggregation, passageHitsShortNote } = await import('../../../eval/trec/aggregate/index.js');
+  const { describeAggregation, ownDocumentsNote, passageHitsShortNote } = await import('../../../eval/trec/aggregate/index.js');
   const aggregate = agg ? describeAggregation(agg.aggregation, agg.passageHits) : undefined;
+  const own = agg ? ownDocumentsNote(agg.aggregation) : undefined;
+  if (own) log.warn(`search ${r.method}: ${own}`);
   const passageHitsShort = agg ? passageHitsShortNote(r.mappedShort, r.topics, k, agg.passageHits ?? k) : undefined;
   if (passageHitsShort) log.warn(`search ${r.method}: ${passageHitsShort}`);
   const rm3 = 'expand' in retriever ? { rm3: (retriever as Rm3Retriever).params } : {};
