@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ResultRecord } from '../types.js';
+import { proportionInterval } from '../stats/index.js';
 import { macroLabels, macroReport, macroScores } from './macro.js';
 
 const rec = (id: string, prediction: string | null, gold: string, error?: string): ResultRecord => ({
@@ -36,5 +37,24 @@ describe('macro-F1 rule', () => {
     expect(macroReport(one, ['Yes', 'No']).macroF1).toBeCloseTo(0.5, 12);
     expect(macroReport(one).macroF1).toBeCloseTo(1, 12);
     expect(macroLabels([rec('x', 'B', 'A'), rec('y', null, 'C'), rec('z', 'D', 'C', 'failed')])).toEqual(['A', 'B', 'C']);
+  });
+});
+
+describe('micro-F1: one figure, one interval', () => {
+  it("is accuracy's Wilson interval where every item has a prediction among the labels (it is accuracy); bootstrapped where one failed", () => {
+    // 12 items, 2 right: the row that printed "Accuracy 16.67 [4.70, 44.80] Wilson | Mic.F1 16.67 [0.00, 41.67] bootstrap"
+    const golds = ['A', 'B', 'C', 'D', 'A', 'B', 'C', 'D', 'A', 'B', 'C', 'D'];
+    const preds = ['A', 'A', 'A', 'A', 'B', 'B', 'D', 'C', 'B', 'A', 'D', 'C'];
+    const records = golds.map((gold, i) => ({ id: `q${String(i).padStart(2, '0')}`, prediction: preds[i], gold }));
+    const m = macroScores(records, { labels: ['A', 'B', 'C', 'D'], seed: 13, iterations: 2000 });
+    expect(m.microF1).toEqual(proportionInterval(2, 12));
+    expect(m.microF1.method).toBe('wilson');
+    // a failed item makes micro-F1 differ from accuracy (a false negative only): a statistic, bootstrapped
+    const failed = macroScores(
+      records.map((r, i) => (i === 0 ? { ...r, prediction: null, error: 'LLM_HTTP: 400' } : r)),
+      { labels: ['A', 'B', 'C', 'D'], seed: 13, iterations: 2000 },
+    );
+    expect(failed.microF1).toMatchObject({ method: 'bootstrap', kind: 'statistic' });
+    expect(failed.microF1.estimate).toBeCloseTo(2 / 23, 12);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A recipe cell's value from a run's results: the statistic named by the cell's metric
  * (recipe.ts `Metric`) with the interval its measure kind gets from the statistics module
- * (eval/stats/): accuracy and micro-F1 (= accuracy) and a mean of 0/1 values (a hit, a boolean
+ * (eval/stats/): accuracy and micro-F1 where no item failed (= accuracy) and a mean of 0/1 values (a hit, a boolean
  * flag) are proportions — Wilson; a mean of graded values, a pooled ratio and macro
  * precision/recall/F1 a seeded percentile bootstrap, none below n = 10, over the records in a
  * canonical order (by id); a mean of a metric the run's system declares a count (`kinds`: its
