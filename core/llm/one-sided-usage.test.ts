@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HumanMessage } from '@langchain/core/messages';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { completionWithUsage as completion, startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { readRun } from '../../eval/report/read-run.js';
 import { tokensSection } from '../../eval/report/sections/tokens.js';
@@ -25,6 +25,9 @@ afterEach(async () => {
   srv = undefined;
   vi.restoreAllMocks();
 });
+// the fresh module graph this file made (its once-per-process warnings said) is not the one later files in a shared
+// worker get: they load their own, whose warnings are still unsaid (total-above.test.ts counts its one)
+afterAll(() => vi.resetModules());
 
 describe('a reply with 0 (or no) tokens on one side of its usage', () => {
   it('counts as oneSided (prompt 0; no completion_tokens; completion null), warned once; a full usage, or a total that holds the missing side, does not', async () => {
