@@ -16,7 +16,7 @@ export const RECORDED_READINGS = {
   replyReading: {
     name: 'replyReading',
     current:
-      'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused; identical tool calls in one reply run once',
+      'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused, a complete one followed by an unclosed one (a revision cut at the token limit) too; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused; identical tool calls in one reply run once',
     older: [
       {
         until: '2026-12-01',
@@ -29,6 +29,13 @@ export const RECORDED_READINGS = {
         changed: 'a tool call sent twice in one reply (same tool and arguments) ran twice: a CASE advocate scored its passages twice',
         value:
           'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused',
+      },
+      {
+        until: '2026-12-05',
+        changed:
+          'a complete JSON object followed by one the token limit cut (the model revising its answer) was read as the answer: the withdrawn draft scored',
+        value:
+          'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused; identical tool calls in one reply run once',
       },
     ],
   },

@@ -51,4 +51,22 @@ describe('a structured reply cut at the token limit', () => {
       await srv.close();
     }
   });
+
+  it('a complete draft followed by a revision cut at the token limit is not read as the answer (the draft is withdrawn)', async () => {
+    const REVISED =
+      '{"reasoning":"The deed controls.","answer":"A"}\n\nOn reflection that is wrong: the condition is subsequent. Corrected answer:\n{"reasoning":"The condition is subsequent, so","answer":"C';
+    const srv = await startScriptedServer(() => ({ content: REVISED, finishReason: 'length' }));
+    try {
+      const llm = createChatModel(
+        llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: false, maxRetries: 0, timeoutMs: 5000, structuredOutput: 'prompt' }),
+      );
+      // before: {"answer": "A"} — the withdrawn draft scored, the cut revision dropped without a trace
+      const e = (await invokeStructured(llm, [new HumanMessage('Answer.')], schema, { what: 'multiple-choice answer' }).catch((x: Error) => x)) as Error;
+      expect(e).toBeInstanceOf(Error);
+      expect(e.message).toContain('the reply was cut short at the token limit');
+      expect(e.message).toContain('2 different JSON objects (a draft and a revision?)');
+    } finally {
+      await srv.close();
+    }
+  });
 });

@@ -147,8 +147,8 @@ function proseOutsideJson(reply: string): string {
 
 /**
  * The outermost balanced `{…}` and `[…]` slices of `t`, in order: each one's JSON value, or the
- * slice as `malformed` where it looks like a JSON object but does not parse; braces in prose
- * ("{duty, breach}", "[P3]") are neither.
+ * slice as `malformed` where it looks like a JSON object but does not parse (an unclosed last one
+ * too: the rest of the text); braces in prose ("{duty, breach}", "[P3]") are neither.
  */
 function jsonSlices(t: string): JsonSlice[] {
   const out: JsonSlice[] = [];
@@ -169,7 +169,16 @@ function jsonSlices(t: string): JsonSlice[] {
         break;
       }
     }
-    if (end < 0) break;
+    if (end < 0) {
+      // an object that never closes (a reply cut at the token limit while the model wrote its revision) is no
+      // answer, but it is there: kept as malformed, so a complete draft before it is not read as the only answer
+      // (before, the cut revision was dropped and the withdrawn draft's "A" scored where the model moved to "C")
+      // after a complete object only: an unclosed one alone is a reply that holds none (or, in a fence, a fence mark
+      // inside a string: `{"a": "```x"}`)
+      const rest = t.slice(start);
+      if (out.some((s) => s.json !== undefined) && /"\s*:/.test(rest)) out.push({ malformed: rest, at: [start, t.length] });
+      break;
+    }
     const slice = t.slice(start, end + 1);
     try {
       out.push({ json: JSON.parse(slice), at: [start, end + 1] });
