@@ -50,6 +50,8 @@ export interface TopicsIndexEvalOptions extends TrecEvalOptions {
   methods: string[];
   topics: readonly Topic[];
   topicsFile: string;
+  /** The TREC topic fields whose text is the query (--topic-field), when given: recorded with the topics. */
+  topicFields?: readonly string[];
   qrels: Qrels;
   qrelsFile: string;
   /** Hits retrieved per topic (default 1000). */
@@ -91,9 +93,11 @@ export interface TopicsRetrievalReport {
   index: string;
   corpus: { name: string; passages: number; checksum: string };
   /** n: topics in the file; evaluated: topics in the mean of every method (the same for all). */
-  topics: { file: string; n: number; evaluated: number };
+  topics: { file: string; n: number; evaluated: number; fields?: readonly string[] };
   qrels: { file: string; topics: number; judgements: number };
   depth: number;
+  /** Anserini's tie handling of run scores, when asked (--ties anserini): it moves the figures. */
+  ties?: TieMode;
   /** What a reader must know to read a figure right: a metric cut deeper than the hits retrieved, a hybrid depth below them, relevant judgements naming ids not in the index (also logged as warnings). */
   warnings?: string[];
   /** Present when the runs are per document: the strategy, the document id rule, documents and passages a topic. */
@@ -225,7 +229,10 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
     createdAt: new Date().toISOString(),
     index: opts.index,
     corpus: { name: manifest.corpus.name, passages: manifest.corpus.passages, checksum: manifest.corpus.checksum },
-    topics: { file: opts.topicsFile, n: opts.topics.length, evaluated: results[0]?.n ?? 0 },
+    // the settings that change the query or the ranking, recorded (before, --topic-field description and --ties
+    // anserini moved recall@1 0 → 1 with reports otherwise identical)
+    topics: { file: opts.topicsFile, n: opts.topics.length, evaluated: results[0]?.n ?? 0, ...(opts.topicFields ? { fields: opts.topicFields } : {}) },
+    ...(opts.ties && opts.ties !== 'none' ? { ties: opts.ties } : {}),
     qrels: { file: opts.qrelsFile, topics: opts.qrels.size, judgements },
     depth,
     ...(warnings.length ? { warnings } : {}),

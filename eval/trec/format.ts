@@ -153,7 +153,7 @@ export function formatTopicsReport(r: TopicsRetrievalReport, opts: { perTopic?: 
   const sameN = r.results.every((x) => x.n === first?.n);
   const topics = first ? topicLines(first) : [];
   return [
-    `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · topics ${r.topics.file} (${int(r.topics.n)}) · qrels ${r.qrels.file} (${int(r.qrels.topics)} topics, ${int(r.qrels.judgements)} judgements) · ${int(r.depth)} ${r.aggregate ? 'documents' : 'hits'} a topic`,
+    `Corpus: **${r.corpus.name}** (${int(r.corpus.passages)} passages) · topics ${r.topics.file} (${int(r.topics.n)}${r.topics.fields ? `; query: ${r.topics.fields.join(' + ')}` : ''}) · qrels ${r.qrels.file} (${int(r.qrels.topics)} topics, ${int(r.qrels.judgements)} judgements) · ${int(r.depth)} ${r.aggregate ? 'documents' : 'hits'} a topic${r.ties ? ` · ties ${r.ties}` : ''}`,
     ...(r.aggregate
       ? [
           `Per document: ${r.aggregate.strategy} over ${int(r.aggregate.passageHits ?? 0)} passages a topic, documents by ${r.aggregate.docIds}; the qrels judge documents.`,

@@ -150,6 +150,7 @@ export async function runTopicsEval(flags: TopicsFlags, cmd: Command): Promise<v
       methods: flags.method,
       topics,
       topicsFile,
+      ...(flags.topicField ? { topicFields: parseTopicFields(flags.topicField) } : {}),
       qrels,
       qrelsFile: flags.qrels,
       depth: flags.hits,
