@@ -435,10 +435,17 @@ async function makeFixtures(dir: string, lexcase: string): Promise<void> {
   const gold: { id: string; text: string }[] = [];
   for await (const p of lib.loadPassages('barexam')) gold.push({ id: p.id, text: p.text });
   const pool: { id: string; text: string }[] = [];
-  for await (const p of lib.loadPassages('legal_corpus')) if (pool.length < 2000) pool.push({ id: p.id, text: p.text });
+  // the legal_corpus passages' opinions and rules (doc_id): docs/eval.md's --aggregate examples read them from idx/mine
+  const docOf = new Map<string, string>();
+  for await (const p of lib.loadPassages('legal_corpus'))
+    if (pool.length < 2000) {
+      pool.push({ id: p.id, text: p.text });
+      if (p.docId) docOf.set(p.id, p.docId);
+    }
   const all = [...gold, ...pool];
   const jsonl = all.map((p) => JSON.stringify(p)).join('\n') + '\n';
-  writeFileSync(join(dir, 'my-passages.jsonl'), jsonl);
+  // a Bar Exam gold passage is a document of its own (its doc_id its id), so the document qrels name the same ids
+  writeFileSync(join(dir, 'my-passages.jsonl'), all.map((p) => JSON.stringify({ ...p, doc_id: docOf.get(p.id) ?? p.id })).join('\n') + '\n');
   writeFileSync(join(dir, 'pool.jsonl'), jsonl);
   writeFileSync(join(dir, 'pool.jsonl.gz'), gzipSync(jsonl));
   writeFileSync(join(dir, 'data/passages.jsonl'), jsonl);
@@ -458,7 +465,7 @@ async function makeFixtures(dir: string, lexcase: string): Promise<void> {
   );
   const qrels = val.flatMap((q: { id: string; goldPassageIds: string[] }) => q.goldPassageIds.map((g) => `${q.id} 0 ${g} 1`)).join('\n') + '\n';
   writeFileSync(join(dir, 'qrels.txt'), qrels);
-  // document-level qrels (docs/eval.md, --aggregate): these passages carry no doc_id, so each is its own document
+  // document-level qrels (docs/eval.md, --aggregate): a gold passage's doc_id in my-passages.jsonl is its own id
   writeFileSync(join(dir, 'doc-qrels.txt'), qrels);
 }
 

@@ -52,7 +52,10 @@ export function ownDocuments(a: Aggregation): { passages: number; of: number; ex
 export function ownDocumentsNote(a: Aggregation): string | undefined {
   const o = ownDocuments(a);
   if (!o) return undefined;
-  return `${o.passages.toLocaleString('en-US')} of ${o.of.toLocaleString('en-US')} passages aggregated have no document id by the ${a.map.rule} (e.g. ${o.examples.join(', ')}): each counts as a document of its own under its passage id, apart from the document it may belong to (its score is not that document's, and it can rank above it)`;
+  // the doc_id field cannot tell a passage indexed without one from one whose doc_id is its own id (the index keeps
+  // neither: corpora/field-map.ts), so that rule says what it knows
+  const what = a.map.rule === 'doc_id field' ? 'have no doc_id other than their own id' : `have no document id by the ${a.map.rule}`;
+  return `${o.passages.toLocaleString('en-US')} of ${o.of.toLocaleString('en-US')} passages aggregated ${what} (e.g. ${o.examples.join(', ')}): each counts as a document of its own under its passage id, apart from any document it may belong to (its score is not that document's, and it can rank above it)`;
 }
 
 /** What a report or run summary records of an aggregation. */
