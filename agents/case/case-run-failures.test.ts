@@ -93,6 +93,14 @@ describe('CASE runs with failed items', () => {
     const report1 = await writeReport(dir);
     expect((report1.json.sections as any).failures.count).toBe(5);
     expect((report1.json.sections as any).case).toBeDefined();
+    // every count row of the per-item table is over the same 7 items: a failed item records its counts of what ran
+    // (0 here: the server failed its first request), not unresolvedCitations alone (that row n 7, the others n 2)
+    const rows = (report1.json.sections as any).itemMetrics as Record<string, { n: number }>;
+    const counts = ['abstentions', 'picksBeyondK', 'repeatedToolCalls', 'toolCallsNotOffered', 'unresolvedCitations'];
+    for (const k of counts) expect([k, rows[k]?.n]).toEqual([k, 7]);
+    expect(report1.markdown).toContain(
+      'The 5 failed items are in the abstentions, goldEverReturned, goldInAnyEvidence, goldInCorrectEvidence, picksBeyondK, repeatedToolCalls, toolCallsNotOffered and unresolvedCitations rows (n counts them), with what ran before each failed',
+    );
 
     // --no-retry-failed keeps them as they are, and every line that counts the skipped items says so
     // (before: "7 of 7 items already done" and "skipped 7 (already done), failed 0" above a report of 5 failures).

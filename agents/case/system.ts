@@ -137,15 +137,7 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
         prediction: verdict.answer,
         confidence: verdict.confidence,
         trace,
-        metrics: {
-          abstentions: jurors.filter((j) => j.abstained).length,
-          // the passages advocates picked after they had their k: dropped, listed in each trace's `rejected` (metrics.ts picksBeyondK)
-          picksBeyondK: advocates.reduce((n, a) => n + (a.rejected ?? []).filter((r) => r.reason === 'beyond k').length, 0),
-          // tool calls a reply made twice (same tool and arguments), run once (agents/common/repeated-tool-calls.ts)
-          repeatedToolCalls: advocates.reduce((n, a) => n + a.toolCalls.filter((c) => c.repeated).length, 0),
-          // tool calls naming a tool not offered ("Search_BM25"): refused, never ran
-          toolCallsNotOffered: advocates.reduce((n, a) => n + a.toolCalls.filter((c) => c.notOffered).length, 0),
-        },
+        metrics: caseCounts(advocates, jurors),
         ...(stepFailures ? { stepFailures } : {}),
         ...(verdict.answer === null
           ? { error: errorText(errors.llmOutputInvalid('the jury', `no valid juror vote: all ${jurors.length} juror(s) abstained (unparseable output)`)) }
@@ -156,9 +148,25 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
       tokens.total = tokens.hypotheses + tokens.advocates + tokens.jury;
       const error = (trace.error = errorText(e));
       const stepFailures = caseStepFailures(advocates, jurors, dropped);
-      return { prediction: null, trace, error, ...(stepFailures ? { stepFailures } : {}) };
+      // the counts of what ran before the failure, as an answered item records them: every count row of the report is
+      // over the same items (before, a failed item recorded unresolvedCitations alone, so that row's mean was over every
+      // item and the others over the answered ones, with no word why)
+      return { prediction: null, trace, error, metrics: caseCounts(advocates, jurors), ...(stepFailures ? { stepFailures } : {}) };
     }
   }
+}
+
+/** One item's counts (results.jsonl `metrics`, beside unresolvedCitations), of the advocates and jurors that ran. */
+function caseCounts(advocates: readonly AdvocateResult[], jurors: readonly JurorRecord[]): Record<string, number> {
+  return {
+    abstentions: jurors.filter((j) => j.abstained).length,
+    // the passages advocates picked after they had their k: dropped, listed in each trace's `rejected` (metrics.ts picksBeyondK)
+    picksBeyondK: advocates.reduce((n, a) => n + (a.rejected ?? []).filter((r) => r.reason === 'beyond k').length, 0),
+    // tool calls a reply made twice (same tool and arguments), run once (agents/common/repeated-tool-calls.ts)
+    repeatedToolCalls: advocates.reduce((n, a) => n + a.toolCalls.filter((c) => c.repeated).length, 0),
+    // tool calls naming a tool not offered ("Search_BM25"): refused, never ran
+    toolCallsNotOffered: advocates.reduce((n, a) => n + a.toolCalls.filter((c) => c.notOffered).length, 0),
+  };
 }
 
 /**

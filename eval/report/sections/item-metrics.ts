@@ -118,6 +118,7 @@ export const itemMetricsSection: SectionBuilder = (run, o) => {
         unitNote(units),
         pooledNote([...pooledBy].filter(([k]) => keys.has(k))),
         failedNote(run.results, unrecorded.size > 0),
+        failedCountedNote(run.results, new Set(outcomes)),
         outcomeNote(unrecorded, run.results.length),
       ) +
       warnings.map((w) => `\n\n**Warning:** ${w}.`).join(''),
@@ -136,6 +137,28 @@ function failedNote(results: readonly ResultRecord[], outcomeRows: boolean): str
   if (!none) return '';
   const where = outcomeRows ? 'in no row but the outcome rows (as 0, below)' : 'in no row';
   return `n counts the items that recorded the metric: the ${none} failed item${none === 1 ? '' : 's'} recorded none and ${none === 1 ? 'is' : 'are'} ${where} (the Accuracy section counts ${none === 1 ? 'it' : 'them'} as wrong).`;
+}
+
+/**
+ * Where failed items recorded a metric (CASE's and MAD's counts of what ran before the failure), the
+ * line that says they are in those rows: "The 2 failed items are in the abstentions and picksBeyondK
+ * rows (n counts them), with what ran before each failed (its trace shows how far it got)." Outcome
+ * rows are outcomeNote's. Before, such a row's n counted failed items with no word of it.
+ */
+function failedCountedNote(results: readonly ResultRecord[], outcomes: ReadonlySet<string>): string {
+  const failed = results.filter((r) => isFailed(r));
+  const rows = new Set<string>();
+  let items = 0;
+  for (const r of failed) {
+    const keys = Object.entries(r.metrics ?? {}).filter(([k, v]) => (typeof v === 'number' || typeof v === 'boolean') && !outcomes.has(k));
+    for (const [k] of keys) rows.add(k);
+    if (keys.length) items++;
+  }
+  if (!items) return '';
+  const names = [...rows].sort((a, b) => a.localeCompare(b, 'en'));
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  const one = items === 1;
+  return `The ${items} failed item${one ? ' is' : 's are'} in the ${list} row${names.length === 1 ? '' : 's'} (n counts ${one ? 'it' : 'them'}), with what ran before ${one ? 'it' : 'each'} failed (${one ? 'its' : 'each'} trace shows how far it got).`;
 }
 
 /** The measure of a row whose metric is a per-item ratio its system pools into a headline figure. */
