@@ -320,4 +320,62 @@ describe('lexcase run acal', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/unknown "euler"[\s\S]*quadratic, dfquad, acal-compat/);
   });
+
+  it('warns of each flag the chosen system does not read (before: cot -k 5 --no-clash ran silently and recorded k 5)', async () => {
+    const out = join(dir, 'cot-flags');
+    const r = await cli(
+      'run',
+      'acal',
+      '--task',
+      'hearsay',
+      '--system',
+      'cot',
+      '--limit',
+      '2',
+      '--run-dir',
+      out,
+      '--iterations',
+      '100',
+      '--no-cache',
+      '-k',
+      '5',
+      '--semantics',
+      'acal-compat',
+      '--no-clash',
+      '--no-escalation',
+      '--passage-chars',
+      '300',
+      '--index',
+      join(dir, 'no-such-index'),
+    );
+    expect(r.code, r.err).toBe(0);
+    for (const flag of ['--semantics', '--no-clash', '--no-escalation'])
+      expect(r.err).toContain(`[warn] ${flag} is ignored: it applies to --system acal, not cot`);
+    expect(r.err).toContain("[warn] -k is ignored: it applies to --system acal and rag, not cot (cot searches nothing; config.json's k is unused)");
+    for (const flag of ['--index', '--passage-chars']) expect(r.err).toContain(`[warn] ${flag} is ignored: it applies to --system acal and rag, not cot`);
+    const config = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
+    expect(config).not.toHaveProperty('semantics');
+    expect(config.index).toBeNull();
+    // rag reads -k, --index and --passage-chars: only the argumentation flags are warned of
+    const rag = await cli(
+      'run',
+      'acal',
+      '--task',
+      'hearsay',
+      '--system',
+      'rag',
+      '--limit',
+      '1',
+      '--run-dir',
+      join(dir, 'rag-flags'),
+      '--no-cache',
+      '--iterations',
+      '100',
+      '-k',
+      '0',
+      '--no-clash',
+    );
+    expect(rag.err).toContain('[warn] --no-clash is ignored: it applies to --system acal, not rag');
+    expect(rag.err).not.toContain('-k is ignored');
+  });
 });
