@@ -153,3 +153,27 @@ describe('lexcase evidence --json', () => {
     expect(json.usage).toEqual({ total: 0 });
   });
 });
+
+describe('lexcase evidence says which flags did nothing', () => {
+  it('offline, --max-steps bounds no model call and --dataset without --question names nothing: each warned (before: silent)', async () => {
+    const { runCli } = await import('../../../tests/support/run-cli.js');
+    const r = await runCli([
+      'evidence',
+      '--offline',
+      'Paul cannot impeach his own witness',
+      '--index',
+      join(dir, 'idx'),
+      '--max-steps',
+      '3',
+      '--dataset',
+      'barexam',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain("[warn] --max-steps is ignored: it bounds the LLM advocate's model calls, and this search is offline (no model calls)");
+    expect(r.err).toContain('[warn] --dataset is ignored: it names the dataset of --question, and none was given');
+    // the defaults alone say nothing
+    const plain = await runCli(['evidence', '--offline', 'Paul cannot impeach his own witness', '--index', join(dir, 'idx')]);
+    expect(plain.code, plain.err).toBe(0);
+    expect(plain.err).not.toContain('is ignored');
+  });
+});

@@ -98,7 +98,13 @@ export function register(program: Command): void {
         if (!q) throw errors.notFound(`question in dataset ${flags.dataset}`, flags.question);
         facts = factsOf(q);
       }
+      // --dataset picks the dataset of --question: alone it did nothing, without a word
+      if (flags.question === undefined && cmd.getOptionValueSource('dataset') === 'cli')
+        log.warn(`--dataset is ignored: it names the dataset of --question, and none was given`);
       const llm = await resolveLlm(flags, { paper: EVIDENCE_PAPER }); // the CASE advocate at run case's sampling
+      // the offline advocate makes no model call: --max-steps bounded nothing, without a word (run case --offline refuses it)
+      if (!llm.model && cmd.getOptionValueSource('maxSteps') === 'cli')
+        log.warn(`--max-steps is ignored: it bounds the LLM advocate's model calls, and this search is offline (no model calls)`);
       if (flags.against && !llm.model && !facts.trim())
         throw errors.usage('offline counter-evidence needs the facts of the case', 'pass --facts TEXT or --question ID (or configure an LLM)');
       const { findEvidence } = await import('../../../agents/case/find-evidence.js');
