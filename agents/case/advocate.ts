@@ -39,7 +39,7 @@ import { repeatedCallsOnce } from '../common/repeated-tool-calls.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { TEXT_TOOL_CALL_HINT, textToolCall } from '../common/text-tool-call.js';
 import { sendAs } from '../../core/llm/json-schema.js';
-import { invokeStructured, messageText, parseStructured } from '../../core/llm/structured.js';
+import { invokeStructured, messageText, parseStructured, refusalOf, refusalText } from '../../core/llm/structured.js';
 import { rejectReply } from '../../core/llm/cache-validation.js';
 import { withCall } from '../../core/llm/record-replay.js';
 import { advocateCompilePrompt, advocateSystemPrompt, advocateTask } from './prompts.js';
@@ -244,7 +244,7 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
   let raw: string | undefined;
   if (stop === 'final' && !picked && candidates.size === 0) {
     // nothing to compile from: without this the advocate read as one that searched and found nothing
-    error = noSelectionError(lastText);
+    error = noSelectionError(lastText, last && refusalOf(last));
     failedStep = 'no passages';
     raw = cutRaw(lastText);
   }
@@ -275,8 +275,16 @@ export async function runAdvocate(o: AdvocateOptions): Promise<AdvocateResult> {
 const RAW_MAX = 2000;
 
 /** The error of an advocate whose final reply selects nothing and whose tools returned no passage. */
-function noSelectionError(text: string): string {
-  const why = !text.trim() ? ' (the reply was empty)' : textToolCall(text) ? ` (it looks like ${TEXT_TOOL_CALL_HINT})` : '';
+function noSelectionError(text: string, refusal?: string): string {
+  // a refusal (`message.refusal`, content null) is the model's own words, not an empty reply
+  const why =
+    refusal && !text.trim()
+      ? ` (${refusalText(refusal)})`
+      : !text.trim()
+        ? ' (the reply was empty)'
+        : textToolCall(text)
+          ? ` (it looks like ${TEXT_TOOL_CALL_HINT})`
+          : '';
   return `final reply has no parseable selection and no tool returned passages${why}`;
 }
 

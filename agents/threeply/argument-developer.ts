@@ -8,13 +8,15 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { errors } from '../../core/errors.js';
-import { messageText, withoutReasoning } from '../../core/llm/structured.js';
+import { messageText, refusalOf, refusalText, withoutReasoning } from '../../core/llm/structured.js';
 import type { PlyKey } from './format.js';
 import { developerSystem, plyRequest, revisionRequest } from './prompts.js';
 
 /** The ply a reply writes: its text without the reasoning; throws where nothing is left. */
 function plyText(reply: BaseMessage, ply: PlyKey): string {
   const text = withoutReasoning(messageText(reply)).trim();
+  const refusal = refusalOf(reply);
+  if (!text && refusal) throw errors.llmOutputInvalid(`the ${ply} ply`, refusalText(refusal));
   if (!text) throw errors.llmOutputInvalid(`the ${ply} ply`, 'the reply holds no text besides any reasoning (cut off at the token limit inside it?)');
   return text;
 }

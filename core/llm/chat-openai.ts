@@ -115,6 +115,15 @@ function parses(call: RawToolCall): boolean {
 /** Chat-completions client that always sends with `create` and converts malformed tool calls quietly (see the module doc). */
 export class CreateOnlyCompletions extends ChatOpenAICompletions {
   override _convertCompletionsMessageToBaseMessage(message: never, rawResponse: never) {
+    const msg = this.convertMessage(message, rawResponse);
+    // a model's refusal (OpenAI's `message.refusal`, content null): LangChain's converter drops it, so the item failed
+    // as "no JSON object found in the reply" with no word of what the model said; kept where the reply's readers find it
+    const refusal = (message as { refusal?: unknown }).refusal;
+    if (typeof refusal === 'string' && refusal.trim()) (msg as AIMessage).additional_kwargs = { ...(msg as AIMessage).additional_kwargs, refusal };
+    return msg;
+  }
+
+  private convertMessage(message: never, rawResponse: never) {
     const sent = ((message as { tool_calls?: RawToolCall[] }).tool_calls ?? []) as RawToolCall[];
     const calls = sent.map(withStringArguments);
     if (calls.some((c, i) => c !== sent[i])) message = { ...(message as object), tool_calls: calls } as never;

@@ -338,7 +338,19 @@ function requestOptions(
 
 type Reply = BaseMessage & { tool_calls?: { name: string; args: unknown }[]; invalid_tool_calls?: InvalidToolCall[] };
 /** `content`: a forced call's reply text beside the call (reasoning dropped), checked for another answer (text-beside-call.ts). */
-type ReadReply = { json?: unknown; text: string; invalid?: InvalidToolCall; several?: number; content?: string };
+type ReadReply = { json?: unknown; text: string; invalid?: InvalidToolCall; several?: number; content?: string; refusal?: string };
+
+/** The refusal a reply carries (OpenAI's `message.refusal`, kept by chat-openai.ts), if any. */
+export function refusalOf(reply: BaseMessage): string | undefined {
+  const r = (reply as { additional_kwargs?: { refusal?: unknown } }).additional_kwargs?.refusal;
+  return typeof r === 'string' && r.trim() ? r : undefined;
+}
+
+/** An item's error for a refused reply: the model's own words, cut at 200 characters. */
+export function refusalText(refusal: string): string {
+  const t = refusal.trim().replace(/\s+/g, ' ');
+  return `the model refused (its reply's \`refusal\`, no content): ${JSON.stringify(t.length > 200 ? `${t.slice(0, 200)}…` : t)}`;
+}
 
 /**
  * The candidate object of a reply and its raw text: tool-call arguments in tool mode, else the text.
@@ -346,6 +358,8 @@ type ReadReply = { json?: unknown; text: string; invalid?: InvalidToolCall; seve
  * arguments name no one answer (`several`): refused like two objects in a text reply.
  */
 function readReply(reply: Reply, mode: StructuredOutputMode, name: string): ReadReply {
+  const refusal = refusalOf(reply);
+  if (refusal && !reply.tool_calls?.length && !messageText(reply).trim()) return { text: '', refusal };
   if (mode === 'tool') {
     const named = reply.tool_calls?.filter((c) => c.name === name) ?? [];
     const calls = named.length ? named : (reply.tool_calls ?? []);
@@ -370,6 +384,7 @@ function validate<S extends z.ZodType>(json: unknown, schema: S): z.infer<S> {
 
 /** The reply's object, validated (numbers clamped into bounds and counted under `what`); throws why it is not valid. */
 function readValue<S extends z.ZodType>(got: ReadReply, schema: S, what: string): { value: z.infer<S>; repairs: BoundRepair[] } {
+  if (got.refusal) throw new Error(refusalText(got.refusal));
   if (got.invalid) throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
   if (got.several) throw new Error(`the reply holds ${got.several} calls with different arguments (a draft and a revision?): none is taken for the answer`);
   const obj = got.json !== undefined ? got.json : extractJson(got.text);
