@@ -267,8 +267,26 @@ export function cacheHitsText(hits: number, earlierAttempts = 0): string {
   return `${hits.toLocaleString('en-US')} ${hits === 1 ? 'cache hit' : 'cache hits'} (no tokens${earlier})`;
 }
 
+/**
+ * The per-reply flags results.jsonl's `tokens` counts (each a key of RunReplyFlags; `choicesCarried`
+ * the choices the `multiChoice` replies carried): the one list the counts line (runReplyFlags),
+ * report.md's Tokens section and CASE's run metrics read, so a flag added here is counted on each.
+ */
+export const REPLY_FLAG_KEYS = [
+  'unreported',
+  'cutShort',
+  'filtered',
+  'totalOnly',
+  'totalAbove',
+  'oneSided',
+  'multiChoice',
+  'choicesCarried',
+  'textOtherAnswer',
+] as const;
+export type ReplyFlagKey = (typeof REPLY_FLAG_KEYS)[number];
+
 /** What replies of the whole run (each item's and the failed attempts a retry replaced) said beside their content: LLM calls, those without usage, those cut short. */
-export interface RunReplyFlags {
+export interface RunReplyFlags extends Record<ReplyFlagKey, number> {
   calls: number;
   /** Calls whose endpoint reported no token usage (results.jsonl `tokens.unreported`): their tokens are in no total. */
   unreported: number;
@@ -291,31 +309,12 @@ export interface RunReplyFlags {
 }
 
 export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
-  const f = {
-    calls: 0,
-    unreported: 0,
-    cutShort: 0,
-    filtered: 0,
-    totalOnly: 0,
-    totalAbove: 0,
-    oneSided: 0,
-    multiChoice: 0,
-    choicesCarried: 0,
-    textOtherAnswer: 0,
-  };
+  const f = Object.fromEntries(['calls', ...REPLY_FLAG_KEYS].map((k) => [k, 0])) as unknown as RunReplyFlags;
   for (const r of results)
     for (const t of [r.tokens, r.replacedAttempts?.tokens]) {
       if (!t) continue;
       f.calls += t.calls ?? 0;
-      f.unreported += t.unreported ?? 0;
-      f.cutShort += t.cutShort ?? 0;
-      f.filtered += t.filtered ?? 0;
-      f.totalOnly += t.totalOnly ?? 0;
-      f.totalAbove += t.totalAbove ?? 0;
-      f.oneSided += t.oneSided ?? 0;
-      f.multiChoice += t.multiChoice ?? 0;
-      f.choicesCarried += t.choicesCarried ?? 0;
-      f.textOtherAnswer += t.textOtherAnswer ?? 0;
+      for (const k of REPLY_FLAG_KEYS) f[k] += t[k] ?? 0;
     }
   return f;
 }

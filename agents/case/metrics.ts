@@ -27,6 +27,7 @@ import {
   runRetriedCount,
   runRetriesUnrecorded,
   retriesUnrecordedText,
+  REPLY_FLAG_KEYS,
   runReplyFlags,
   runPicksBeyondK,
   runToolCallCount,
@@ -299,16 +300,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       ...(underWay?.requests ? { interrupted: underWay } : {}),
       ...(cache.hits ? { cacheHits: cache.hits } : {}),
       ...(cache.earlierAttempts ? { earlierAttempts: cache.earlierAttempts } : {}),
-      ...(replies.unreported ||
-      replies.cutShort ||
-      replies.filtered ||
-      replies.totalOnly ||
-      replies.totalAbove ||
-      replies.oneSided ||
-      replies.multiChoice ||
-      replies.textOtherAnswer
-        ? { replies }
-        : {}),
+      ...(REPLY_FLAG_KEYS.some((k) => replies[k]) ? { replies } : {}),
       ...(promptCached !== undefined
         ? {
             promptCache: {

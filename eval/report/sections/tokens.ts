@@ -18,6 +18,8 @@ import {
   runRetriesUnrecorded,
   underWayText,
   underWayTokensText,
+  REPLY_FLAG_KEYS,
+  type ReplyFlagKey,
 } from '../../run-counts.js';
 import { num, table } from '../format.js';
 import { meteredItems, meteredItemsText, perItemTokensText } from '../../tokens-per-item.js';
@@ -33,15 +35,7 @@ export const tokensSection: SectionBuilder = (run) => {
     total: 0,
     calls: 0,
     cached: 0,
-    unreported: 0,
-    cutShort: 0,
-    filtered: 0,
-    totalOnly: 0,
-    totalAbove: 0,
-    oneSided: 0,
-    multiChoice: 0,
-    choicesCarried: 0,
-    textOtherAnswer: 0,
+    ...(Object.fromEntries(REPLY_FLAG_KEYS.map((k) => [k, 0])) as Record<ReplyFlagKey, number>),
     abandoned: 0,
     refused: 0,
     retried: 0,
