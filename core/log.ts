@@ -62,6 +62,25 @@ export const log = {
   error: (...a: unknown[]) => emit('error', a),
 };
 
+/** The once-per-process warnings already said (warnOnce), by key. */
+const warnedOnce = new Set<string>();
+
+/**
+ * Say `message()` as a warning the first time `key` is warned of in this process, and never again
+ * (a server quirk met on every reply: said once, counted elsewhere). Marked as said even when the log
+ * level hides it, as a process that logs nothing never says it later.
+ */
+export function warnOnce(key: string, message: () => string): void {
+  if (warnedOnce.has(key)) return;
+  warnedOnce.add(key);
+  log.warn(message());
+}
+
+/** Forget which once-per-process warnings were said: a test file in a shared worker starts as a fresh process (tests/support/shared-state-setup.ts). */
+export function resetWarnedOnce(): void {
+  warnedOnce.clear();
+}
+
 /**
  * The level at load. A bad LEXCASE_LOG_LEVEL leaves `info` (so the refusal itself can be logged):
  * every CLI command then refuses it (src/cli/action.ts); a library caller — `import … from

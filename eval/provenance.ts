@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { log } from '../core/log.js';
+import { warnOnce } from '../core/log.js';
 import { PACKAGE_ROOT, VERSION } from '../core/version.js';
 import { readBuildStamp, RUNNING_BUILT_CODE, type BuildStamp } from './build-stamp.js';
 
@@ -38,8 +38,6 @@ export function gitSha(root: string = PACKAGE_ROOT): string {
   }
 }
 
-let warnedStale = false;
-
 /**
  * lexcase's commit for the code that runs now (what a run records as `gitSha`). From the sources
  * (tsx, vitest): the checkout's (gitSha). Built code (dist/, which git does not track) with a build
@@ -55,11 +53,12 @@ export function runGitSha(o: { checkout?: string; stamp?: BuildStamp } = {}): { 
   if (!stamp || stamp.gitSha === checkout) return { gitSha: checkout };
   if (checkout === 'unknown') return { gitSha: stamp.gitSha };
   // a build of uncommitted changes ('-dirty') may well be the commit made of them since: no warning then
-  if (!warnedStale && !stamp.gitSha.endsWith('-dirty'))
-    log.warn(
-      `lexcase's dist/ was built at commit ${stamp.gitSha} (${stamp.builtAt}); the checkout is at ${checkout}: the run records the build's commit, the code that runs (\`npm run build\` to run the checkout's)`,
+  if (!stamp.gitSha.endsWith('-dirty'))
+    warnOnce(
+      'provenance.staleBuild',
+      () =>
+        `lexcase's dist/ was built at commit ${stamp.gitSha} (${stamp.builtAt}); the checkout is at ${checkout}: the run records the build's commit, the code that runs (\`npm run build\` to run the checkout's)`,
     );
-  warnedStale = true;
   return { gitSha: stamp.gitSha, checkoutGitSha: checkout };
 }
 

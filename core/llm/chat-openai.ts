@@ -28,7 +28,7 @@ import type { ChatGeneration, ChatResult } from '@langchain/core/outputs';
 import { ChatOpenAI, ChatOpenAICompletions, convertMessagesToCompletionsMessageParams, wrapOpenAIClientError, type ChatOpenAIFields } from '@langchain/openai';
 import type { LimitFunction } from 'p-limit';
 import { errors } from '../errors.js';
-import { log } from '../log.js';
+import { log, warnOnce } from '../log.js';
 import type { DiskCache } from './disk-cache.js';
 import { rememberCacheEntry } from './cache-validation.js';
 import { readCompletion } from './completion-reply.js';
@@ -368,14 +368,12 @@ export class LexcaseChatOpenAI extends ChatOpenAI {
   }
 }
 
-let warnedOtherServer = false;
-
 /** Said once per process: cached replies for `model` that a server describing it otherwise wrote are not served. */
 function warnOtherServer(model: string, then: ServerIdentity, now: ServerIdentity): void {
-  if (warnedOtherServer) return;
-  warnedOtherServer = true;
-  log.warn(
-    `the response cache holds replies for "${model}" at this endpoint written when the server described the model otherwise (then ${then.said}, now ${now.said}): another model behind the same name? They are not used: the server is asked again and the entries replaced (said once)`,
+  warnOnce(
+    'llm.otherServer',
+    () =>
+      `the response cache holds replies for "${model}" at this endpoint written when the server described the model otherwise (then ${then.said}, now ${now.said}): another model behind the same name? They are not used: the server is asked again and the entries replaced (said once)`,
   );
 }
 
@@ -413,8 +411,6 @@ export function cutShortOf(result: Pick<ChatResult, 'generations'>): { cutShort?
   return { ...(stoppedFor('length') ? { cutShort: true as const } : {}), ...(stoppedFor('content_filter') ? { filtered: true as const } : {}) };
 }
 
-let warnedMultiChoice = false;
-
 /**
  * The choices a reply carried when more than one: a server that ignores `n` (or sends several
  * when n = 1 was asked). LangChain reads the first; said once per process on stderr and counted
@@ -423,21 +419,13 @@ let warnedMultiChoice = false;
 export function choicesOf(result: Pick<ChatResult, 'generations'>): { choices?: number } {
   const n = result.generations.length;
   if (n <= 1) return {};
-  if (!warnedMultiChoice) {
-    warnedMultiChoice = true;
-    log.warn(
+  warnOnce(
+    'llm.multiChoice',
+    () =>
       `the LLM endpoint sent a reply with ${n} choices though lexcase asks for one: the first was used; such replies are counted (tokens.multiChoice in results.jsonl) and said in report.md`,
-    );
-  }
+  );
   return { choices: n };
 }
-
-let warnedUnreported = false;
-let warnedCutShort = false;
-let warnedFiltered = false;
-let warnedTotalOnly = false;
-let warnedTotalAbove = false;
-let warnedOneSided = false;
 
 /** The total_tokens a reply reported (llmOutput.tokenUsage, else the first message's usage_metadata), 0 when none. */
 function totalOf(result: ChatResult): number {
@@ -497,42 +485,42 @@ function usageDelta(result: ChatResult): {
   // --max-tokens budget never reached). A total above the two (totalAbove) holds the missing side: not counted here.
   const oneSided = !unreported && total === 0 && above === 0 && (input === 0 || output === 0);
   const cut = cutShortOf(result);
-  if (unreported && !warnedUnreported) {
-    warnedUnreported = true;
-    log.warn(
-      'the LLM endpoint reported no token usage for a reply (no usage, or 0 tokens): such calls are counted as "unreported" (tokens.unreported in results.jsonl), not as 0 tokens spent, and token budgets (CASE advocates\' --max-tokens) cannot count them',
+  if (unreported)
+    warnOnce(
+      'llm.unreported',
+      () =>
+        'the LLM endpoint reported no token usage for a reply (no usage, or 0 tokens): such calls are counted as "unreported" (tokens.unreported in results.jsonl), not as 0 tokens spent, and token budgets (CASE advocates\' --max-tokens) cannot count them',
     );
-  }
-  if (oneSided && !warnedOneSided) {
-    warnedOneSided = true;
-    log.warn(
-      `the LLM endpoint reported ${input === 0 ? `0 prompt tokens beside ${output} completion tokens` : `0 (or no) completion tokens beside ${input} prompt tokens`} for a reply: such calls are counted as "oneSided" (tokens.oneSided in results.jsonl); input/output/total undercount what they spent, and token budgets (CASE advocates' --max-tokens) cannot count the missing side`,
+  if (oneSided)
+    warnOnce(
+      'llm.oneSided',
+      () =>
+        `the LLM endpoint reported ${input === 0 ? `0 prompt tokens beside ${output} completion tokens` : `0 (or no) completion tokens beside ${input} prompt tokens`} for a reply: such calls are counted as "oneSided" (tokens.oneSided in results.jsonl); input/output/total undercount what they spent, and token budgets (CASE advocates' --max-tokens) cannot count the missing side`,
     );
-  }
-  if (cut.cutShort && !warnedCutShort) {
-    warnedCutShort = true;
-    log.warn(
-      'the LLM endpoint cut a reply short at its token limit (finish_reason "length"): such calls are counted as "cutShort" (tokens.cutShort in results.jsonl); raise llm.maxTokens (LEXCASE_LLM_MAX_TOKENS) if answers are truncated',
+  if (cut.cutShort)
+    warnOnce(
+      'llm.cutShort',
+      () =>
+        'the LLM endpoint cut a reply short at its token limit (finish_reason "length"): such calls are counted as "cutShort" (tokens.cutShort in results.jsonl); raise llm.maxTokens (LEXCASE_LLM_MAX_TOKENS) if answers are truncated',
     );
-  }
-  if (cut.filtered && !warnedFiltered) {
-    warnedFiltered = true;
-    log.warn(
-      'the LLM endpoint\'s content filter stopped a reply (finish_reason "content_filter"): its content may be cut or empty; such calls are counted as "filtered" (tokens.filtered in results.jsonl) and in report.md',
+  if (cut.filtered)
+    warnOnce(
+      'llm.filtered',
+      () =>
+        'the LLM endpoint\'s content filter stopped a reply (finish_reason "content_filter"): its content may be cut or empty; such calls are counted as "filtered" (tokens.filtered in results.jsonl) and in report.md',
     );
-  }
-  if (above && !warnedTotalAbove) {
-    warnedTotalAbove = true;
-    log.warn(
-      `the LLM endpoint reported a total_tokens above prompt + completion for a reply (${input} + ${output}, total ${input + output + above}: a thinking model's reasoning counted in the total alone?): the excess is counted in the total, not in input/output (tokens.totalAbove in results.jsonl)`,
+  if (above)
+    warnOnce(
+      'llm.totalAbove',
+      () =>
+        `the LLM endpoint reported a total_tokens above prompt + completion for a reply (${input} + ${output}, total ${input + output + above}: a thinking model's reasoning counted in the total alone?): the excess is counted in the total, not in input/output (tokens.totalAbove in results.jsonl)`,
     );
-  }
-  if (total && !warnedTotalOnly) {
-    warnedTotalOnly = true;
-    log.warn(
-      "the LLM endpoint reported only total_tokens for a reply (no prompt/completion counts): its total is counted, without an input/output split (tokens.totalOnly in results.jsonl); token budgets (CASE advocates' --max-tokens) count that total",
+  if (total)
+    warnOnce(
+      'llm.totalOnly',
+      () =>
+        "the LLM endpoint reported only total_tokens for a reply (no prompt/completion counts): its total is counted, without an input/output split (tokens.totalOnly in results.jsonl); token budgets (CASE advocates' --max-tokens) count that total",
     );
-  }
   return {
     input,
     output,

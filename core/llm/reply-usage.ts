@@ -19,12 +19,9 @@
  * count of at most `prompt_tokens`: a fraction, text, a negative number or more than the prompt is
  * dropped (the reply counts as not saying it) and said once per process on stderr.
  */
-import { log } from '../log.js';
+import { warnOnce } from '../log.js';
 
 const FIELDS = ['prompt_tokens', 'completion_tokens', 'total_tokens'] as const;
-
-let warnedNotNumber = false;
-let warnedPromptCached = false;
 
 /**
  * A token count as a number: a whole non-negative number as is, a string of digits parsed, anything
@@ -72,12 +69,12 @@ export function normaliseUsage(body: unknown): void {
   const bad = countFields(u, FIELDS);
   const { prompt_tokens: p, completion_tokens: c } = u as { prompt_tokens?: number; completion_tokens?: number };
   if (u.total_tokens === undefined && (p !== undefined || c !== undefined)) u.total_tokens = (p ?? 0) + (c ?? 0);
-  if (bad.length && !warnedNotNumber) {
-    warnedNotNumber = true;
-    log.warn(
-      `the LLM endpoint reported token usage that is not a whole number (${bad.join(', ')}): strings of digits are read as numbers, other values (a fraction, text) as no usage`,
+  if (bad.length)
+    warnOnce(
+      'llm.notNumber',
+      () =>
+        `the LLM endpoint reported token usage that is not a whole number (${bad.join(', ')}): strings of digits are read as numbers, other values (a fraction, text) as no usage`,
     );
-  }
   normalisePromptCached(u, p);
 }
 
@@ -97,11 +94,8 @@ function normalisePromptCached(u: Record<string, unknown>, p: number | undefined
     return;
   }
   delete d.cached_tokens;
-  if (!warnedPromptCached) {
-    warnedPromptCached = true;
+  warnOnce('llm.promptCached', () => {
     const why = n === undefined ? 'not a whole number' : `more than its prompt_tokens ${p}`;
-    log.warn(
-      `the LLM endpoint reported prompt-cache tokens that are ${why} (prompt_tokens_details.cached_tokens: ${JSON.stringify(v)}): dropped, such replies count as not saying what the server's prompt cache served`,
-    );
-  }
+    return `the LLM endpoint reported prompt-cache tokens that are ${why} (prompt_tokens_details.cached_tokens: ${JSON.stringify(v)}): dropped, such replies count as not saying what the server's prompt cache served`;
+  });
 }

@@ -3,11 +3,11 @@
  * graph per worker): each file starts from the process-wide settings a fresh process has, and what
  * it changed is put back when it ends — environment variables (and the real process.env object:
  * tests/support/real-env.ts), the working dir, and the progress switch and log level for tests that
- * set them directly (an in-process CLI command puts back what its --json/--quiet/--debug set itself:
+ * set them directly, and which once-per-process warnings were said (an in-process CLI command puts back what its --json/--quiet/--debug set itself:
  * src/cli/action.ts).
  */
 import { afterAll, beforeAll } from 'vitest';
-import { getLogLevel, setLogLevel } from '../../core/log.js';
+import { getLogLevel, resetWarnedOnce, setLogLevel } from '../../core/log.js';
 import { setProgressEnabled } from '../../core/progress.js';
 import { keepRealEnv } from './real-env.js';
 
@@ -21,6 +21,8 @@ const cwd = process.cwd();
 beforeAll(() => {
   setProgressEnabled(true);
   setLogLevel(fresh);
+  // once-per-process warnings (core/log.ts warnOnce): a file says each again, as a fresh process would
+  resetWarnedOnce();
 });
 
 afterAll(() => {
