@@ -86,8 +86,11 @@ describe('an item with fewer than 2 options with text', () => {
     );
     expect([one.correct, emptied.correct]).toEqual([false, false]);
     // nothing searched, argued or answered: no metric but MAD's round flags (false: wrong, as its `outcome` kind reads a
-    // failed item) and what CASE records on each of its failed items (the handles it could not resolve: none)
-    const recorded = { MAD: { correctAfterRound1: false, correctAfterRound2: false }, CASE: { unresolvedCitations: 0 } }[name];
+    // failed item) and what CASE records on each of its failed items (its counts of what ran: none)
+    const recorded = {
+      MAD: { correctAfterRound1: false, correctAfterRound2: false },
+      CASE: { abstentions: 0, picksBeyondK: 0, repeatedToolCalls: 0, toolCallsNotOffered: 0, unresolvedCitations: 0 },
+    }[name];
     for (const x of [one, emptied]) expect(x.metrics).toEqual(recorded);
   });
 });
