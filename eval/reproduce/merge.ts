@@ -24,6 +24,7 @@ import { checkOutputDir } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
 import { datasetChecksum, datasetContentChecksum } from '../provenance.js';
+import { noItemSucceeded } from '../no-item-succeeded.js';
 import { log } from '../../core/log.js';
 import { compareRecordedConfig, type RecordedComparison } from '../resume-compare.js';
 import { unrecordedText } from '../resume-unrecorded.js';
@@ -299,6 +300,13 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
   return { runId, shards, byId, allIds: ref.shard.allIds, unchecked, textUnchecked };
 }
 
+/**
+ * A shard's cell that failed only because none of its items succeeded (its `lexcase run` exited 1 after
+ * running them all): reproduction.json's `noItemSucceeded`, or, as an older lexcase wrote it, the error line.
+ */
+const ranEveryItem = (s: RunState): boolean =>
+  s.status === 'failed' && (s.noItemSucceeded === true || /^no item succeeded: \d+ of \d+ failed/.test(s.error ?? ''));
+
 const textUncheckedText = (dirs: readonly string[]): string =>
   `${dirs.join(', ')} ${dirs.length === 1 ? 'was' : 'were'} written by an older lexcase, whose shard.json records no checksum of the items' text (allContentChecksum): the merge cannot check that the shards read the same question text (only the item ids are checked)`;
 
@@ -473,7 +481,10 @@ export async function mergeShards(
       // a shard whose run did not finish (it failed: a resume refused for a changed config, an error midway): the
       // merged run failed, as the unsharded reproduction's would — before, it was "done" with whatever results the
       // shards' run dirs held from an earlier attempt, printed as the recipe's figures
-      const unfinished = states.findIndex((x) => x !== undefined && x.status !== 'done');
+      // a shard all of whose items failed ran to its end (its run exits 1, "no item succeeded"): its items are merged,
+      // and whether no item succeeded is decided over the whole run below — before, the whole run was dropped as
+      // failed when another shard's items succeeded (the unsharded run's figure became "— (failed)", merge exit 0)
+      const unfinished = states.findIndex((x) => x !== undefined && x.status !== 'done' && !ranEveryItem(x));
       if (unfinished >= 0) {
         const s = states[unfinished]!;
         const error = `shard ${unfinished + 1} (${dirs[unfinished]}): ${s.status}${s.error ? ` — ${s.error}` : ''}`;
@@ -491,7 +502,18 @@ export async function mergeShards(
       }
       const { items } = written;
       const argv = states.find((x) => x?.argv)?.argv;
-      runs.push({ id: run.id, system: run.system, status: 'done', ...(argv ? { argv: mergedArgv(argv, out, run.id, recipeArg) } : {}) });
+      const rerun = argv ? { argv: mergedArgv(argv, out, run.id, recipeArg) } : {};
+      // no item of the merged run succeeded: failed, as the unsharded run's `lexcase run` exits 1 and its cell is failed
+      const none = noItemSucceeded(plan.allIds.map((id) => plan.byId.get(id)!.rec));
+      if (none !== undefined) {
+        runs.push({ id: run.id, system: run.system, status: 'failed', ...rerun, error: none, noItemSucceeded: true });
+        summary.push({ id: run.id, status: 'failed', items });
+        const note = `run ${run.id} is failed in the merge: ${none}`;
+        log.warn(`merge: ${note}`);
+        warnings.push(note);
+        continue;
+      }
+      runs.push({ id: run.id, system: run.system, status: 'done', ...rerun });
       summary.push({ id: run.id, status: 'done', items });
     }
     const now = new Date().toISOString();

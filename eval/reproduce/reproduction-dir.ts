@@ -19,6 +19,12 @@ export interface RunState {
   status: RunStatus;
   argv?: string[];
   error?: string;
+  /**
+   * The cell ran every item and each failed (its `lexcase run` exited 1 with "no item succeeded"): a
+   * shard's own outcome, which a merge does not take for the whole run's — it decides over the merged
+   * items (merge.ts). Absent in a reproduction.json an older lexcase wrote (merge reads the error line).
+   */
+  noItemSucceeded?: true;
 }
 
 export interface ReproductionFile {

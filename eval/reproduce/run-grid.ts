@@ -21,7 +21,8 @@ import { log } from '../../core/log.js';
 import { checkOutputDir, listed } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
-import { readConfig, resultsPath, writeJsonAtomic } from '../run-dir.js';
+import { readConfig, readResults, resultsPath, writeJsonAtomic } from '../run-dir.js';
+import { noItemSucceeded } from '../no-item-succeeded.js';
 import type { RunConfigFile } from '../run-config-file.js';
 import { readRunUnderWay, resumeSaysAnything, resumingText } from '../run-counts.js';
 import type { Recipe, RecipeRun } from './recipe.js';
@@ -189,8 +190,28 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
   // a shard's run reruns only as that shard: `lexcase run` has no --shard, and run alone on this run
   // dir it would take every other shard's items (refused now: shard.ts checkShardResume)
   const rerun = o.shard ? reproduceArgv(run, o, shardRerunInputs(o)) : argv;
-  if (r.code !== 0) return { id: run.id, system: run.system, status: 'failed', argv: rerun, error: lastError(r.stderr) };
+  if (r.code !== 0) {
+    // every item ran and failed (the run's exit 1 "no item succeeded"): recorded, so a merge of the shards decides over all of them
+    const allFailed = noItemSucceeded(await readResultRecords(runDir)) !== undefined;
+    return {
+      id: run.id,
+      system: run.system,
+      status: 'failed',
+      argv: rerun,
+      error: lastError(r.stderr),
+      ...(allFailed ? { noItemSucceeded: true as const } : {}),
+    };
+  }
   return { id: run.id, system: run.system, status: 'done', argv: rerun };
+}
+
+/** A cell's results (none for a missing or unreadable results.jsonl: the cell's own error says what is wrong). */
+async function readResultRecords(runDir: string): Promise<{ error?: string }[]> {
+  try {
+    return (await readResults(runDir)).records;
+  } catch {
+    return [];
+  }
 }
 
 /** The resumes a run dir's config.json records (none for a new, missing or unreadable one: the cell itself says what is wrong with it). */

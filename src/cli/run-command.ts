@@ -27,10 +27,13 @@ export function runDirFlag(flags: { runDir?: string }): string | undefined {
  * item succeeded exits 0 and counts its failures in the summary.
  */
 export async function exitWhenNoItemSucceeded(runDir: string): Promise<void> {
-  const [{ readResults }, { log }] = await Promise.all([import('../../eval/run-dir.js'), import('../../core/log.js')]);
-  const { records } = await readResults(runDir);
-  if (records.length === 0 || records.some((r) => r.error === undefined)) return;
-  const first = records[0].error!.split('\n')[0].trim();
-  log.error(`no item succeeded: ${records.length} of ${records.length} failed (first error: ${first.length > 300 ? `${first.slice(0, 299)}…` : first})`);
+  const [{ readResults }, { log }, { noItemSucceeded }] = await Promise.all([
+    import('../../eval/run-dir.js'),
+    import('../../core/log.js'),
+    import('../../eval/no-item-succeeded.js'),
+  ]);
+  const line = noItemSucceeded((await readResults(runDir)).records);
+  if (line === undefined) return;
+  log.error(line);
   process.exitCode = 1;
 }
