@@ -153,7 +153,12 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
         runTokens: runTokenTotal(run.results),
         tokens: usage.snapshot(),
         requests: runUncountedRequests(run.results, underWay),
-        ...summary,
+        // this call's failed items, as every run summary counts them (ran, skipped, failed: this call's); the
+        // whole run's figures, its failed items among them, under metrics (as `run mad --json`). Before, the
+        // summary's fields were spread here and its run-wide `failed` replaced this call's: a resume that ran
+        // nothing read "ran 0, skipped 8, failed 6" in --json where the text said "failed 0"
+        failed: run.failed,
+        metrics: summary,
       },
       human: () => `${md}\n\nrun dir: ${runDir}: ${runCountsText(run)}; ${runTokensText(run.results, usage.snapshot().total, underWay)}`,
       runDirs: [runDir],

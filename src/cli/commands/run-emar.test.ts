@@ -57,6 +57,8 @@ const sys = (r: RecordedRequest): string => r.body.messages[0].content;
 const json = (o: unknown): ScriptReply => ({ content: JSON.stringify(o) });
 const AGREED = 'The statement is not hearsay because it is not offered for the truth of the matter asserted.';
 
+/** While set, the judge's requests fail (HTTP 500): every item fails. */
+let judgeFails = false;
 /** While set, the judge answers A (Yes) or B (No) by the case it is shown, fixed by its text: some right, some wrong. */
 let judgeByCase = false;
 const judgeLetter = (r: RecordedRequest) =>
@@ -78,6 +80,7 @@ function script(r: RecordedRequest): ScriptReply {
     return hearsay
       ? json({ answer: 'B', claim: AGREED, argument: 'agreed', evidence: [] })
       : json({ answer: 'C', claim: 'Weather patterns in the valley made the crop fail before the contract was signed.', argument: 'x', evidence: [] });
+  if (s.startsWith('You are a neutral Judge') && judgeFails) return { status: 500 };
   if (s.startsWith('You are a neutral Judge')) return json({ established_facts: ['x'], answer: judgeByCase ? judgeLetter(r) : 'B', rationale: 'r' });
   return { status: 500 };
 }
@@ -102,8 +105,8 @@ describe('lexcase run emar', () => {
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
     const gold = await loadLegalBenchTask('hearsay', { split: 'train' });
-    expect(j).toMatchObject({ ran: gold.length, failed: 0, convergenceRate: 1, meanDepth: 1 });
-    expect(j.accuracy).toBeCloseTo(gold.filter((g) => g.label === 'No').length / gold.length);
+    expect(j).toMatchObject({ ran: gold.length, failed: 0, metrics: { failed: 0, convergenceRate: 1, meanDepth: 1 } });
+    expect(j.metrics.accuracy).toBeCloseTo(gold.filter((g) => g.label === 'No').length / gold.length);
     const results = readFileSync(join(out, 'results.jsonl'), 'utf8')
       .trim()
       .split('\n')
@@ -166,7 +169,7 @@ describe('lexcase run emar', () => {
       const close = (x: { estimate: number; lo: number; hi: number }) => [x.estimate, x.lo, x.hi].map((v) => v.toFixed(12));
       const json = JSON.parse((await cli('--json', ...args)).out);
       const section = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).sections.emar;
-      for (const got of [json.macroF1Ci, section.macroF1Ci]) {
+      for (const got of [json.metrics.macroF1Ci, section.macroF1Ci]) {
         expect(got).toMatchObject({ method: ci.method, iterations: ci.iterations, seed: ci.seed, n: ci.n });
         expect(close(got)).toEqual(close(ci));
       }
@@ -195,6 +198,27 @@ describe('lexcase run emar', () => {
       `run dir: ${out}: ran 0, skipped ${lines.length} (already done), failed 0; tokens ${total.toLocaleString('en-US')} (whole run; this call 0)`,
     );
     expect(JSON.parse((await cli('--json', ...args)).out)).toMatchObject({ runTokens: total, tokens: { total: 0 } });
+  });
+
+  it("--json's failed is this call's, as ran and skipped are: a resume that keeps the failed items says failed 0 (it said the run's 12), the run's under metrics", async () => {
+    const out = join(dir, 'hearsay-failed');
+    const args = ['run', 'emar', '--dataset', 'hearsay', '--split', 'train', '--run-dir', out, '--no-cache'];
+    judgeFails = true;
+    try {
+      const first = await cli('--json', ...args);
+      expect(first.code).toBe(1); // no item succeeded
+      const n = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').length;
+      expect(JSON.parse(first.out)).toMatchObject({ ran: n, skipped: 0, failed: n, metrics: { n, failed: n } });
+      const kept = await cli('--json', ...args, '--no-retry-failed');
+      const j = JSON.parse(kept.out);
+      expect(j).toMatchObject({ ran: 0, skipped: n, keptFailed: n, failed: 0, metrics: { n, failed: n, answered: 0 } });
+      // the text's counts line says the same
+      expect((await cli(...args, '--no-retry-failed')).out).toContain(
+        `ran 0, skipped ${n} (already done; ${n} failed earlier, kept as failed by --no-retry-failed), failed 0`,
+      );
+    } finally {
+      judgeFails = false;
+    }
   });
 
   it("config.json names a sampling setting given on the command line as given, not the paper's", async () => {
@@ -274,7 +298,7 @@ describe('lexcase run emar', () => {
     const out = join(dir, 'hearsay-default-split');
     const r = await cli('--json', 'run', 'emar', '--dataset', 'hearsay', '--limit', '2', '--run-dir', out, '--no-cache');
     expect(r.code, r.err).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ ran: 2, n: 2 });
+    expect(JSON.parse(r.out)).toMatchObject({ ran: 2, metrics: { n: 2 } });
     const config = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
     expect(config).toMatchObject({ dataset: 'hearsay', split: 'test' });
     const gold = (await loadLegalBenchTask('hearsay', { split: 'test' })).slice(0, 2).map((t) => t.id);
@@ -293,7 +317,7 @@ describe('lexcase run emar', () => {
   it('runs Bar Exam QA val with --limit: parties that never converge stop at depth 3', async () => {
     const r = await cli('--json', 'run', 'emar', '--dataset', 'barexam', '--split', 'val', '--limit', '1', '--run-dir', join(dir, 'bar'), '--no-cache');
     expect(r.code, r.err).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ ran: 1, n: 1, meanDepth: 3, convergenceRate: 0 });
+    expect(JSON.parse(r.out)).toMatchObject({ ran: 1, metrics: { n: 1, meanDepth: 3, convergenceRate: 0 } });
   });
 
   it("records the Bar Exam QA file's path and sha256 in config.json dataFiles (as CASE, MAD and hearsay runs do), said in report.md and checked on resume (before: none)", async () => {
