@@ -21,6 +21,7 @@ import {
   statisticInterval,
   type Interval,
   type MeasureKind,
+  pairedDifference,
   type PairedDifference,
   type Unit,
 } from './stats/index.js';
@@ -473,6 +474,29 @@ export function threeplyAbstention(scenarioOf?: (id: string) => string | undefin
           failed,
         ),
       ];
+    },
+    // compared on the same triples as the figure is over: those designed for abstention that both runs answered. Before,
+    // `compare` had no row for it and did not name it among the figures not compared; its only abstention row was the
+    // per-item `abstained` mean over every triple, where abstaining on an arguable triple (a wrong answer) reads as a rise
+    paired: {
+      unit: 'percent',
+      note: 'successful abstention: over the triples designed for abstention (mismatched and non-arguable) that both runs answered, 1 where the run abstained, as the headline figure (paired bootstrap interval, exact McNemar p).',
+      failed: 'left out of successful abstention (a failed triple is no abstention, as in the headline figure)',
+      compute: (pairs, ctx) => {
+        const designed = pairs.filter(([a, b]) => a.gold === 'abstain' && b.gold === 'abstain');
+        const both = designed.filter(([a, b]) => !isFailed(a) && !isFailed(b));
+        const abstained = (r: ResultRecord) => (r.prediction === 'abstain' ? 1 : 0);
+        const d = pairedDifference(
+          both.map(([a]) => abstained(a)),
+          both.map(([, b]) => abstained(b)),
+          { iterations: ctx.iterations, seed: ctx.seed },
+        );
+        const left = designed.length - both.length;
+        return {
+          ...d,
+          over: `over the ${triples(both.length, '')} designed for abstention both runs answered${left ? ` (${left} failed in a run: left out)` : ''}, of the ${pairs.length} shared`,
+        };
+      },
     },
   };
 }

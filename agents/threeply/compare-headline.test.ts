@@ -47,4 +47,26 @@ describe('compare of two 3-ply runs names the headline figures it has no row for
     const many = await compareManyRuns(await Promise.all(['s13', 's13-copy', 's13-copy2'].map((id) => findRun(dir, id))));
     expect(many.pairs.map((p) => ('notComparedLine' in p ? p.notComparedLine : undefined))).toEqual([c.notComparedLine, c.notComparedLine]);
   });
+
+  it('compares successful abstention on the triples designed for abstention both runs answered (it had no row and was in no "not compared" line)', async () => {
+    const run = async (system: string) => {
+      const runDir = join(dir, `abst-${system}`);
+      const r = await runCli(
+        ['run', 'threeply', '--system', system, '--scenarios', 'arguable,non-arguable', '--n', '3', '--seed', '13', '--run-dir', runDir, '--no-cache'],
+        programWith(register),
+      );
+      expect(r.code, r.err).toBe(0);
+      return runDir;
+    };
+    const [a, b] = [await run('reflective'), await run('single')];
+    const c = await compareRuns(a, b);
+    const row = c.measures.find((m) => m.id === 'abstention');
+    // the reflective team abstains on each non-arguable triple, the single agent argues every one: 3 of 3 against 0 of 3
+    expect(row).toMatchObject({ label: 'successful abstention', unit: 'percent', n: 3, a: 1, b: 0, estimate: -1, aOnly: 3, bOnly: 0, test: 'mcnemar-exact' });
+    expect(row?.p).toBeCloseTo(0.25, 12); // exact McNemar, 3 discordant pairs: 2 · 0.5³
+    expect(c.notComparedLine ?? '').not.toContain('successful abstention');
+    const text = formatComparison(c);
+    expect(text).toMatch(/\| successful abstention +\| +3 \| 100\.0% \| +0\.0% \| −100\.0 pp \|/);
+    expect(text).toContain('successful abstention: over the 3 triples designed for abstention both runs answered, of the 6 shared');
+  });
 });
