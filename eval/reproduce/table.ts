@@ -30,6 +30,7 @@ import type { ResultRecord } from '../types.js';
 import { cutoffsBeyondDepth } from '../../retrieval/ranking-depth.js';
 import { goldCoverage } from '../gold-in-index.js';
 import { OFFLINE_SYSTEMS, type Metric, type Recipe } from './recipe.js';
+import { fixedHalfEven } from '../../core/fixed.js';
 import { runDirOf, type ReproductionFile, type RunState } from './reproduction-dir.js';
 import { cellKinds, cellValue, isMacroStat, selectRecords } from './stats.js';
 import { labelsWithoutGold, limitPrefixClause, macroCeilingNote, macroLabels } from '../metrics/macro.js';
@@ -344,7 +345,8 @@ function checkMetricKeys(
   }
 }
 
-const fmt = (x: number | null, scale: number) => (x === null ? '—' : scale === 100 ? x.toFixed(2) : x.toFixed(4));
+/** A cell's figure: an exact half (a binary fraction such as 29/32) to the even digit, as the papers' Python and trec_eval's `%.4f` round it. */
+const fmt = (x: number | null, scale: number) => (x === null ? '—' : fixedHalfEven(x, scale === 100 ? 2 : 4));
 
 function cellText(c: TableCell | undefined, scale: number): string {
   if (!c) return '';

@@ -1,4 +1,5 @@
 /** Markdown rendering of TREC evaluations: topic accounting, a metrics table, per-topic values, comparisons. */
+import { fixedHalfEven } from '../../core/fixed.js';
 import { table } from '../report/format.js';
 import { denseQueryLines } from '../../retrieval/dense-query.js';
 import { scoringLines } from '../../retrieval/scoring-lines.js';
@@ -17,7 +18,8 @@ import type { TrecEvalResult } from './evaluate.js';
 import type { TrecComparison } from './compare.js';
 import type { TopicsRetrievalReport } from './eval-index.js';
 
-const f3 = (x: number) => x.toFixed(4);
+/** A measure as trec_eval prints it (`%6.4f`): an exact half (29/32 = 0.90625) to the even digit, "0.9062" (toFixed wrote "0.9063"). */
+const f3 = (x: number) => fixedHalfEven(x, 4);
 const int = (n: number) => n.toLocaleString('en-US');
 const eg = (s: { count: number; examples: string[] }) => `${s.examples.join(', ')}${s.count > s.examples.length ? ', …' : ''}`;
 const plural = (n: number, one: string, many = `${one}s`) => `${int(n)} ${n === 1 ? one : many}`;

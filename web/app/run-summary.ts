@@ -4,6 +4,7 @@
  * page's summary header (the same figures, its plots, its table.json; for a `lexcase reproduce`
  * dir the paper-vs-lexcase table with its flags, notes and child runs).
  */
+import { fixedHalfEven } from '../../core/fixed.js';
 import { api, qs } from './api.js';
 import { clear, figureText, figureTitle, h, smallNWarning, viewHeading, type FigureLike } from './dom.js';
 import { exportControl } from './export.js';
@@ -321,7 +322,8 @@ const isRepro = (t: unknown): t is ReproTable => {
  * lexcase cell links to the run that made it; the recipe's notes; every run of the grid.
  */
 export function reproTable(t: ReproTable, reproId: string): HTMLElement {
-  const fmt = (v: number | null) => (v === null ? '–' : t.scale === 100 ? v.toFixed(2) : v.toFixed(4));
+  // as table.md writes them (eval/reproduce/table.ts): an exact half to the even digit, as the papers' Python and trec_eval do
+  const fmt = (v: number | null) => (v === null ? '–' : fixedHalfEven(v, t.scale === 100 ? 2 : 4));
   const runHref = (id: string) => `#/runs?${qs({ run: `${reproId === '.' ? '' : `${reproId}/`}runs/${id}` })}`;
   const ns = [...new Set(t.rows.flatMap((r) => r.cells.map((c) => c.n)).filter((n) => n > 0))];
   const paperN = /\bn\s*=\s*([\d,]+)/.exec(t.title)?.[1];
