@@ -55,6 +55,9 @@ export function parseMeasure(raw: string): Measure {
   // past 2^53 the digits no longer name one number ("p@99999999999999999999" read as p@1e20)
   if (k !== undefined && !Number.isSafeInteger(k))
     throw errors.invalidInput('--metrics', `cutoff of "${raw}" must be a positive integer up to ${Number.MAX_SAFE_INTEGER}`);
+  // trec_eval's map_cut is MAP over each cutoff's top k (map_cut_10 …), never the uncut map it was read as
+  if (k === undefined && m[1] === 'map_cut')
+    throw errors.invalidInput('--metrics', `"${raw}" needs a cutoff, e.g. map_cut.10 (MAP over the top 10); the uncut MAP is "map"`);
   if (k === undefined && (kind === 'recall' || kind === 'p' || kind === 'ndcg'))
     throw errors.invalidInput('--metrics', `"${raw}" needs a cutoff, e.g. ${kind}@10`);
   return { name: k === undefined ? kind : `${kind}@${k}`, kind, k };

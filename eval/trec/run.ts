@@ -13,6 +13,9 @@ import { isSkippable, readNamedLines, trecFields } from '../../corpora/named-lin
 import type { Hit } from '../../retrieval/types.js';
 import { writtenScore } from '../../retrieval/top-k.js';
 
+/** A run line's score as trec_eval's atof reads the same number: decimal digits, an optional point and exponent. */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 export interface RunDoc {
   docid: string;
   score: number;
@@ -60,6 +63,10 @@ export async function loadTrecRun(file: string): Promise<LoadedRun> {
         'convert the line ends to LF (e.g. tr "\\r" "\\n" < run > run.lf)',
       );
     const [qid, , docid, , scoreText, tag] = f;
+    // a decimal number only: JavaScript's Number() also reads "0b1", "0o7" and "0x1f" (1, 7, 31), where trec_eval's
+    // atof reads the first two as 0 — one file, two rankings, no word; and "" or "  " as 0
+    if (!DECIMAL.test(scoreText))
+      throw errors.fileParse(file, line, `score "${scoreText}" is not a decimal number (digits, an optional point and exponent: 12.5, -3, 1e-4)`);
     const score = Number(scoreText);
     if (!Number.isFinite(score)) throw errors.fileParse(file, line, `score "${scoreText}" is not a finite number`);
     if (qid !== qidLast) {

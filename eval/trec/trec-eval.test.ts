@@ -276,6 +276,9 @@ describe('parsing', () => {
     ]);
     expect(() => parseMeasure('ndgc@10')).toThrow(/unknown metric "ndgc@10"/);
     expect(() => parseMeasure('recall')).toThrow(/needs a cutoff/);
+    // trec_eval's map_cut is a family of cut MAPs: alone it was read as the uncut map, a different figure
+    expect(() => parseMeasure('map_cut')).toThrow('"map_cut" needs a cutoff, e.g. map_cut.10 (MAP over the top 10); the uncut MAP is "map"');
+    expect(parseMeasure('map').name).toBe('map');
   });
 
   it('a cutoff past the largest safe integer is refused naming the metric, not read as a rounded 1e20', () => {
@@ -299,7 +302,27 @@ describe('parsing', () => {
     await writeFile(run, 't1 Q0 d1 1 2.0 x\nt1 Q0 d1 2 1.0 x\n');
     await expect(loadTrecRun(run)).rejects.toThrow(`${run}:2: document "d1" is listed twice for topic "t1"`);
     await writeFile(run, 't1 Q0 d1 1 high x\n');
-    await expect(loadTrecRun(run)).rejects.toThrow(`${run}:1: score "high" is not a finite number`);
+    await expect(loadTrecRun(run)).rejects.toThrow(`${run}:1: score "high" is not a decimal number`);
+    await writeFile(run, 't1 Q0 d1 1 1e999 x\n');
+    await expect(loadTrecRun(run)).rejects.toThrow(`${run}:1: score "1e999" is not a finite number`);
+  });
+
+  it('a score in binary, octal or hex is refused naming file:line: Number() read "0b11" as 3 where trec_eval\'s atof reads 0', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-trec-'));
+    const run = join(dir, 'r.txt');
+    for (const score of ['0b11', '0o7', '0x1f', 'Infinity', '1_000']) {
+      await writeFile(run, `t1 Q0 d1 1 9.5 x\nt1 Q0 d2 2 ${score} x\n`);
+      await expect(loadTrecRun(run)).rejects.toThrow(`${run}:2: score "${score}" is not a decimal number`);
+    }
+    // decimal forms trec_eval reads as JavaScript does: kept
+    await writeFile(run, 't1 Q0 d1 1 +12.5 x\nt1 Q0 d2 2 .5 x\nt1 Q0 d3 3 -3. x\nt1 Q0 d4 4 1E-4 x\nt1 Q0 d5 5 2e+1 x\n');
+    const r = await loadTrecRun(run);
+    expect(
+      r.run
+        .get('t1')!
+        .map((d) => d.score)
+        .sort((a, b) => b - a),
+    ).toEqual([20, 12.5, 0.5, 1e-4, -3]);
     await expect(loadTrecRun(join(dir, 'nope.txt'))).rejects.toThrow(/run file not found: .*nope\.txt/);
   });
 
