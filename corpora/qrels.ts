@@ -8,7 +8,7 @@
  * file:line (trec_eval refuses duplicate judgements too).
  */
 import { errors } from '../core/errors.js';
-import { isSkippable, readNamedLines, trecFields } from './named-lines.js';
+import { isSkippable, readNamedLines, refuseInvalidUtf8, trecFields } from './named-lines.js';
 
 /** qid → docid → graded relevance. */
 export type Qrels = Map<string, Map<string, number>>;
@@ -24,7 +24,9 @@ export function parseQrelsLine(file: string, line: number, text: string): { qid:
 export async function loadQrels(file: string): Promise<Qrels> {
   const qrels: Qrels = new Map();
   const lineOf = new Map<string, number>();
-  for await (const { line, text } of readNamedLines('qrels file', file)) {
+  for await (const l of readNamedLines('qrels file', file)) {
+    const { line, text } = l;
+    refuseInvalidUtf8(file, l);
     if (isSkippable(text)) continue;
     const { qid, docid, rel } = parseQrelsLine(file, line, text);
     let judged = qrels.get(qid);

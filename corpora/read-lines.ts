@@ -1,10 +1,12 @@
 /**
  * Stream a text file line by line, any size, as UTF-8. `.gz` files are gunzipped on the fly
- * (node:zlib). Invalid UTF-8 bytes become U+FFFD (replacement characters) instead of crashing;
+ * (node:zlib). Invalid UTF-8 bytes become U+FFFD (replacement characters) instead of crashing, and
+ * the line says so (`invalidUtf8`: a reader of ids refuses it);
  * a UTF-8 byte-order mark is dropped; "\r\n" line ends are accepted. Linear in the file size
  * however long a line is; a line over the limit (default 64 MiB, LEXCASE_MAX_LINE_MB) is an error
  * naming file and line.
  */
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { stat } from 'node:fs/promises';
@@ -18,6 +20,11 @@ export interface Line {
   /** 1-based line number in the (decompressed) file. */
   line: number;
   text: string;
+  /**
+   * The line held bytes that are not UTF-8, each read as U+FFFD: two lines that differ only in them read
+   * the same. Set only then (a file whose ids are compared, a run's or qrels' docids, refuses such a line).
+   */
+  invalidUtf8?: true;
 }
 
 /** Throws CORPUS_NOT_FOUND when the file does not exist or is a directory. */
@@ -110,6 +117,11 @@ export async function* readLines(file: string, opts: ReadLinesOptions = {}): Asy
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     return text;
   };
+  // U+FFFD in the text: the file's own replacement character, or bytes that were not UTF-8 (checked only then)
+  const at = (bytes: Buffer, line: number): Line => {
+    const text = decode(bytes, line);
+    return text.includes('\uFFFD') && !isUtf8(bytes) ? { line, text, invalidUtf8: true } : { line, text };
+  };
   let line = 0;
   let first = true;
   const stream = openBytes(file);
@@ -119,7 +131,7 @@ export async function* readLines(file: string, opts: ReadLinesOptions = {}): Asy
       first = false;
       for (const bytes of split.push(chunk)) {
         line++;
-        yield { line, text: decode(bytes, line) };
+        yield at(bytes, line);
       }
     }
   } catch (e) {
@@ -131,6 +143,6 @@ export async function* readLines(file: string, opts: ReadLinesOptions = {}): Asy
   const last = split.end();
   if (last) {
     line++;
-    yield { line, text: decode(last, line) };
+    yield at(last, line);
   }
 }

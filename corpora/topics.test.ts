@@ -27,6 +27,16 @@ describe('loadTopics', () => {
     ]);
   });
 
+  it('a qid with bytes that are not UTF-8 is refused naming file:line (qids "q\\xff" and "q\\xfe" read as one); such bytes in a query\'s text are kept as U+FFFD', async () => {
+    const p = await file(
+      'latin1.tsv',
+      Buffer.concat([Buffer.from('q1\tcaf'), Buffer.from([0xe9]), Buffer.from('\nq'), Buffer.from([0xff]), Buffer.from('\tx\n')]),
+    );
+    await expect(loadTopics(p)).rejects.toThrow(`${p}:2: qid "q\uFFFD" holds U+FFFD`);
+    const ok = await file('latin1-text.tsv', Buffer.concat([Buffer.from('q1\tcaf'), Buffer.from([0xe9]), Buffer.from('\n')]));
+    expect(await loadTopics(ok)).toEqual([{ id: 'q1', text: 'caf\uFFFD' }]);
+  });
+
   it('reads JSONL with id/text, numeric ids and the qid/query aliases; .gz is transparent', async () => {
     const body = '{"id": "a1", "text": "hearsay rule"}\n{"qid": 7, "query": "adverse possession"}\n';
     expect(await loadTopics(await file('t.jsonl', body))).toEqual([

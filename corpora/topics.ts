@@ -168,6 +168,14 @@ export async function loadTopics(file: string, opts: LoadTopicsOptions = {}): Pr
   if (!format) throw errors.fileParse(file, undefined, 'no topics in the file');
   for await (const { line, ...t } of topicLines(file, format, opts.fields)) {
     if (t.id === '') throw errors.fileParse(file, line, 'empty qid');
+    // bytes that are not UTF-8 read as U+FFFD: qids that differ only there would be one topic (their qrels merged)
+    if (t.id.includes('\uFFFD'))
+      throw errors.fileParse(
+        file,
+        line,
+        `qid "${t.id}" holds U+FFFD: bytes that are not UTF-8 (or the replacement character), so qids that differ only there would read as one`,
+        'convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)',
+      );
     if (/\s/.test(t.id)) throw errors.fileParse(file, line, `qid "${t.id}" contains whitespace; TREC run files are whitespace-separated`);
     if (t.id.startsWith('#')) throw errors.fileParse(file, line, `qid "${t.id}" starts with "#": ${COMMENT_QID}`, 'rename the topic (and its qrels lines)');
     if (t.text === '') throw errors.fileParse(file, line, `topic "${t.id}" has an empty text`);

@@ -9,7 +9,7 @@
  * The writer is eval/retrieval-eval-run-file.ts (TrecRunWriter, scores with 6 decimals, a hybrid's with 10 significant digits).
  */
 import { errors } from '../../core/errors.js';
-import { isSkippable, readNamedLines, trecFields } from '../../corpora/named-lines.js';
+import { isSkippable, readNamedLines, refuseInvalidUtf8, trecFields } from '../../corpora/named-lines.js';
 import type { Hit } from '../../retrieval/types.js';
 import { writtenScore } from '../../retrieval/top-k.js';
 
@@ -41,7 +41,9 @@ export async function loadTrecRun(file: string): Promise<LoadedRun> {
   let qidLast: string | undefined;
   let docs: RunDoc[] = [];
   let seen = new Map<string, number>();
-  for await (const { line, text } of readNamedLines('run file', file)) {
+  for await (const l of readNamedLines('run file', file)) {
+    const { line, text } = l;
+    refuseInvalidUtf8(file, l);
     if (isSkippable(text)) continue;
     const f = trecFields(text);
     if (f.length < 6)

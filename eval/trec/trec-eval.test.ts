@@ -307,6 +307,19 @@ describe('parsing', () => {
     await expect(loadTrecRun(run)).rejects.toThrow(`${run}:1: score "1e999" is not a finite number`);
   });
 
+  it('a run or qrels line with bytes that are not UTF-8 is refused naming file:line: "d\\xff" and "d\\xfe" read as one docid (U+FFFD), the run\'s document matching the other\'s judgement', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lexcase-trec-'));
+    const run = join(dir, 'r.txt');
+    const qrels = join(dir, 'q.txt');
+    await writeFile(run, Buffer.concat([Buffer.from('t1 Q0 d1 1 2.0 x\nt1 Q0 d'), Buffer.from([0xff]), Buffer.from(' 2 1.0 x\n')]));
+    await writeFile(qrels, Buffer.concat([Buffer.from('t1 0 d'), Buffer.from([0xfe]), Buffer.from(' 1\n')]));
+    await expect(loadTrecRun(run)).rejects.toThrow(`${run}:2: the line holds bytes that are not UTF-8`);
+    await expect(loadQrels(qrels)).rejects.toThrow(`${qrels}:1: the line holds bytes that are not UTF-8`);
+    // the replacement character itself, written in UTF-8 (EF BF BD), is text like any other
+    await writeFile(run, 't1 Q0 d\uFFFD 1 2.0 x\n');
+    expect([...(await loadTrecRun(run)).run.get('t1')!.map((d) => d.docid)]).toEqual(['d\uFFFD']);
+  });
+
   it('a score in binary, octal or hex is refused naming file:line: Number() read "0b11" as 3 where trec_eval\'s atof reads 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lexcase-trec-'));
     const run = join(dir, 'r.txt');
