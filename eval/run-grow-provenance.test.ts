@@ -6,7 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { log } from '../core/log.js';
 import { loadQuestions } from '../corpora/registry.js';
 import type { Question } from '../corpora/types.js';
 import { writeReport } from './report/write-report.js';
@@ -58,5 +59,37 @@ describe('a grown run', () => {
     expect(md).toContain('- **items in results**: 6');
     expect(md).toContain('- **items planned**: 6');
     expect(md).toContain(`- **dataset checksum**: ${configOf(fresh).provenance.datasetChecksum}`);
+  });
+
+  it('the growing line counts the items the larger limit adds apart from the failed items run again (it said "3 new items" for 1 new and 2 retried)', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 4);
+    const runDir = join(dir, 'grow-failed');
+    const failing = new Set([val[0].id, val[1].id]);
+    let fail = true;
+    const flaky: AgentSystem<Question> = async (q) => {
+      if (fail && failing.has(q.id)) throw new Error('HTTP 500');
+      return { prediction: 'A', trace: {} };
+    };
+    const go = (items: Question[], limit: number) =>
+      runExperiment({
+        runDir,
+        system: flaky,
+        items,
+        gold: (q) => q.answer,
+        makeContext: contextFrom(),
+        config: { system: 'case', dataset: 'barexam', split: 'val', limit },
+        seed: 13,
+      });
+    expect((await go(val.slice(0, 3), 3)).failed).toBe(2);
+    fail = false;
+    const info = vi.spyOn(log, 'info');
+    try {
+      const r = await go(val, 4);
+      expect(r.ran).toBe(3);
+      const line = info.mock.calls.map((c) => String(c[0])).find((l) => l.startsWith('growing '));
+      expect(line).toBe(`growing ${runDir}: limit 3 → 4, 1 new item to run, and 2 items that failed earlier run again`);
+    } finally {
+      info.mockRestore();
+    }
   });
 });

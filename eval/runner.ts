@@ -484,9 +484,7 @@ async function runLocked<Item extends { id: string }>(
       }
     }
     // said once the resume is accepted and its endpoint preflight passed (below): a preflight that fails leaves the run dir as it was
-    const growingLine = Object.keys(grown).length
-      ? `growing ${runDir}: ${describeGrowth(grown)}, ${todo.length} new item${todo.length === 1 ? '' : 's'} to run`
-      : undefined;
+    const growingLine = Object.keys(grown).length ? `growing ${runDir}: ${describeGrowth(grown)}, ${grownText(todo.length - retried, retried)}` : undefined;
     // other lexcase code than the run's: said now, not only in report.md afterwards (resume-code.ts)
     const otherCode = resumeCodeNote(runDir, existing.provenance, prov);
     if (otherCode) log.warn(otherCode);
@@ -1040,4 +1038,13 @@ async function runLocked<Item extends { id: string }>(
     results.sort((a, b) => byPos(a) - byPos(b));
   }
   return { results, skipped, keptFailed, retried, ran, failed, aborted };
+}
+
+/**
+ * The growing line's count: the items the grown selection adds, and apart from them the run's failed items run
+ * again (before, "4 new items to run" counted 3 failed items retried among 1 new one).
+ */
+function grownText(added: number, retried: number): string {
+  const items = (n: number) => `${n} item${n === 1 ? '' : 's'}`;
+  return `${added} new item${added === 1 ? '' : 's'} to run${retried ? `, and ${items(retried)} that failed earlier run again` : ''}`;
 }
