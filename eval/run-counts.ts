@@ -308,10 +308,11 @@ export interface RunReplyFlags extends Record<ReplyFlagKey, number> {
   textOtherAnswer: number;
 }
 
-export function runReplyFlags(results: readonly ResultRecord[]): RunReplyFlags {
+/** `which`: 'all' (default) each item's recorded attempt and the failed attempts a retry replaced; 'replaced' those alone (report.md's note on them). */
+export function runReplyFlags(results: readonly ResultRecord[], which: 'all' | 'replaced' = 'all'): RunReplyFlags {
   const f = Object.fromEntries(['calls', ...REPLY_FLAG_KEYS].map((k) => [k, 0])) as unknown as RunReplyFlags;
   for (const r of results)
-    for (const t of [r.tokens, r.replacedAttempts?.tokens]) {
+    for (const t of which === 'all' ? [r.tokens, r.replacedAttempts?.tokens] : [r.replacedAttempts?.tokens]) {
       if (!t) continue;
       f.calls += t.calls ?? 0;
       for (const k of REPLY_FLAG_KEYS) f[k] += t[k] ?? 0;

@@ -6,7 +6,7 @@
  * (`replacedAttempts`, not in its own `tokens`); report.md's Tokens section and the explorer's run
  * summary say how many tokens more were spent on them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HumanMessage } from '@langchain/core/messages';
@@ -16,6 +16,7 @@ import { runSummary } from '../web/server/run-summary-api.js';
 import { readRun } from './report/read-run.js';
 import { tokensSection } from './report/sections/tokens.js';
 import { readResults } from './run-dir.js';
+import { replyFlagsText, runReplyFlags, runTokensText } from './run-counts.js';
 import { contextFrom, runExperiment } from './runner.js';
 import type { AgentSystem } from './types.js';
 
@@ -80,5 +81,37 @@ describe('tokens of failed attempts a retry replaced', () => {
     expect(section.json).not.toHaveProperty('replacedAttempts');
     expect(section.markdown).not.toMatch(/retry replaced/);
     expect(await runSummary({ id: 'r', dir, root: dir, kind: 'run', items: 4, correct: 4, graphs: 0 })).toMatchObject({ retriedTokens: 0 });
+  });
+
+  it("says what the replaced attempts' replies flagged (cut short, no usage): the summary line counted them, report.md said nothing of them", async () => {
+    // mbe_581's recorded attempt is clean; the attempt a retry replaced had a reply cut short at the token limit and one without usage
+    const line = (id: string, replaced?: object) =>
+      JSON.stringify({
+        id,
+        prediction: 'A',
+        gold: 'A',
+        correct: true,
+        ms: 5,
+        tokens: { input: 1000, output: 100, total: 1100, calls: 1, cached: 0 },
+        ...(replaced ? { replacedAttempts: { attempts: 1, tokens: replaced } } : {}),
+      });
+    writeFileSync(
+      join(dir, 'results.jsonl'),
+      `${line('mbe_137')}\n${line('mbe_581', { input: 1500, output: 50, total: 1550, calls: 2, cached: 0, cutShort: 1, unreported: 1 })}\n`,
+    );
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ seed: 1, config: { system: 'debate' }, provenance: { items: 2 } }));
+    const records = (await readResults(dir)).records;
+    // the summary line: the whole run's replies, the replaced attempts' among them
+    expect(runTokensText(records, 2200)).toContain('; 1 of 4 LLM calls reported no token usage');
+    expect(runTokensText(records, 2200)).toContain('; 1 reply cut short at the token limit');
+    const section = (await tokensSection(await readRun(dir), {} as never))!;
+    // the rows are the recorded attempts' (none flagged); the replaced attempts' note says theirs (before: nowhere)
+    expect(section.markdown).not.toMatch(/\| replies cut short/);
+    expect(section.markdown).toContain(
+      `**1,550 tokens more (2 LLM calls${replyFlagsText(runReplyFlags(records, 'replaced'))}) were spent on 1 failed attempt that a retry replaced**`,
+    );
+    expect(replyFlagsText(runReplyFlags(records, 'replaced'))).toBe(
+      '; 1 of 2 LLM calls reported no token usage (the endpoint sent none; not in the total); 1 reply cut short at the token limit (finish_reason "length")',
+    );
   });
 });

@@ -19,6 +19,8 @@ import {
   underWayText,
   underWayTokensText,
   REPLY_FLAG_KEYS,
+  replyFlagsText,
+  runReplyFlags,
   type ReplyFlagKey,
 } from '../../run-counts.js';
 import { num, table } from '../format.js';
@@ -138,6 +140,9 @@ export const tokensSection: SectionBuilder = (run) => {
   // requests of those attempts cut off when their item ended or refused: what they spent is not in `total`, so it is a lower bound
   const atLeast = replaced.abandoned || replaced.refused ? 'at least ' : '';
   if (replaced.attempts) rows.push(['spent on attempts a retry replaced (not above)', num(replaced.total), '']);
+  // what those attempts' replies said beside their content (cut short, no usage, …): the run summary's line counts them
+  // with the recorded attempts' (runReplyFlags); the rows above are the recorded attempts', so they are said here
+  const replacedFlags = replyFlagsText(runReplyFlags(run.results, 'replaced'));
   // resumed from a run dir an older lexcase wrote, which did not count textOtherAnswer, or counted a forced call's text
   // only (eval/item-counts.ts; core/llm/text-beside-call.ts TEXT_OTHER_ANSWER_READING)
   const uncounted = itemsUncounted(run.config, ['itemCounts', 'textOtherAnswerReading']);
@@ -149,7 +154,7 @@ export const tokensSection: SectionBuilder = (run) => {
       : []),
     ...(replaced.attempts
       ? [
-          `**${atLeast ? 'At least ' : ''}${num(replaced.total)} tokens more (${num(replaced.calls)} LLM calls${replaced.abandoned ? `; and ${cutOffText(replaced.abandoned)}` : ''}${replaced.refused ? `; and ${refusedText(replaced.refused)}` : ''}${replaced.retried ? `; and ${resentText(replaced.retried)}` : ''}${replaced.earlierAttempts ? `; and ${num(replaced.earlierAttempts)} tokens of ${replaced.attempts === 1 ? 'its' : 'their'} cache hits paid by an earlier, stopped attempt of this run` : ''}) were spent on ${num(replaced.attempts)} failed ${replaced.attempts === 1 ? 'attempt' : 'attempts'} that a retry replaced** (${num(replaced.items)} ${replaced.items === 1 ? 'item' : 'items'}; not in the figures above, which are each item's recorded attempt): ${atLeast || t.earlierAttempts || replaced.earlierAttempts ? 'at least ' : ''}${num(spentInAll)} tokens were spent in all.`,
+          `**${atLeast ? 'At least ' : ''}${num(replaced.total)} tokens more (${num(replaced.calls)} LLM calls${replacedFlags}${replaced.abandoned ? `; and ${cutOffText(replaced.abandoned)}` : ''}${replaced.refused ? `; and ${refusedText(replaced.refused)}` : ''}${replaced.retried ? `; and ${resentText(replaced.retried)}` : ''}${replaced.earlierAttempts ? `; and ${num(replaced.earlierAttempts)} tokens of ${replaced.attempts === 1 ? 'its' : 'their'} cache hits paid by an earlier, stopped attempt of this run` : ''}) were spent on ${num(replaced.attempts)} failed ${replaced.attempts === 1 ? 'attempt' : 'attempts'} that a retry replaced** (${num(replaced.items)} ${replaced.items === 1 ? 'item' : 'items'}; not in the figures above, which are each item's recorded attempt): ${atLeast || t.earlierAttempts || replaced.earlierAttempts ? 'at least ' : ''}${num(spentInAll)} tokens were spent in all.`,
         ]
       : []),
     ...(t.abandoned
