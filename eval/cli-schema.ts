@@ -35,6 +35,14 @@ export interface CliFlag {
   gt?: number;
   /** The command refuses to run without it (`required option '--mode <mode>' not specified`). */
   required?: boolean;
+  /**
+   * The `--system` values that read it (MAD's --rounds: ['mad']); absent, every one. Given with another
+   * system, `lexcase run` warns `--rounds is ignored: it applies to --system mad, not single-rag`
+   * (src/cli/commands/run-plugins.ts), and `ignored` is said after it: "(cot searches nothing; …)".
+   */
+  systems?: readonly string[];
+  /** With `systems`: what the flag not applying means, after the other system's name ("searches nothing; config.json's k is unused"). */
+  ignored?: string;
 }
 
 /** A named group of flags several systems share, placed where `{ group }` stands in a schema's flags. */

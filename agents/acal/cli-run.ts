@@ -32,30 +32,11 @@ interface AcalFlags {
   offline?: boolean;
 }
 
-/**
- * The flags only some `run acal` systems read (experiment.ts), as [attribute, flag, systems]: ACAL's
- * argumentation settings, and the retrieval the baselines sp and cot do not do.
- */
-const SYSTEM_FLAGS: readonly (readonly [string, string, readonly AcalSystemName[]])[] = [
-  ['semantics', '--semantics', ['acal']],
-  ['clash', '--no-clash', ['acal']],
-  ['escalation', '--no-escalation', ['acal']],
-  ['k', '-k', ['acal', 'rag']],
-  ['index', '--index', ['acal', 'rag']],
-  ['passageChars', '--passage-chars', ['acal', 'rag']],
-];
-
 export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const flags = ctx.flags as unknown as AcalFlags;
   if (!isSemanticsName(flags.semantics)) throw errors.usage(`--semantics: unknown "${flags.semantics}"`, `use one of ${SEMANTICS.join(', ')}`);
   if (!(ACAL_SYSTEMS as readonly string[]).includes(flags.system))
     throw errors.usage(`--system: unknown "${flags.system}"`, `use one of ${ACAL_SYSTEMS.join(', ')}`);
-  // a flag of another system was dropped without a word (--system cot -k 5 recorded k 5 and searched nothing): say so, as run mad does
-  for (const [key, flag, systems] of SYSTEM_FLAGS)
-    if (ctx.given(key) && !systems.includes(flags.system as AcalSystemName))
-      log.warn(
-        `${flag} is ignored: it applies to --system ${systems.join(' and ')}, not ${flags.system}${key === 'k' ? ` (${flags.system} searches nothing; config.json's k is unused)` : ''}`,
-      );
   if (flags.split !== 'test' && flags.split !== 'train') throw errors.usage(`--split must be test or train, got "${flags.split}"`);
   if (flags.offline)
     throw errors.usage('run acal needs an LLM; it has no offline path', 'drop --offline and configure an endpoint (tests use the scripted server)');

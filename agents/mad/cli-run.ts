@@ -32,17 +32,6 @@ interface MadFlags extends RunOptionFlags {
   seeds?: string[];
 }
 
-/** The flags only one MAD system reads (agents/mad/experiment.ts), as [attribute, flag]. */
-const SYSTEM_FLAGS: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
-  mad: [
-    ['rounds', '--rounds'],
-    ['topology', '--topology'],
-    ['crossExaminer', '--cross-examiner'],
-    ['judgeEachRound', '--judge-each-round'],
-  ],
-  'self-consistency': [['samples', '--samples']],
-};
-
 function summary(r: MadExperimentResult, underWay?: UnderWay) {
   return {
     runDir: r.runDir,
@@ -71,10 +60,6 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       'configure an endpoint (lexcase.config.json or LEXCASE_LLM_BASE_URL + LEXCASE_LLM_MODEL)',
     );
   const topology = parseTopology(flags.topology);
-  // a flag of one MAD system given to another was dropped without a word (config.json leaves it out): say so
-  for (const [system, own] of Object.entries(SYSTEM_FLAGS))
-    if (system !== flags.system)
-      for (const [key, flag] of own) if (ctx.given(key)) log.warn(`${flag} is ignored: it applies to --system ${system}, not ${flags.system}`);
   const seeds = flags.seeds?.map((s) => {
     const n = parseDecimalInt(s); // decimal digits: `0x10` ran as seed 16
     if (!Number.isInteger(n)) throw errors.invalidInput('--seeds', `"${s}" is not an integer`);

@@ -14,6 +14,7 @@ import type { SystemPlugin } from '../../../eval/systems.js';
 import { flagKey, schemaFlags, type CliFlag, type CliSchema } from '../../../eval/cli-schema.js';
 import { AGENT_SYSTEMS } from '../../../agents/systems.js';
 import { errors } from '../../../core/errors.js';
+import { log } from '../../../core/log.js';
 import { runCountsText } from '../../../eval/run-counts.js';
 import { withLexcaseSystem } from '../../../eval/lexcase-system-scope.js';
 import { action, output, parseListOpt, type GlobalOpts } from '../action.js';
@@ -66,6 +67,7 @@ export function registerPluginCommand(program: Command, p: PluginWithCli): Comma
       const all = { ...c.optsWithGlobals(), ...opts } as GlobalOpts & LlmCliOpts & Record<string, unknown>;
       // Ctrl-C / SIGTERM: what is saved, the run dir and the command that resumes; exit 130 / 143 (run-interrupt.ts)
       const interrupt = reportRunInterrupt(process.argv.slice(2));
+      warnOtherSystemsFlags(flags, all, c);
       try {
         // its runs are recorded as this system's (provenance.lexcaseSystem), also where its run() does not say so
         await withLexcaseSystem(p.id, () => runPlugin(p, flags, all, c));
@@ -74,6 +76,23 @@ export function registerPluginCommand(program: Command, p: PluginWithCli): Comma
       }
     }),
   );
+}
+
+/**
+ * A flag only some `--system` values read (CliFlag `systems`), given with another: said, as it is
+ * dropped (config.json records it, and nothing reads it). Before, each system kept its own table of
+ * them (MAD's and ACAL's cli-run.ts), and a system added without one dropped such flags without a word.
+ */
+function warnOtherSystemsFlags(flags: readonly CliFlag[], all: Record<string, unknown>, c: Command): void {
+  const system = all.system;
+  if (typeof system !== 'string') return;
+  for (const f of flags) {
+    if (!f.systems || f.systems.includes(system)) continue;
+    const source = c.getOptionValueSource(flagKey(f.name));
+    if (source === undefined || source === 'default') continue;
+    const shown = f.short ? `-${f.short}` : f.type === 'negatable' ? `--no-${f.name}` : `--${f.name}`;
+    log.warn(`${shown} is ignored: it applies to --system ${f.systems.join(' and ')}, not ${system}${f.ignored ? ` (${system} ${f.ignored})` : ''}`);
+  }
 }
 
 /** The action of `lexcase run <p.id>`: the plugin's cliRun, or the generic run of its run(). */
