@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { errors } from '../../core/errors.js';
 import { parseInput } from '../../core/parse-input.js';
 import { runSummary } from '../../web/server/run-summary-api.js';
-import { findRun, inRunsTable, listRunsWithin, RUNS_LISTED } from '../../web/server/runs.js';
+import { findRun, inRunsTable, listRunsWithin, notSearchedText, RUNS_LISTED } from '../../web/server/runs.js';
 
 /** Strict: an unknown query parameter (`?run=ID&limt=5`) is a 400 naming it, never ignored. */
 export const runInput = z
@@ -74,6 +74,12 @@ export const listRunsOutput = z.object({
     .object({ limit: z.number().int() })
     .optional()
     .describe('present when the runs directory holds more runs than are listed: only the first `limit` found are in `runs`'),
+  notSearched: z
+    .object({ depth: z.number().int(), dirs: z.number().int(), examples: z.array(z.string()), note: z.string() })
+    .optional()
+    .describe(
+      'present when folders `depth` levels under the runs directory hold folders that were not searched: runs below them are not in `runs` (serve --runs on a folder nearer them lists them)',
+    ),
 });
 
 type RunFigures = z.output<typeof runFiguresOutput>;
@@ -115,7 +121,11 @@ export async function listRunFigures(root: string | undefined): Promise<z.output
   // every run the explorer's runs table lists (web/server/server.ts /api/runs/summary): one with no result
   // line yet is listed with n 0 and a note saying so, one whose results.jsonl cannot be read with the reason
   const runs = listed.runs.filter(inRunsTable);
-  return { runs: await Promise.all(runs.map(pick)), ...(listed.truncated ? { truncated: { limit: RUNS_LISTED } } : {}) };
+  return {
+    runs: await Promise.all(runs.map(pick)),
+    ...(listed.truncated ? { truncated: { limit: RUNS_LISTED } } : {}),
+    ...(listed.notSearched ? { notSearched: { ...listed.notSearched, note: notSearchedText(listed.notSearched) } } : {}),
+  };
 }
 
 export async function runFigures(root: string | undefined, input: unknown): Promise<RunFigures> {

@@ -73,7 +73,9 @@ const firstFigure = (r: RunSummary) => r.figures[0]?.estimate ?? null;
 const firstMeasure = (r: RunSummary) => r.figures[0]?.label ?? null;
 
 export async function renderRunsTable(root: HTMLElement, params: URLSearchParams): Promise<void> {
-  const { runs, truncated } = await api<{ runs: RunSummary[]; truncated?: { limit: number } }>('/api/runs/summary');
+  const { runs, truncated, notSearched } = await api<{ runs: RunSummary[]; truncated?: { limit: number }; notSearched?: { note: string } }>(
+    '/api/runs/summary',
+  );
   const filterText = h('input', {
     type: 'search',
     'data-testid': 'runs-filter',
@@ -260,6 +262,8 @@ export async function renderRunsTable(root: HTMLElement, params: URLSearchParams
       { class: 'run-view', 'data-testid': 'run-view' },
       viewHeading(`Runs (${runs.length}${truncated ? '+' : ''})`),
       runs.length === 0 ? h('p', { class: 'muted' }, 'no runs found under --runs') : null,
+      // folders below the listing's depth were not searched: said, as the runs under them are in no row
+      notSearched ? h('p', { class: 'muted', 'data-testid': 'runs-not-searched' }, `Not listed: ${notSearched.note}.`) : null,
       h('div', { class: 'runs-filter' }, h('label', {}, 'filter ', filterText), h('label', {}, 'system ', systemSel), count, compareBtn),
       h(
         'p',

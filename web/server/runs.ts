@@ -171,8 +171,44 @@ export async function listRuns(rootDir: string): Promise<RunEntry[]> {
   return (await listRunsWithin(rootDir)).runs;
 }
 
-/** The runs under `rootDir` (the first RUNS_LISTED found) and whether there are more: a listing that was cut says so. */
-export async function listRunsWithin(rootDir: string): Promise<{ runs: RunEntry[]; truncated: boolean }> {
+/** Folders at the listing's depth limit that hold folders it did not search: how many, and the first few (paths under the root). */
+export interface NotSearched {
+  depth: number;
+  dirs: number;
+  examples: string[];
+}
+
+/** Whether `dir` holds a folder a deeper walk would enter (not node_modules or .git, not a link out of the root). */
+function holdsFolders(root: string, dir: string): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  return names.some((n) => {
+    if (SKIP.has(n)) return false;
+    const p = join(dir, n);
+    try {
+      return statSync(p).isDirectory() && resolvesInside(root, p);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** "3 folders 3 levels under the runs directory hold folders that were not searched (e.g. a/b/c): serve --runs on a folder nearer the runs to list them". */
+export function notSearchedText(n: NotSearched): string {
+  return `${n.dirs} ${n.dirs === 1 ? 'folder' : 'folders'} ${n.depth} levels under the runs directory ${n.dirs === 1 ? 'holds' : 'hold'} folders that were not searched for runs (e.g. ${n.examples.join(', ')}): runs below them are not listed; start the server with --runs on a folder nearer them`;
+}
+
+/**
+ * The runs under `rootDir` (the first RUNS_LISTED found) and whether there are more: a listing that was cut says so,
+ * and so does one that stopped at MAX_DEPTH above folders it did not search (`notSearched`; before, a run four levels
+ * down was missing from every list with no word). A reproduction's grid runs (`<repro>/runs/<id>`) are searched at
+ * any depth: `serve --runs .` above `runs/reproduce-x/` listed the reproduction and none of its cells.
+ */
+export async function listRunsWithin(rootDir: string): Promise<{ runs: RunEntry[]; truncated: boolean; notSearched?: NotSearched }> {
   let root: string;
   try {
     root = realpathSync(resolve(rootDir));
@@ -181,6 +217,7 @@ export async function listRunsWithin(rootDir: string): Promise<{ runs: RunEntry[
   }
   const out: RunEntry[] = [];
   let truncated = false;
+  const cut: string[] = [];
   const walk = async (dir: string, depth: number, parent?: string): Promise<void> => {
     if (truncated) return;
     const e = await describe(root, dir);
@@ -193,7 +230,11 @@ export async function listRunsWithin(rootDir: string): Promise<{ runs: RunEntry[
       out.push(e);
       if (e.system !== 'reproduce') return; // a run's own folders are not searched for more runs (a reproduction's are: its grid's runs)
     }
-    if (depth >= MAX_DEPTH || isIndexDir(dir)) return;
+    if (isIndexDir(dir)) return;
+    if (depth >= MAX_DEPTH && e?.system !== 'reproduce') {
+      if (holdsFolders(root, dir)) cut.push(relative(root, dir).split(sep).join('/'));
+      return;
+    }
     let names: string[];
     try {
       names = readdirSync(dir).sort();
@@ -209,11 +250,13 @@ export async function listRunsWithin(rootDir: string): Promise<{ runs: RunEntry[
         continue;
       }
       if (!resolvesInside(root, p)) continue;
-      await walk(p, depth + 1, e?.system === 'reproduce' ? e.id : parent);
+      // a reproduction's folders get a depth of their own: its grid runs lie two below it (runs/<id>)
+      await walk(p, e?.system === 'reproduce' ? Math.min(depth + 1, MAX_DEPTH - 1) : depth + 1, e?.system === 'reproduce' ? e.id : parent);
     }
   };
   await walk(root, 0);
-  return { runs: out, truncated };
+  const notSearched = cut.length ? { notSearched: { depth: MAX_DEPTH, dirs: cut.length, examples: cut.slice(0, 3) } } : {};
+  return { runs: out, truncated, ...notSearched };
 }
 
 export async function findRun(rootDir: string | undefined, id: string): Promise<RunEntry> {

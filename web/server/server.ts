@@ -42,7 +42,7 @@ import { HttpError, noQueryParams, notFound, queryParams, readJsonBody, sendByte
 import { requestLife } from '../../serve/http/request-life.js';
 import { openIndexContext, type IndexContext } from './index-context.js';
 import { createScrubber } from '../../serve/http/public-json.js';
-import { findRun, inRunsTable, listRuns, listRunsWithin, RUNS_LISTED } from './runs.js';
+import { findRun, inRunsTable, listRuns, listRunsWithin, notSearchedText, RUNS_LISTED } from './runs.js';
 import { evidence, evidenceBodySchema, explainHit, explainQuerySchema, search, searchQuerySchema } from './search-api.js';
 import { z } from 'zod';
 import { compareQuerySchema, compareRunsView } from './compare-api.js';
@@ -148,6 +148,7 @@ export async function startExplorer(opts: ExplorerOptions = {}): Promise<Explore
         return {
           runs: await Promise.all(listed.runs.filter(inRunsTable).map(runSummary)),
           ...(listed.truncated ? { truncated: { limit: RUNS_LISTED } } : {}),
+          ...(listed.notSearched ? { notSearched: { ...listed.notSearched, note: notSearchedText(listed.notSearched) } } : {}),
         };
       },
       '/api/run/summary': async (_req, url) => runPage(await findRun(opts.runs, validate(runQuerySchema, queryParams(url), 'run summary').run)),
