@@ -321,9 +321,14 @@ export const trecMeasures: HeadlineMetric = {
   label: 'TREC measures',
   compute: (records, ctx) => {
     const names = Array.isArray(ctx.config.metrics) ? ctx.config.metrics.filter((m): m is string => typeof m === 'string') : [];
+    // a topic with no hit has no measure (trec_eval skips a topic with no run line): said beside the figure, whose n leaves it out
+    const noHits = records.filter((r) => r.error === undefined && r.metrics?.retrieved === 0).length;
+    const note = noHits
+      ? `over the topics with hits: ${noHits} of ${records.length} returned none and are left out, as trec_eval skips a topic with no line in the run file (\`eval run --complete\` would score them 0)`
+      : undefined;
     return names.flatMap((name) => {
       const xs = records.map((r) => num(r.metrics?.[name])).filter((x): x is number => x !== null);
-      return xs.length ? [figureOf(name, measureLabel(name), perItemInterval(xs, ctx), { unit: 'decimal' })] : [];
+      return xs.length ? [figureOf(name, measureLabel(name), perItemInterval(xs, ctx), { unit: 'decimal', ...(note ? { note } : {}) })] : [];
     });
   },
 };

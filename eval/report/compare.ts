@@ -311,6 +311,22 @@ function notComparedHeadlines(a: SystemSpec, b: SystemSpec): string | null {
   return `not compared: ${names} (pooled over each run's items, no paired statistic: each run's figure is in its report.md and the explorer)`;
 }
 
+/**
+ * TREC grid runs (`reproduce`'s trec cells): a topic a run returned no hit for has no measure (trec_eval skips
+ * a topic with no line in the run file), so each row is over the topics both runs have hits for. Said with
+ * the counts; before, five topics B found nothing for left both runs' rows with "failed: A 0, B 0", A's
+ * column 0.770 beside its own report's 0.628.
+ */
+function trecNoHitsLine(a: Record<string, unknown>, b: Record<string, unknown>, pairs: readonly (readonly [ResultRecord, ResultRecord])[]): string | undefined {
+  if (a.system !== 'trec' || b.system !== 'trec') return undefined;
+  const noHit = (r: ResultRecord) => r.error === undefined && r.metrics?.retrieved === 0;
+  const ids = pairs.filter(([x, y]) => noHit(x) || noHit(y)).map(([x]) => x.id);
+  if (!ids.length) return undefined;
+  const [na, nb] = [pairs.filter(([x]) => noHit(x)).length, pairs.filter(([, y]) => noHit(y)).length];
+  const eg = `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}`;
+  return `no hits among the ${pairs.length} shared topics: A ${na}, B ${nb} (${eg}): ${ids.length === 1 ? 'that topic is' : `those ${ids.length} topics are`} left out of every row for both runs, as trec_eval skips a topic with no line in the run file — each row is over the topics both runs returned hits for (\`eval run --complete\` of the run files would score them 0)`;
+}
+
 /** What a comparison does with a failed item, by what it judges. */
 const FAILED_COUNTS: Record<Comparison['judgedBy'], string> = {
   accuracy: 'counted as wrong in accuracy',
@@ -462,6 +478,7 @@ export function compareRunData(A: RunData, B: RunData, opts: { iterations?: numb
         serverPairingLine({ config: A.config.config, results: A.results }, { config: B.config.config, results: B.results }),
         replyModelsPairingLine(A.results, B.results),
         depth?.line,
+        trecNoHitsLine(A.config.config, B.config.config, pairs),
       ].filter((l): l is string => l !== undefined),
       // a run resumed over a config.json that lacked (or held an older value of) a reading: its items mix two (eval/run-resumes.ts)
       ...uncheckedResumeLines(runResumes(A.config)).map((l) => `A: ${l}`),

@@ -42,7 +42,13 @@ export const failuresSection: SectionBuilder = (run) => {
     : '';
   // a retrieval query with no hits is no failure: it was searched, and scores 0 in every figure's n
   const noHits = retrieval ? run.results.filter((r) => r.error === undefined && r.prediction === null).length : 0;
-  const noHitsMd = noHits ? `\n\n${noHits} of ${run.results.length} queries returned no hits: not failures, scored 0 in every figure's n.` : '';
+  // a TREC grid run's topic with no hit has no measure (trec_eval skips it): left out of n, not scored 0 (its figures' note says so too)
+  const trec = run.config.config?.system === 'trec';
+  const noHitsMd = noHits
+    ? trec
+      ? `\n\n${noHits} of ${run.results.length} topics returned no hits: not failures, left out of every measure's n, as trec_eval skips a topic with no line in the run file (\`eval run --complete\` would score them 0).`
+      : `\n\n${noHits} of ${run.results.length} queries returned no hits: not failures, scored 0 in every figure's n.`
+    : '';
   if (noHits) Object.assign(json, { noHits });
   if (failed.length === 0) return { id: 'failures', title: 'Failures', markdown: `None.${noHitsMd}${stepMd}`, json };
   const list = failed.slice(0, 20).map((r) => `- ${codeSpan(r.id)}: ${truncate(reason(r).split('\n')[0], 200)}`);
