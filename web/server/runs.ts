@@ -178,23 +178,24 @@ export interface NotSearched {
   examples: string[];
 }
 
-/** Whether `dir` holds a folder a deeper walk would enter (not node_modules or .git, not a link out of the root). */
-function holdsFolders(root: string, dir: string): boolean {
+/** The folders a walk of `dir` enters, in name order: not node_modules or .git, and (statSync follows links) only those resolving inside the root. */
+function childFolders(root: string, dir: string): string[] {
   let names: string[];
   try {
-    names = readdirSync(dir);
+    names = readdirSync(dir).sort();
   } catch {
-    return false;
+    return [];
   }
-  return names.some((n) => {
-    if (SKIP.has(n)) return false;
-    const p = join(dir, n);
-    try {
-      return statSync(p).isDirectory() && resolvesInside(root, p);
-    } catch {
-      return false;
-    }
-  });
+  return names
+    .filter((n) => !SKIP.has(n))
+    .map((n) => join(dir, n))
+    .filter((p) => {
+      try {
+        return statSync(p).isDirectory() && resolvesInside(root, p);
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** "3 folders 3 levels under the runs directory hold folders that were not searched (e.g. a/b/c): serve --runs on a folder nearer the runs to list them". */
@@ -232,24 +233,10 @@ export async function listRunsWithin(rootDir: string): Promise<{ runs: RunEntry[
     }
     if (isIndexDir(dir)) return;
     if (depth >= MAX_DEPTH && e?.system !== 'reproduce') {
-      if (holdsFolders(root, dir)) cut.push(relative(root, dir).split(sep).join('/'));
+      if (childFolders(root, dir).length) cut.push(relative(root, dir).split(sep).join('/'));
       return;
     }
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const n of names) {
-      if (SKIP.has(n)) continue;
-      const p = join(dir, n);
-      try {
-        if (!statSync(p).isDirectory()) continue; // statSync follows links: only those resolving inside the root
-      } catch {
-        continue;
-      }
-      if (!resolvesInside(root, p)) continue;
+    for (const p of childFolders(root, dir)) {
       // a reproduction's folders get a depth of their own: its grid runs lie two below it (runs/<id>)
       await walk(p, e?.system === 'reproduce' ? Math.min(depth + 1, MAX_DEPTH - 1) : depth + 1, e?.system === 'reproduce' ? e.id : parent);
     }
