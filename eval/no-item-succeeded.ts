@@ -10,3 +10,6 @@ export function noItemSucceeded(records: readonly { error?: string }[]): string 
   const first = records[0].error!.split('\n')[0].trim();
   return `no item succeeded: ${records.length} of ${records.length} failed (first error: ${first.length > 300 ? `${first.slice(0, 299)}…` : first})`;
 }
+
+/** The start of that line, as a grid cell's error or an older reproduction.json's records it. */
+export const NO_ITEM_LINE = /^no item succeeded: \d+ of \d+ failed/;

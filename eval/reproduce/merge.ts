@@ -24,7 +24,7 @@ import { checkOutputDir } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
 import { datasetChecksum, datasetContentChecksum } from '../provenance.js';
-import { noItemSucceeded } from '../no-item-succeeded.js';
+import { NO_ITEM_LINE, noItemSucceeded } from '../no-item-succeeded.js';
 import { log } from '../../core/log.js';
 import { compareRecordedConfig, type RecordedComparison } from '../resume-compare.js';
 import { unrecordedText } from '../resume-unrecorded.js';
@@ -304,8 +304,7 @@ async function planMergeRun(runId: string, dirs: string[]): Promise<PlannedRun> 
  * A shard's cell that failed only because none of its items succeeded (its `lexcase run` exited 1 after
  * running them all): reproduction.json's `noItemSucceeded`, or, as an older lexcase wrote it, the error line.
  */
-const ranEveryItem = (s: RunState): boolean =>
-  s.status === 'failed' && (s.noItemSucceeded === true || /^no item succeeded: \d+ of \d+ failed/.test(s.error ?? ''));
+const ranEveryItem = (s: RunState): boolean => s.status === 'failed' && (s.noItemSucceeded === true || NO_ITEM_LINE.test(s.error ?? ''));
 
 const textUncheckedText = (dirs: readonly string[]): string =>
   `${dirs.join(', ')} ${dirs.length === 1 ? 'was' : 'were'} written by an older lexcase, whose shard.json records no checksum of the items' text (allContentChecksum): the merge cannot check that the shards read the same question text (only the item ids are checked)`;

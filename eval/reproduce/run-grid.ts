@@ -22,7 +22,7 @@ import { checkOutputDir, listed } from '../../core/out-dir-rule.js';
 import { INDEX_DIR } from '../../indexer/out-dir.js';
 import { RUN_DIR } from '../run-dir-guard.js';
 import { readConfig, readResults, resultsPath, writeJsonAtomic } from '../run-dir.js';
-import { noItemSucceeded } from '../no-item-succeeded.js';
+import { NO_ITEM_LINE, noItemSucceeded } from '../no-item-succeeded.js';
 import type { RunConfigFile } from '../run-config-file.js';
 import { readRunUnderWay, resumeSaysAnything, resumingText } from '../run-counts.js';
 import type { Recipe, RecipeRun } from './recipe.js';
@@ -191,14 +191,16 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
   // dir it would take every other shard's items (refused now: shard.ts checkShardResume)
   const rerun = o.shard ? reproduceArgv(run, o, shardRerunInputs(o)) : argv;
   if (r.code !== 0) {
-    // every item ran and failed (the run's exit 1 "no item succeeded"): recorded, so a merge of the shards decides over all of them
-    const allFailed = noItemSucceeded(await readResultRecords(runDir)) !== undefined;
+    // every item ran and failed (the run's exit 1 "no item succeeded"): recorded, so a merge of the shards decides over all of them;
+    // not a run that stopped for another reason (a resume refused) over an earlier attempt's failed lines
+    const error = lastError(r.stderr);
+    const allFailed = NO_ITEM_LINE.test(error) && noItemSucceeded(await readResultRecords(runDir)) !== undefined;
     return {
       id: run.id,
       system: run.system,
       status: 'failed',
       argv: rerun,
-      error: lastError(r.stderr),
+      error,
       ...(allFailed ? { noItemSucceeded: true as const } : {}),
     };
   }
