@@ -84,7 +84,10 @@ export const listRunsOutput = z.object({
 
 type RunFigures = z.output<typeof runFiguresOutput>;
 
-const pick = async (run: Parameters<typeof runSummary>[0]): Promise<RunFigures> => {
+/** A reproduction's cells as a listing holds them: how many are listed beside it, and whether the listing was cut. */
+type CellsListed = { listed: number; cut: boolean };
+
+const pick = async (run: Parameters<typeof runSummary>[0], cells?: CellsListed): Promise<RunFigures> => {
   const s = await runSummary(run);
   return {
     id: s.id,
@@ -97,15 +100,24 @@ const pick = async (run: Parameters<typeof runSummary>[0]): Promise<RunFigures> 
     // the runs root named as the explorer names it ("runs/…"): no absolute path in a reply
     resultsProblem: s.resultsProblem === null ? null : s.resultsProblem.split(run.root).join('runs'),
     failures: s.failures,
-    note: noItemsNote(s),
+    note: noItemsNote(s, cells),
     figures: s.figures,
   };
 };
 
-/** What a run listed with n 0 is (never dropped from the list: the explorer lists it too). */
-function noItemsNote(s: Awaited<ReturnType<typeof runSummary>>): string | null {
+/**
+ * What a run listed with n 0 is (never dropped from the list: the explorer lists it too). A reproduction's note says
+ * how many of its cells the listing holds: one cut at RUNS_LISTED may hold none of them (it said "listed beside it").
+ */
+function noItemsNote(s: Awaited<ReturnType<typeof runSummary>>, cells?: CellsListed): string | null {
   if (s.n > 0 || s.resultsProblem !== null) return null;
-  if (s.system === 'reproduce') return 'a reproduction: its cells are runs of their own, listed beside it';
+  if (s.system === 'reproduce') {
+    const own = `a reproduction: its cells are runs of their own (${s.id}/runs/<cell>)`;
+    if (!cells) return own;
+    const listed = `${cells.listed} ${cells.listed === 1 ? 'is' : 'are'} listed beside it`;
+    if (cells.cut) return `${own}; ${listed}, and this list stops at ${RUNS_LISTED} runs (truncated): a cell it left out is served by its id`;
+    return cells.listed ? `${own}; ${listed}` : `${own}; none has a run folder yet`;
+  }
   return s.inProgress
     ? 'no result line yet: a live lexcase process is still writing this run'
     : 'no result line yet: results.jsonl holds no item (the run stopped before its first one finished)';
@@ -121,8 +133,10 @@ export async function listRunFigures(root: string | undefined): Promise<z.output
   // every run the explorer's runs table lists (web/server/server.ts /api/runs/summary): one with no result
   // line yet is listed with n 0 and a note saying so, one whose results.jsonl cannot be read with the reason
   const runs = listed.runs.filter(inRunsTable);
+  const cells = new Map<string, number>();
+  for (const r of runs) if (r.parent) cells.set(r.parent, (cells.get(r.parent) ?? 0) + 1);
   return {
-    runs: await Promise.all(runs.map(pick)),
+    runs: await Promise.all(runs.map((r) => pick(r, { listed: cells.get(r.id) ?? 0, cut: listed.truncated }))),
     ...(listed.truncated ? { truncated: { limit: RUNS_LISTED } } : {}),
     ...(listed.notSearched ? { notSearched: { ...listed.notSearched, note: notSearchedText(listed.notSearched) } } : {}),
   };

@@ -57,7 +57,11 @@ describe('the runs listing and its depth', () => {
       ['runs/repro-t3/runs/qld', 'runs/repro-t3'],
     ]);
     expect(listed.notSearched).toBeUndefined();
-    expect((await listRunFigures(root)).runs.map((r) => r.id)).toContain('runs/repro-t3/runs/bm25');
+    const v1 = await listRunFigures(root);
+    expect(v1.runs.map((r) => r.id)).toContain('runs/repro-t3/runs/bm25');
+    expect(v1.runs.find((r) => r.id === 'runs/repro-t3')?.note).toBe(
+      'a reproduction: its cells are runs of their own (runs/repro-t3/runs/<cell>); 2 are listed beside it',
+    );
   });
 
   it('a tree within the depth says nothing (a run dir is not searched below, and its folders are not "not searched")', async () => {

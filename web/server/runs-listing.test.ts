@@ -23,6 +23,11 @@ beforeAll(() => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ seed: 1, config: { system: 'case', mode: 'offline' }, provenance: {} }));
     writeFileSync(join(dir, 'results.jsonl'), `${JSON.stringify({ id: 'q1', prediction: 'A', gold: 'A', correct: true, ms: 1 })}\n`);
   }
+  // a reproduction listed 500th (after r0001..r0499), so the cut falls on its cells
+  const repro = join(root, 'r0499x');
+  mkdirSync(join(repro, 'runs', 'bm25'), { recursive: true });
+  writeFileSync(join(repro, 'reproduction.json'), JSON.stringify({ recipe: 'case-table3', runs: [] }));
+  writeFileSync(join(repro, 'runs', 'bm25', 'config.json'), JSON.stringify({ seed: 1, config: { system: 'case', mode: 'offline' }, provenance: {} }));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -34,6 +39,15 @@ describe(`a runs directory holding more than ${RUNS_LISTED} runs`, () => {
     const v1 = await listRunFigures(root);
     expect(v1.runs).toHaveLength(RUNS_LISTED);
     expect(v1.truncated).toEqual({ limit: RUNS_LISTED });
+  });
+
+  it("a reproduction whose cells fall past the cut says none of them is listed (it said 'listed beside it')", async () => {
+    const v1 = await listRunFigures(root);
+    expect(v1.runs.map((r) => r.id)).not.toContain('r0499x/runs/bm25');
+    expect(v1.runs.find((r) => r.id === 'r0499x')?.note).toBe(
+      `a reproduction: its cells are runs of their own (r0499x/runs/<cell>); 0 are listed beside it, and this list stops at ${RUNS_LISTED} runs (truncated): a cell it left out is served by its id`,
+    );
+    expect((await runFigures(root, { run: 'r0499x/runs/bm25' })).id).toBe('r0499x/runs/bm25');
   });
 
   it('a run the listing left out is found by its id; an id outside the root is not', async () => {
