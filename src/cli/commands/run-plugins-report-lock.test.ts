@@ -14,8 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setLogLevel } from '../../../core/log.js';
 import { registerReportSection } from '../../../eval/report/index.js';
 import { lockRunDir } from '../../../eval/run-dir-guard.js';
-import { runExperiment } from '../../../eval/runner.js';
-import type { PluginRunOptions, SystemPlugin } from '../../../eval/systems.js';
+import { fixedAnswerPlugin } from '../../../tests/support/fixed-plugin.js';
 import { registerPluginCommand } from './run-plugins.js';
 
 let dir: string;
@@ -35,36 +34,7 @@ const items = [
   { id: 'q2', answer: 'A' },
   { id: 'q3', answer: 'B' },
 ];
-const plugin = {
-  id: 'fixed-answer',
-  name: 'fixed answer',
-  variants: [],
-  aliases: [],
-  matches: (s: string) => s === 'fixed-answer',
-  run: { takesIndex: false, takesData: false, limit: 'limit' },
-  traceKind: 'other',
-  reportSection: null,
-  method: () => null,
-  k: () => null,
-  headline: [],
-  paper: {},
-  cli: { description: 'answers B', defaultRunDir: 'runs/fixed', llm: false, flags: [] },
-  load: async () => ({
-    run: async (o: PluginRunOptions) => {
-      const r = await runExperiment({
-        runDir: o.runDir,
-        items,
-        gold: (q) => q.answer,
-        seed: 13,
-        config: { system: 'fixed-answer' },
-        makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }),
-        system: async () => ({ prediction: 'B', trace: {} }),
-        whileLocked: o.whileLocked,
-      });
-      return { ran: r.ran, skipped: r.skipped, failed: r.failed };
-    },
-  }),
-} as unknown as SystemPlugin & { cli: NonNullable<SystemPlugin['cli']> };
+const plugin = fixedAnswerPlugin({ id: 'fixed-answer', items, answer: 'B' });
 
 describe('the generic `lexcase run <id>` (a plugin with run, no cliRun)', () => {
   it('writes report.md while it still holds the run dir: a resume waiting for the lock would see this run', async () => {

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { log } from '../../../core/log.js';
-import { runExperiment } from '../../../eval/runner.js';
-import type { PluginRunOptions, SystemPlugin } from '../../../eval/systems.js';
+import { fixedAnswerPlugin } from '../../../tests/support/fixed-plugin.js';
 import { registerPluginCommand } from './run-plugins.js';
 
 let dir: string;
@@ -25,45 +24,17 @@ afterEach(() => {
 });
 
 /** A system of one's own with two variants: `deep` reads --depth and --no-prune, `shallow` neither. */
-const plugin = {
+const plugin = fixedAnswerPlugin({
   id: 'two-depths',
-  name: 'two depths',
-  variants: [],
-  aliases: [],
-  matches: (s: string) => s === 'two-depths',
-  run: { takesIndex: false, takesData: false, limit: 'limit' },
-  traceKind: 'other',
-  reportSection: null,
-  method: () => null,
-  k: () => null,
-  headline: [],
-  paper: {},
-  cli: {
-    description: 'answers B',
-    defaultRunDir: 'runs/two-depths',
-    llm: false,
-    flags: [
-      { name: 'system', arg: 'name', description: 'deep | shallow', type: 'string', default: 'deep' },
-      { name: 'depth', arg: 'n', description: 'how deep', type: 'int', default: 2, systems: ['deep'], ignored: 'looks one level only' },
-      { name: 'prune', description: 'no pruning', type: 'negatable', systems: ['deep'] },
-    ],
-  },
-  load: async () => ({
-    run: async (o: PluginRunOptions) => {
-      const r = await runExperiment({
-        runDir: o.runDir,
-        items: [{ id: 'q1', answer: 'B' }],
-        gold: (q) => q.answer,
-        seed: 13,
-        config: { system: 'two-depths', ...o.flags },
-        makeContext: (_q, { seed }) => ({ seed, tools: [], retrievers: {}, getPassage: async () => undefined, options: {} }),
-        system: async () => ({ prediction: 'B', trace: {} }),
-        whileLocked: o.whileLocked,
-      });
-      return { ran: r.ran, skipped: r.skipped, failed: r.failed };
-    },
-  }),
-} as unknown as SystemPlugin & { cli: NonNullable<SystemPlugin['cli']> };
+  items: [{ id: 'q1', answer: 'B' }],
+  answer: 'B',
+  flags: [
+    { name: 'system', arg: 'name', description: 'deep | shallow', type: 'string', default: 'deep' },
+    { name: 'depth', arg: 'n', description: 'how deep', type: 'int', default: 2, systems: ['deep'], ignored: 'looks one level only' },
+    { name: 'prune', description: 'no pruning', type: 'negatable', systems: ['deep'] },
+  ],
+  config: (flags) => flags,
+});
 
 async function run(...args: string[]): Promise<string[]> {
   const warn = vi.spyOn(log, 'warn').mockImplementation(() => undefined);
