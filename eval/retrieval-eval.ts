@@ -29,6 +29,7 @@ import { log } from '../core/log.js';
 import { parseDecimalInt } from '../core/decimal-number.js';
 import { printedRun } from '../retrieval/top-k.js';
 import { queriesCutNote } from '../retrieval/dense-query-cut.js';
+import { querySourceNote } from '../retrieval/dense-query-source.js';
 
 export { DEFAULT_KS };
 export const MRR_K = 10;
@@ -156,7 +157,9 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
   // dense, hybrid: the queries the model read only in part (retrieval/dense-query-cut.ts)
   const cut = queriesCutNote(opts.retriever);
   if (cut) log.warn(`eval retrieval ${opts.retriever.method}: ${cut}`);
-  const warnings = [...(beyond ? [beyond] : []), ...(cut ? [cut] : [])];
+  // dense, hybrid: queries embedded by another source than the passages (warned on stderr as the index opened)
+  const source = querySourceNote(opts.retriever);
+  const warnings = [...(beyond ? [beyond] : []), ...(cut ? [cut] : []), ...(source ? [source] : [])];
   const b = { iterations: opts.iterations ?? RESAMPLES, seed: opts.seed ?? SEED, level: LEVEL };
   const metrics: Record<string, Interval> = {};
   for (const k of ks)

@@ -2,7 +2,10 @@
  * A dense index built from one embedding server searched with queries embedded by another under the
  * same model name (LEXCASE_EMBED_BASE_URL pointing elsewhere, or a caller's baseURL): the search
  * warns, naming both sources, and the retriever's config (what eval runs record) carries the query
- * side's source; the same server gives neither.
+ * side's source; the same server gives neither. The figures and hits it gave carry it too — `eval
+ * retrieval`'s warnings (with --topics and on a dataset), a `--topics` run's summary, `search --json` and
+ * /v1/search — as stderr's warning is gone once the output is saved (before, only config.querySource
+ * said it, without the index's source to compare it with).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +17,14 @@ import { buildIndex } from '../indexer/build.js';
 import { addDenseIndex } from '../indexer/dense/add-dense.js';
 import { BAREXAM_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../tests/support/fake-embedding-server.js';
+import { evalRetrieval } from '../eval/retrieval-eval.js';
+import { batchSearch } from '../eval/trec/batch-search.js';
+import { evalTopicsOnIndex } from '../eval/trec/eval-index.js';
+import { parseMeasures } from '../eval/trec/measures.js';
+import { openQueryService } from '../serve/query/query-service.js';
 import { openDenseRetriever } from './dense.js';
+import { querySourceNote } from './dense-query-source.js';
+import { openRetriever } from './open.js';
 
 const passages: Passage[] = bundledLines(BAREXAM_PASSAGES)
   .filter(Boolean)
@@ -37,7 +47,7 @@ beforeAll(async () => {
     (async function* () {
       yield* passages;
     })(),
-    { out: dir, corpusName: 'barexam-sample', methods: ['bm25'], workers: 0 },
+    { out: dir, corpusName: 'barexam-sample', methods: ['bm25', 'qld'], workers: 0 },
   );
   // built with the endpoint from the environment, as `lexcase index dense --embedder openai` does without --base-url
   process.env.LEXCASE_EMBED_BASE_URL = a.url;
@@ -85,5 +95,53 @@ describe('queries embedded by another source than the index', () => {
     await r.close();
     expect(warn.mock.calls.flat().join('\n')).toContain(`this search embeds queries by endpoint ${b.url}`);
     expect(r.config.querySource).toBe(`endpoint ${b.url}`);
+  });
+});
+
+describe('what the figures and hits carry when the query side is another source', () => {
+  const topics = [
+    { id: 't1', text: 'adverse possession of land' },
+    { id: 't2', text: 'hearsay exception' },
+  ];
+  const qrels = new Map([['t1', new Map([[passages[0]!.id, 1]])]]);
+  const quiet = () => vi.spyOn(log, 'warn').mockImplementation(() => {});
+  const evalWarnings = async (method: 'dense' | 'hybrid') =>
+    (
+      await evalTopicsOnIndex({
+        index: dir,
+        methods: [method],
+        topics,
+        topicsFile: 'topics.tsv',
+        qrels,
+        qrelsFile: 'qrels.txt',
+        measures: parseMeasures(['recall@10']),
+        iterations: 100,
+      })
+    ).warnings ?? [];
+
+  it('says nothing with the endpoint the index was built with', async () => {
+    quiet();
+    expect((await evalWarnings('dense')).join('\n')).not.toContain('queries were embedded by');
+    expect(querySourceNote(await openRetriever(dir, 'hybrid'))).toBeUndefined();
+  });
+
+  it('eval retrieval --topics (dense and hybrid), a --topics run, a dataset eval, search and /v1/search say it', async () => {
+    process.env.LEXCASE_EMBED_BASE_URL = b.url;
+    quiet();
+    const note = `queries were embedded by endpoint ${b.url}, not by the endpoint or model files the index's passage vectors came from`;
+    expect(await evalWarnings('dense')).toEqual([expect.stringContaining(`dense: ${note}`)]);
+    expect((await evalWarnings('hybrid')).join('\n')).toContain(`hybrid: ${note}`);
+    const r = await openRetriever(dir, 'dense');
+    expect(querySourceNote(r)).toContain(note);
+    expect((await batchSearch(r, topics, { k: 5 })).querySource).toContain(note);
+    const question = { id: 'q1', prompt: '', question: 'adverse possession of land', choices: [], answer: '', goldPassageIds: [passages[0]!.id] };
+    expect((await evalRetrieval({ retriever: r, questions: [question], iterations: 100 })).warnings).toEqual([expect.stringContaining(note)]);
+    const service = await openQueryService({ indexes: [{ name: 'i', dir }] });
+    try {
+      expect((await service.search({ query: 'adverse possession', method: 'dense', k: 3 })).querySource).toContain(note);
+      expect((await service.search({ query: 'adverse possession', method: 'bm25', k: 3 })).querySource).toBeUndefined();
+    } finally {
+      await service.close();
+    }
   });
 });

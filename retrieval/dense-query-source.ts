@@ -11,6 +11,7 @@
 import { log } from '../core/log.js';
 import { olderVectorSources, vectorSource } from '../indexer/embed/vector-source.js';
 import type { EmbedderSpec } from '../indexer/embed/types.js';
+import type { Retriever } from './types.js';
 
 /** This process's query-vector source where it differs from the index's recorded one (warned), else undefined. */
 export async function differingQuerySource(recorded: string | undefined, spec: Partial<EmbedderSpec>, dir: string): Promise<string | undefined> {
@@ -22,4 +23,16 @@ export async function differingQuerySource(recorded: string | undefined, spec: P
       'Give the endpoint or model folder the index was built with (LEXCASE_EMBED_BASE_URL, --model-dir; `lexcase index info` shows it), or rebuild the dense index.',
   );
   return now;
+}
+
+/**
+ * What a figure or run over `r` carries when its queries were embedded by another source than the index's passages
+ * (dense, or hybrid's dense component): the sentence an eval report's warnings, `search --json` and a `--topics` run's
+ * summary hold beside the figures, as stderr's warning above is gone once the output is saved. Undefined otherwise.
+ */
+export function querySourceNote(r: Retriever): string | undefined {
+  const config = r.config as { querySource?: unknown; components?: Record<string, { querySource?: unknown }> } | undefined;
+  const source = config?.querySource ?? config?.components?.dense?.querySource;
+  if (typeof source !== 'string') return undefined;
+  return `queries were embedded by ${source}, not by the endpoint or model files the index's passage vectors came from (\`lexcase index info\` shows them): scores between vectors of two sources mean little`;
 }

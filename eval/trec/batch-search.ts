@@ -16,6 +16,7 @@ import { applyTies, type TieMode } from './anserini-ties.js';
 import { searchOnWorkers, type SearchSource } from './search-workers.js';
 import { searchTopKCut } from '../../retrieval/top-k.js';
 import { queriesCutNote } from '../../retrieval/dense-query-cut.js';
+import { querySourceNote } from '../../retrieval/dense-query-source.js';
 
 export interface BatchSearchOptions {
   k: number;
@@ -77,6 +78,8 @@ export interface BatchSearchResult {
   runFile?: string;
   /** Dense, hybrid: "N of M queries were longer than the transformers model's 512 tokens: …" (retrieval/dense-query-cut.ts), when any was. */
   queriesCut?: string;
+  /** Dense or hybrid: the queries were embedded by another source than the index's passages (retrieval/dense-query-source.ts). */
+  querySource?: string;
   /** With `mappedK`: the topics whose `k` hits mapped to fewer than `mappedK` (count, the first 10, the fewest any got); absent when none did. */
   mappedShort?: { count: number; examples: string[]; fewest: number };
 }
@@ -169,6 +172,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     threads,
     ...(opts.runFile ? { runFile: opts.runFile } : {}),
     ...(queriesCut ? { queriesCut } : {}),
+    ...(querySourceNote(retriever) ? { querySource: querySourceNote(retriever) } : {}),
     ...(short.length ? { mappedShort: { count: short.length, examples: short.slice(0, 10), fewest } } : {}),
   };
 }

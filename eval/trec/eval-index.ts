@@ -194,6 +194,7 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
       });
       opts.onRanked?.(method, scores.ranked(e.perTopic), e);
       if (b.queriesCut) warnings.push(`${method}: ${b.queriesCut}`);
+      if (b.querySource) warnings.push(`${method}: ${b.querySource}`);
       // documents a topic fewer than the header's depth because the passage hits ran out of documents
       const short = passageHitsShortNote(b.mappedShort, b.topics, depth, passageHits ?? depth);
       if (short) {

@@ -9,6 +9,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { findEvidence, type EvidenceResult } from '../../agents/case/find-evidence.js';
 import { errors, LexcaseError } from '../../core/errors.js';
 import { queryCutNote } from '../../retrieval/dense-query-cut.js';
+import { querySourceNote } from '../../retrieval/dense-query-source.js';
 import { searchFiltered } from '../../retrieval/filtered-search.js';
 import type { OpenedIndex } from '../../retrieval/open-index.js';
 import type { Rm3Term } from '../../retrieval/rm3.js';
@@ -52,7 +53,16 @@ export interface PassageSearch {
  * it keeps (a mask from the doc store's in-memory source column), hits are kept by the mask without
  * reading any text, and only the k kept passages are read.
  */
-export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise<{ method: string; hits: PassageHit[]; note?: string; queryCut?: string }> {
+export async function searchPassages(
+  ix: OpenedIndex,
+  q: PassageSearch,
+): Promise<{
+  method: string;
+  hits: PassageHit[];
+  note?: string;
+  queryCut?: string;
+  querySource?: string;
+}> {
   checkMethod(ix, q.method);
   if (q.sources?.length) checkSources(ix, q.sources);
   const retriever = await ix.retriever(q.method, q.rm3 ? { rm3: q.rm3 } : undefined);
@@ -67,7 +77,9 @@ export async function searchPassages(ix: OpenedIndex, q: PassageSearch): Promise
   };
   // a query longer than the dense model reads, as `search --json` says it (retrieval/dense-query-cut.ts)
   const cut = queryCutNote(retriever, q.query);
-  const queryCut = cut ? { queryCut: cut } : {};
+  // queries embedded by another source than the index's passages (warned in the server's log as the index opened)
+  const source = querySourceNote(retriever);
+  const queryCut = { ...(cut ? { queryCut: cut } : {}), ...(source ? { querySource: source } : {}) };
   // Tied hits in the order of `search --topics` and eval (trec_eval's: retrieval/top-k.ts), the top k of any deeper search; the filtered search reads the same ranking.
   if (!q.sources?.length)
     return {

@@ -181,6 +181,7 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
         })),
         ...(r.note ? { note: r.note } : {}),
         ...(r.queryCut ? { queryCut: r.queryCut } : {}),
+        ...(r.querySource ? { querySource: r.querySource } : {}),
       };
     },
 

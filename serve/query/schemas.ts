@@ -174,6 +174,12 @@ export const searchOutput = z.object({
     .describe(
       "the query is longer than the dense model reads (dense, or hybrid's dense component): ranked by its start only, as `lexcase search --json` says it",
     ),
+  querySource: z
+    .string()
+    .optional()
+    .describe(
+      "dense, or hybrid's dense component: the query was embedded by another endpoint or model folder than the index's passage vectors (LEXCASE_EMBED_BASE_URL naming another server), so its scores mean little; as `lexcase search --json` says it",
+    ),
 });
 
 export const termScore = z.object({

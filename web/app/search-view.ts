@@ -367,6 +367,8 @@ export async function renderSearchView(root: HTMLElement, info: Info, params: UR
           ),
           // the query is longer than the dense model reads: these hits ranked its start only
           r.queryCut ? searchNote('query-cut', `Query cut: ${r.queryCut}.`) : null,
+          // the query was embedded by another endpoint or model folder than the passages: these scores mean little
+          r.querySource ? searchNote('query-source', `Other query embedder: ${r.querySource}.`) : null,
           relevant.size
             ? h(
                 'div',

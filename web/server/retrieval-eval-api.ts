@@ -172,7 +172,7 @@ async function evalUserTopics(ix: IndexContext, method: string, topics: EvalTopi
     noHitsNote: noHits.count ? noHitsLine(batch.method, noHits, undefined) : '',
     depth: DEFAULT_DEPTH,
     metrics: result.means,
-    warnings: batch.queriesCut ? [batch.queriesCut] : [],
+    warnings: [batch.queriesCut, batch.querySource].filter((w): w is string => !!w),
     latency: { meanMs: batch.latency.meanMs, p50Ms: batch.latency.p50Ms, p95Ms: batch.latency.p95Ms },
     perQuery: order.map((topic) => {
       const { t, ranked: rq } = byQid.get(topic.id)!;

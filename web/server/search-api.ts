@@ -84,6 +84,7 @@ export async function search(ix: IndexContext, input: z.infer<typeof searchQuery
     hits: out,
     // the query is longer than the dense model reads: the page says so above the hits (as `search --json`)
     ...(r.queryCut ? { queryCut: r.queryCut } : {}),
+    ...(r.querySource ? { querySource: r.querySource } : {}),
   };
 }
 

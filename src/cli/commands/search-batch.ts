@@ -158,6 +158,7 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
     latency: r.latency,
     ...(note ? { note } : {}),
     ...(r.queriesCut ? { queriesCut: r.queriesCut } : {}),
+    ...(r.querySource ? { querySource: r.querySource } : {}),
     ...(passageHitsShort ? { passageHitsShort } : {}),
   };
   if (r.queriesCut) log.warn(`search ${r.method}: ${r.queriesCut}`);

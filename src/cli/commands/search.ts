@@ -95,6 +95,8 @@ export function register(program: Command): void {
         if (note) log.warn(note);
         // dense / hybrid: a query longer than the model reads (said on stderr as it is embedded; --json carries it too)
         const queryCut = (await import('../../../retrieval/dense-query-cut.js')).queryCutNote(retriever, query);
+        // dense / hybrid: queries embedded by another source than the passages (warned on stderr as the index opened)
+        const querySource = (await import('../../../retrieval/dense-query-source.js')).querySourceNote(retriever);
         // RM3: the expanded query the hits were ranked by (its first stage is searched again; deterministic).
         const expansion: Rm3Term[] | undefined = 'expand' in retriever ? (await (retriever as Rm3Retriever).expand(query)).terms : undefined;
         if (flags.explain && !retriever.explain) throw errors.usage(`method "${flags.method}" has no --explain`);
@@ -116,6 +118,7 @@ export function register(program: Command): void {
             ms,
             ...(note ? { note } : {}),
             ...(queryCut ? { queryCut } : {}),
+            ...(querySource ? { querySource } : {}),
             hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })),
           },
           () => {
