@@ -31,8 +31,33 @@ export async function differingQuerySource(recorded: string | undefined, spec: P
  * summary hold beside the figures, as stderr's warning above is gone once the output is saved. Undefined otherwise.
  */
 export function querySourceNote(r: Retriever): string | undefined {
-  const config = r.config as { querySource?: unknown; components?: Record<string, { querySource?: unknown }> } | undefined;
-  const source = config?.querySource ?? config?.components?.dense?.querySource;
-  if (typeof source !== 'string') return undefined;
+  const source = querySourceOf(r.config);
+  return source === undefined ? undefined : querySourceText(source);
+}
+
+/** "queries were embedded by endpoint http://…, not by …": the one sentence every surface carries. */
+export function querySourceText(source: string): string {
   return `queries were embedded by ${source}, not by the endpoint or model files the index's passage vectors came from (\`lexcase index info\` shows them): scores between vectors of two sources mean little`;
+}
+
+/** The query side's source a retriever's config records (dense's `querySource`, hybrid's dense component's), else undefined. */
+function querySourceOf(config: Record<string, unknown> | undefined): string | undefined {
+  const c = config as { querySource?: unknown; components?: Record<string, { querySource?: unknown }> } | undefined;
+  const source = c?.querySource ?? c?.components?.dense?.querySource;
+  return typeof source === 'string' ? source : undefined;
+}
+
+/**
+ * An agent run's config field (config.json `denseQuerySource`, by method) where its searches embed queries by another
+ * source than the index's passages, as denseQueryWordLimit records the word limit: report.md says it (eval/report
+ * sections/dense-query-source.ts), and a resume whose query side differs is a config difference. Empty otherwise.
+ */
+export function denseQuerySource(retrievers: Partial<Record<string, { config?: Record<string, unknown> }>>): {
+  denseQuerySource?: Record<string, string>;
+} {
+  const differing = Object.entries(retrievers)
+    .map(([m, r]) => [m, querySourceOf(r?.config)] as const)
+    .filter((e): e is readonly [string, string] => e[1] !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return differing.length ? { denseQuerySource: Object.fromEntries(differing) } : {};
 }

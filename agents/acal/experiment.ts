@@ -28,6 +28,7 @@ import type { UsageMeter } from '../../core/llm/usage.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
 import { denseQueryWordLimit } from '../../retrieval/dense-query.js';
+import { denseQuerySource } from '../../retrieval/dense-query-source.js';
 import type { Retriever } from '../../retrieval/types.js';
 import { indexContent, openCaseIndex, type AgentIndex } from '../../retrieval/open-index.js';
 import { createChainOfThoughtSystem, createSingleAgentRagSystem, createStandardPromptingSystem } from './baselines/index.js';
@@ -171,7 +172,12 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
     // how its searches cut the top k: as `lexcase search -k` prints it (an older lexcase: index order at a tie; resume-unrecorded.ts warns)
     // and the digits it reads a hybrid's fused scores with there (its tools search every method the index has; an older lexcase: 6 decimals)
     ...(idx && (system === 'acal' || system === 'rag')
-      ? { searchRanking: PRINTED_SEARCH_RANKING, ...searchScoreDigits(idx.retrievers), ...denseQueryWordLimit(idx.retrievers) }
+      ? {
+          searchRanking: PRINTED_SEARCH_RANKING,
+          ...searchScoreDigits(idx.retrievers),
+          ...denseQueryWordLimit(idx.retrievers),
+          ...denseQuerySource(idx.retrievers),
+        }
       : {}),
     ...(fewShotRecord ? { fewShot: fewShotRecord } : {}), // the examples sp/cot showed every item (train rows, by id)
     ...(system === 'acal'

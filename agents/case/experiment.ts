@@ -34,6 +34,7 @@ import { DEFAULT_K } from '../../retrieval/default-k.js';
 import { METHODS } from '../../retrieval/methods.js';
 import { PRINTED_RUN_RANKING, PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
 import { denseQueryWordLimit } from '../../retrieval/dense-query.js';
+import { denseQuerySource } from '../../retrieval/dense-query-source.js';
 import { HYPOTHESIS_MAPPING } from './map-hypotheses.js';
 import { JURY_TIE_RULE } from './majority-vote.js';
 import { AGENT_DEFAULTS, CASE_PROMPT_LIMITS, casePromptLimitsConfig } from '../common/defaults.js';
@@ -236,6 +237,8 @@ export async function runCaseExperiment(o: CaseExperimentOptions): Promise<CaseE
             ...searchScoreDigits(rag ? { [rag]: retrievers[rag] } : Object.fromEntries(searched.map((m) => [m, retrievers[m]]))),
             // the word limit its dense queries are embedded in pieces of, where the index sets it (resume-unrecorded.ts warns on an older dir)
             ...denseQueryWordLimit(rag ? { [rag]: retrievers[rag] } : Object.fromEntries(searched.map((m) => [m, retrievers[m]]))),
+            // queries embedded by another endpoint or model folder than the index's passages: report.md says it
+            ...denseQuerySource(rag ? { [rag]: retrievers[rag] } : Object.fromEntries(searched.map((m) => [m, retrievers[m]]))),
           }
         : {}),
       k: o.system === 'baseline' && o.mode === 'llm-only' ? 0 : k,

@@ -14,6 +14,7 @@ import { writeReport } from '../../eval/report/write-report.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
 import { PRINTED_SEARCH_RANKING, searchScoreDigits } from '../../retrieval/top-k.js';
 import { denseQueryWordLimit } from '../../retrieval/dense-query.js';
+import { denseQuerySource } from '../../retrieval/dense-query-source.js';
 import { errors } from '../../core/errors.js';
 import { checkSearchToolK } from '../../retrieval/tools/search-tool.js';
 import { log } from '../../core/log.js';
@@ -131,6 +132,8 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
       ...searchScoreDigits({ [s.method]: idx.retrievers[s.method] }),
       // the word limit its dense queries are embedded in pieces of, where the index sets it (an older lexcase: 64-word pieces, cut; resume-unrecorded.ts warns)
       ...denseQueryWordLimit({ [s.method]: idx.retrievers[s.method] }),
+      // queries embedded by another endpoint or model folder than the index's passages: report.md says it
+      ...denseQuerySource({ [s.method]: idx.retrievers[s.method] }),
       passageChars: s.passageChars,
       dataset: o.dataset,
       split: o.split,

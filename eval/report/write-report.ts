@@ -26,6 +26,7 @@ import { failuresSection } from './sections/failures.js';
 import { itemMetricsSection } from './sections/item-metrics.js';
 import { presentationSection } from './sections/presentation.js';
 import { denseSearchesSection } from './sections/dense-searches.js';
+import { denseQuerySourceSection } from './sections/dense-query-source.js';
 import { repairsSection } from './sections/repairs.js';
 import { summarySection } from './sections/summary.js';
 import { tokensSection } from './sections/tokens.js';
@@ -43,6 +44,7 @@ export const GENERIC_SECTIONS: SectionBuilder[] = [
   failuresSection,
   repairsSection,
   denseSearchesSection,
+  denseQuerySourceSection,
   presentationSection,
 ];
 
