@@ -7,7 +7,7 @@
  * (see `retrievalQuery`).
  */
 import { errors } from '../core/errors.js';
-import { refuseEmptyGoldOption } from './gold-option.js';
+import { refuseEmptyGoldOption, refuseTwinGoldOption } from './gold-option.js';
 import { ONE_OBJECT_A_LINE } from './one-object-a-line.js';
 import { LETTERS, type Question } from './types.js';
 
@@ -48,6 +48,7 @@ export function barexamQuestion(rec: unknown, file: string, line: number): Quest
     throw errors.corpusParse(file, line, `question ${id}: field "answer" must be one of ${LETTERS.slice(0, choices.length).join('/')}, got "${str('answer')}"`);
   }
   refuseEmptyGoldOption(id, choices, answer, choiceField, file, line);
+  refuseTwinGoldOption(id, choices, answer, choiceField, file, line);
   const gold = str('gold_idx').trim();
   const meta: Record<string, unknown> = {};
   for (const k of ['source', 'subject', 'question_number']) if (r[k] !== undefined && r[k] !== '') meta[k] = r[k];

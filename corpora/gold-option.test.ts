@@ -53,3 +53,21 @@ describe('a gold answer on an empty option', () => {
     expect((await loadQuestions('mmlu_pro_law', 'all', { file: ok }))[0].answer).toBe('D');
   });
 });
+
+describe('a gold option whose text another option has too', () => {
+  it('is refused naming line and both fields (a model answering the twin gave the gold text and was scored wrong); distinct options load', async () => {
+    const row = { id: 'q1', prompt: '', question: 'Which?', choices: ['Alpha', 'Beta', 'beta ', 'Delta'], answer: 'C' };
+    const bad = write('twin.jsonl', `${JSON.stringify({ ...row, answer: 'A' })}\n${JSON.stringify({ ...row, id: 'q2' })}\n`);
+    await expect(loadQuestions('barexam', 'all', { file: bad })).rejects.toThrow(
+      /twin\.jsonl:2: question q2: field "answer" is C, but field "choices\[1\]" \(B\) has the same text as the gold "choices\[2\]"/,
+    );
+    // a twin among the wrong options is no gold problem
+    const ok = write('twin-ok.jsonl', `${JSON.stringify({ ...row, answer: 'A' })}\n`);
+    expect((await loadQuestions('barexam', 'all', { file: ok })).map((q) => q.answer)).toEqual(['A']);
+  });
+
+  it('the bundled Bar Exam QA and MMLU-Pro law files have no such question', async () => {
+    expect((await loadQuestions('barexam', 'all')).length).toBeGreaterThan(0);
+    expect((await loadQuestions('mmlu_pro_law', 'all')).length).toBeGreaterThan(0);
+  });
+});

@@ -1,6 +1,6 @@
 /** MMLU-Pro (law) records → Question: {question_id, question, options[2..10], answer "A".."J", src}. */
 import { errors } from '../core/errors.js';
-import { refuseEmptyGoldOption } from './gold-option.js';
+import { refuseEmptyGoldOption, refuseTwinGoldOption } from './gold-option.js';
 import { ONE_OBJECT_A_LINE } from './one-object-a-line.js';
 import { LETTERS, type Question } from './types.js';
 
@@ -24,6 +24,7 @@ export function mmluProQuestion(rec: unknown, file: string, line: number): Quest
     throw errors.corpusParse(file, line, `question ${id}: field "answer" must be a letter A..${LETTERS[choices.length - 1]}, got "${String(r.answer)}"`);
   }
   refuseEmptyGoldOption(id, choices, answer, (i) => `options[${i}]`, file, line);
+  refuseTwinGoldOption(id, choices, answer, (i) => `options[${i}]`, file, line);
   // MMLU-Pro gives the gold twice (answer "D", answer_index 3): where the two disagree, which is the gold is not known
   const ix = r.answer_index;
   if (ix !== undefined && ix !== null && ix !== '' && String(ix).trim() !== String(LETTERS.indexOf(answer)))
