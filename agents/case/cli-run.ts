@@ -66,6 +66,13 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       `${unused.map(([, f]) => f).join(', ')}: the offline heuristic (--offline) has no jury and makes no model call, so ${unused.length === 1 ? 'it does' : 'they do'} nothing there`,
       'leave it out with --offline, or run with an LLM (--endpoint URL --model ID)',
     );
+  // --evidence chooses how the offline heuristic selects evidence; an LLM's advocates choose their own: it was
+  // accepted and ignored with exit 0, and config.json recorded nothing of it
+  if (!llm.offline && ctx.given('evidence'))
+    throw errors.usage(
+      `--evidence ${flags.evidence}: it chooses the offline heuristic's evidence selection (--offline); with an LLM the advocates choose their evidence, so it does nothing there`,
+      'leave it out with an LLM, or add --offline',
+    );
   const warnings = llm.offline ? [] : warnValidity(degeneracyWarnings('case', { temperature: llm.config.llm.temperature, jurors: flags.jurors }));
   const [{ runCaseExperiment }, { OFFLINE_LABEL }] = await Promise.all([import('./experiment.js'), import('./advocate-offline.js')]);
   const r = await runCaseExperiment({

@@ -37,7 +37,7 @@ export const casePlugin: SystemPlugin = {
         name: 'evidence',
         arg: 'how',
         description:
-          "offline evidence: learned (the learned selector, trained on the train split of seed 13, so refused on questions of it; needs bm25 + qld, no --tools; with a use-lite dense part it also reads dense and phrase signals) | plan (the query plan's top k)",
+          "offline evidence (--offline only; refused with an LLM, whose advocates choose their own): learned (the learned selector, trained on the train split of seed 13, so refused on questions of it; needs bm25 + qld, no --tools; with a use-lite dense part it also reads dense and phrase signals) | plan (the query plan's top k)",
         type: 'string',
         default: 'learned',
       },

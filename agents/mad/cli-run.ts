@@ -66,6 +66,12 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     return checkSeed(n, '--seeds');
   });
   if (seeds) checkSeeds(seeds, '--seeds', flags.seeds);
+  // one run per --seeds value: a --seed beside it was dropped without a word
+  if (seeds && ctx.given('seed'))
+    throw errors.usage(
+      `--seed ${flags.seed} and --seeds ${flags.seeds!.join(',')}: --seeds runs one run per seed, so --seed would be ignored`,
+      'give --seed or --seeds',
+    );
   const llm = await ctx.resolveLlm({ paper: flags.system });
   const warnings = warnValidity(
     degeneracyWarnings(flags.system as MadSystemName, { temperature: llm.config.llm.temperature, samples: flags.samples, rounds: flags.rounds }),

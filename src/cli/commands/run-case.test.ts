@@ -289,6 +289,23 @@ const oneSearchThenEvidence = (req: RecordedRequest): ScriptReply => {
 };
 
 describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible server)', () => {
+  it('run case with an LLM refuses --evidence, which only the offline heuristic reads (it was accepted, ignored and recorded nowhere)', async () => {
+    const srv = await startScriptedServer(() => ({ content: '{}' }));
+    try {
+      useScriptedLlm(srv.url);
+      const runDir = join(dir, 'never-llm-evidence');
+      const r = await cli('run', 'case', '--evidence', 'plan', '--index', index, '--limit', '1', '--run-dir', runDir, '--no-cache');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /--evidence plan: it chooses the offline heuristic's evidence selection \(--offline\); with an LLM the advocates choose their evidence/,
+      );
+      expect(srv.requests.filter((q) => q.path.includes('chat')).length).toBe(0);
+      expect(existsSync(runDir)).toBe(false);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('run case: advocates call the index tools, three jurors vote, tool calls and tokens land in the run', async () => {
     const srv = await startScriptedServer((req): ScriptReply => {
       if (/juror on a panel/.test(body(req))) return { content: JSON.stringify({ reasoning: 'step by step', vote: 'A' }) };

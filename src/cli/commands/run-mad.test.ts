@@ -547,6 +547,16 @@ describe('lexcase run mad', () => {
     expect(existsSync(join(dir, 'mad-dup-seeds-s13'))).toBe(false);
   });
 
+  it('--seed beside --seeds is refused (it was dropped without a word: the runs recorded seeds 1 and 2)', async () => {
+    useScriptedLlm();
+    const before = srv.requests.length;
+    const r = await cli('run', 'mad', '--index', index, '--limit', '1', '--seed', '7', '--seeds', '1,2', '--run-dir', join(dir, 'mad-seed-seeds'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--seed 7 and --seeds 1,2: --seeds runs one run per seed, so --seed would be ignored/);
+    expect(srv.requests.length).toBe(before);
+    expect(existsSync(join(dir, 'mad-seed-seeds-s1'))).toBe(false);
+  });
+
   it('stops at once without an LLM, and refuses --offline', async () => {
     noLlm();
     const r = await cli('run', 'mad', '--index', index, '--limit', '1', '--run-dir', join(dir, 'none'));
