@@ -46,6 +46,13 @@ function check(o: ThreeplyFlags): { modes: ScenarioMode[]; kind: ThreePlySystemK
 export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const o = ctx.flags as unknown as ThreeplyFlags;
   const { modes, kind, source } = check(o);
+  // real cases keep their own factors (3–7): --complexity only reseeded their order, while config.json and
+  // report.md recorded it as if it had set them
+  if (source === 'casebase' && ctx.given('complexity'))
+    throw errors.usage(
+      `--complexity ${o.complexity}: it sets the factor counts of synthetic triples (k-1..k+1 a case); --source casebase runs real CATO cases with their own factors, so it does nothing there`,
+      'leave it out with --source casebase',
+    );
   const llm = await ctx.resolveLlm();
   const { config, usage } = llm;
   const [{ runThreeplyExperiment }, { summaryMarkdown }] = await Promise.all([import('./experiment.js'), import('./summary.js')]);

@@ -56,7 +56,14 @@ export const threeplyPlugin: SystemPlugin = {
       { name: 'limit', arg: 'n', description: 'first N triples only (in --scenarios order), as on the other systems', type: 'int', min: 1 },
       { name: 'system', arg: 'kind', description: THREEPLY_SYSTEMS.join(' | '), type: 'string', default: 'reflective' },
       { name: 'seed', arg: 'n', description: 'seed for the triples and the run', type: 'int', default: 13 },
-      { name: 'complexity', arg: 'k', description: 'each case gets k-1..k+1 factors (the paper: 5)', type: 'int', min: 1, default: 5 },
+      {
+        name: 'complexity',
+        arg: 'k',
+        description: 'each synthetic case gets k-1..k+1 factors (the paper: 5); refused with --source casebase (real cases keep theirs)',
+        type: 'int',
+        min: 1,
+        default: 5,
+      },
       {
         name: 'source',
         arg: 's',

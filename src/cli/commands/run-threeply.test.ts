@@ -225,4 +225,15 @@ describe('lexcase run threeply', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/unknown scenario "easy"[\s\S]*arguable, mismatched, non-arguable/);
   });
+
+  it('refuses --complexity with --source casebase: real cases keep their own factors (it reseeded their order and was recorded as if it set them)', async () => {
+    useServer();
+    const before = srv.requests.length;
+    const out = join(dir, 'casebase-k3');
+    const r = await cli('run', 'threeply', '--source', 'casebase', '--complexity', '3', '--n', '1', '--run-dir', out);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/--complexity 3: it sets the factor counts of synthetic triples .*--source casebase runs real CATO cases with their own factors/);
+    expect(srv.requests.length).toBe(before);
+    expect(existsSync(out)).toBe(false);
+  });
 });
