@@ -7,16 +7,11 @@
  * /v1/search — as stderr's warning is gone once the output is saved (before, only config.querySource
  * said it, without the index's source to compare it with).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { log } from '../core/log.js';
 import type { Passage } from '../corpora/types.js';
-import { buildIndex } from '../indexer/build.js';
-import { addDenseIndex } from '../indexer/dense/add-dense.js';
-import { BAREXAM_PASSAGES, bundledLines } from '../tests/support/bundled-data.js';
-import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../tests/support/fake-embedding-server.js';
+import type { FakeEmbeddingServer } from '../tests/support/fake-embedding-server.js';
+import { openTwoEmbeddingServers, type TwoEmbeddingServers } from '../tests/support/two-embedding-servers.js';
 import { evalRetrieval } from '../eval/retrieval-eval.js';
 import { batchSearch } from '../eval/trec/batch-search.js';
 import { evalTopicsOnIndex } from '../eval/trec/eval-index.js';
@@ -26,43 +21,21 @@ import { openDenseRetriever } from './dense.js';
 import { querySourceNote } from './dense-query-source.js';
 import { openRetriever } from './open.js';
 
-const passages: Passage[] = bundledLines(BAREXAM_PASSAGES)
-  .filter(Boolean)
-  .slice(0, 16)
-  .map((l) => ({ ...(JSON.parse(l) as { id: string; text: string }), source: 'barexam_qa' }));
-const letters = (t: string) => Array.from({ length: 6 }, (_, j) => [...t].filter((c) => c.charCodeAt(0) % 6 === j).length + 1);
-
 let a: FakeEmbeddingServer;
 let b: FakeEmbeddingServer;
-let tmp: string;
 let dir: string;
-const envBefore = process.env.LEXCASE_EMBED_BASE_URL;
+let passages: Passage[];
+let setup: TwoEmbeddingServers;
 
 beforeAll(async () => {
-  a = await startFakeEmbeddingServer(letters, 'local-embed');
-  b = await startFakeEmbeddingServer((t) => letters(t).reverse(), 'local-embed');
-  tmp = await mkdtemp(join(tmpdir(), 'lexcase-query-source-'));
-  dir = join(tmp, 'index');
-  await buildIndex(
-    (async function* () {
-      yield* passages;
-    })(),
-    { out: dir, corpusName: 'barexam-sample', methods: ['bm25', 'qld'], workers: 0 },
-  );
-  // built with the endpoint from the environment, as `lexcase index dense --embedder openai` does without --base-url
-  process.env.LEXCASE_EMBED_BASE_URL = a.url;
-  await addDenseIndex(dir, { embedder: { provider: 'openai', model: 'local-embed' }, batchSize: 8 });
+  setup = await openTwoEmbeddingServers('lexcase-query-source-');
+  ({ a, b, index: dir, passages } = setup);
 });
 afterEach(() => {
   vi.restoreAllMocks();
   process.env.LEXCASE_EMBED_BASE_URL = a.url;
 });
-afterAll(async () => {
-  if (envBefore === undefined) delete process.env.LEXCASE_EMBED_BASE_URL;
-  else process.env.LEXCASE_EMBED_BASE_URL = envBefore;
-  await Promise.all([a.close(), b.close()]);
-  await rm(tmp, { recursive: true, force: true });
-});
+afterAll(() => setup.close());
 
 async function searchWarnings(): Promise<{ warnings: string; querySource?: string }> {
   const warn = vi.spyOn(log, 'warn').mockImplementation(() => {});
@@ -103,7 +76,8 @@ describe('what the figures and hits carry when the query side is another source'
     { id: 't1', text: 'adverse possession of land' },
     { id: 't2', text: 'hearsay exception' },
   ];
-  const qrels = new Map([['t1', new Map([[passages[0]!.id, 1]])]]);
+  // read when a test runs: the passages are loaded in beforeAll
+  const qrels = () => new Map([['t1', new Map([[passages[0]!.id, 1]])]]);
   const quiet = () => vi.spyOn(log, 'warn').mockImplementation(() => {});
   const evalWarnings = async (method: 'dense' | 'hybrid') =>
     (
@@ -112,7 +86,7 @@ describe('what the figures and hits carry when the query side is another source'
         methods: [method],
         topics,
         topicsFile: 'topics.tsv',
-        qrels,
+        qrels: qrels(),
         qrelsFile: 'qrels.txt',
         measures: parseMeasures(['recall@10']),
         iterations: 100,
