@@ -152,6 +152,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
   await writer?.close();
   // the queries the model read only in part: counted as searched here, or over the topics when worker threads searched them
   const queriesCut = queriesCutNote(retriever, threads > 1 ? topics.map((t) => t.text) : undefined);
+  const querySource = querySourceNote(retriever);
   const sorted = times.slice().sort((a, b) => a - b);
   const totalMs = times.reduce((s, x) => s + x, 0);
   return {
@@ -172,7 +173,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     threads,
     ...(opts.runFile ? { runFile: opts.runFile } : {}),
     ...(queriesCut ? { queriesCut } : {}),
-    ...(querySourceNote(retriever) ? { querySource: querySourceNote(retriever) } : {}),
+    ...(querySource ? { querySource } : {}),
     ...(short.length ? { mappedShort: { count: short.length, examples: short.slice(0, 10), fewest } } : {}),
   };
 }
