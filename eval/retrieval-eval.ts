@@ -29,6 +29,7 @@ import { log } from '../core/log.js';
 import { parseDecimalInt } from '../core/decimal-number.js';
 import { printedRun } from '../retrieval/top-k.js';
 import { queriesCutNote } from '../retrieval/dense-query-cut.js';
+import { gainedNoFeedbackTerm, noFeedbackNote } from '../retrieval/rm3-no-feedback.js';
 import { querySourceNote } from '../retrieval/dense-query-source.js';
 
 export { DEFAULT_KS };
@@ -116,6 +117,7 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
   const queryOf = opts.queryOf ?? retrievalQuery;
   const perQuery: QueryResult[] = [];
   const noHits: string[] = [];
+  const noFeedback: string[] = [];
   let skipped = 0;
   const total = opts.questions.length;
   let done = 0;
@@ -132,6 +134,8 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
     const hits = await printedRun(opts.retriever, queryOf(q), depth, { of: `question "${q.id}"` });
     const ms = performance.now() - t0;
     if (hits.length === 0) noHits.push(q.id);
+    // RM3: the question's expansion (the one just searched) added no feedback term
+    if (await gainedNoFeedbackTerm(opts.retriever, queryOf(q))) noFeedback.push(q.id);
     // Ranked exactly as the run file of these hits is evaluated (trec_eval, `lexcase eval run`, the
     // --topics path): scores rounded as the run file writes them, ties by docid descending.
     const ranked = trecRankedIds(hits, opts.retriever.scoreDigits);
@@ -159,7 +163,10 @@ export async function evalRetrieval(opts: RetrievalEvalOptions): Promise<Retriev
   if (cut) log.warn(`eval retrieval ${opts.retriever.method}: ${cut}`);
   // dense, hybrid: queries embedded by another source than the passages (warned on stderr as the index opened)
   const source = querySourceNote(opts.retriever);
-  const warnings = [...(beyond ? [beyond] : []), ...(cut ? [cut] : []), ...(source ? [source] : [])];
+  // RM3: questions whose expansion added no feedback term (their ranking is the base method's)
+  const rm3 = noFeedbackNote(noFeedback, perQuery.length, 'questions');
+  if (rm3) log.warn(`eval retrieval ${opts.retriever.method}: ${rm3}`);
+  const warnings = [...(beyond ? [beyond] : []), ...(cut ? [cut] : []), ...(source ? [source] : []), ...(rm3 ? [rm3] : [])];
   const b = { iterations: opts.iterations ?? RESAMPLES, seed: opts.seed ?? SEED, level: LEVEL };
   const metrics: Record<string, Interval> = {};
   for (const k of ks)

@@ -43,6 +43,12 @@ const MIN_NORM = f(0.001);
 const CANDIDATE = /^[a-z0-9]+$/;
 /** Pruned feedback vectors kept per retriever (documents recur across the queries of a batch). */
 const DOC_CACHE_MAX = 20_000;
+/**
+ * Expansions kept per retriever, by query text: a search asks again at a deeper cut when ties
+ * straddle k (top-k.ts), and a batch asks for the expansion of the query it just searched (to say
+ * which topics gained no feedback term: rm3-no-feedback.ts); each would repeat the first stage.
+ */
+const EXPANSION_CACHE_MAX = 64;
 
 /** A weighted term of the expanded query. */
 export interface Rm3Term {
@@ -55,6 +61,13 @@ export interface Rm3Expansion {
   feedback: { id: string; score: number; weight: number }[];
   /** The expanded query, heaviest first (ties by term): the original query's analysed terms and the feedback terms. */
   terms: Rm3Term[];
+  /**
+   * Terms of the relevance model (at most fbTerms). 0 when no feedback document held a candidate
+   * term (each of theirs is in more than 10 % of the documents, or not of [a-z0-9]{2,20} under
+   * filterTerms), or there was no feedback document: the expanded query is then the original
+   * query alone, its weights scaled by originalQueryWeight, and ranks as the base method does.
+   */
+  feedbackTerms: number;
 }
 
 export interface Rm3Retriever extends Retriever {
@@ -147,7 +160,19 @@ export function createRm3Retriever(base: SparseRetriever, params: Rm3Params): Rm
     return v;
   };
 
-  const expand = async (query: string): Promise<Rm3Expansion> => {
+  const expansions = new Map<string, Promise<Rm3Expansion>>();
+  const expand = (query: string): Promise<Rm3Expansion> => {
+    let e = expansions.get(query);
+    if (!e) {
+      if (expansions.size >= EXPANSION_CACHE_MAX) expansions.delete(expansions.keys().next().value!);
+      e = expandNow(query);
+      expansions.set(query, e);
+      // a failed expansion (the index closed, a read error) is not kept: the next search tries again
+      e.catch(() => expansions.get(query) === e && expansions.delete(query));
+    }
+    return e;
+  };
+  const expandNow = async (query: string): Promise<Rm3Expansion> => {
     const first = await searchTopK((d) => base.search(query, { k: d }), params.fbDocs, { ties: params.ties });
     const weights = feedbackWeights(first, base.scoreKind);
     const vectors = await Promise.all(first.map((h) => docVector(index.docs.indexOf(h.id))));
@@ -155,6 +180,7 @@ export function createRm3Retriever(base: SparseRetriever, params: Rm3Params): Rm
     return {
       feedback: first.map((h, i) => ({ id: h.id, score: h.score, weight: weights[i] })),
       terms: interpolate(queryModel(index.analyzer.tokens(query)), rm, params.originalQueryWeight),
+      feedbackTerms: rm.filter(([, w]) => w > 0).length,
     };
   };
 

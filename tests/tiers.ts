@@ -97,6 +97,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'tests/cli/model-file-and-server.test.ts',
   'tests/cli/paper-schemas.test.ts',
   'tests/cli/reproduce.test.ts',
+  'tests/cli/rm3-no-feedback.test.ts',
   'tests/cli/run-offline-modules.test.ts',
   'tests/cli/run.test.ts',
   'tests/cli/search-rm3-threads-topics.test.ts',

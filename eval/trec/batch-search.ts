@@ -17,6 +17,7 @@ import { searchOnWorkers, type SearchSource } from './search-workers.js';
 import { searchTopKCut } from '../../retrieval/top-k.js';
 import { queriesCutNote } from '../../retrieval/dense-query-cut.js';
 import { querySourceNote } from '../../retrieval/dense-query-source.js';
+import { gainedNoFeedbackTerm, noFeedbackNote } from '../../retrieval/rm3-no-feedback.js';
 
 export interface BatchSearchOptions {
   k: number;
@@ -80,6 +81,8 @@ export interface BatchSearchResult {
   queriesCut?: string;
   /** Dense or hybrid: the queries were embedded by another source than the index's passages (retrieval/dense-query-source.ts). */
   querySource?: string;
+  /** RM3: "N of M topics gained no RM3 feedback term …" (retrieval/rm3-no-feedback.ts), when any did: their ranking is the base method's. */
+  rm3NoFeedback?: string;
   /** With `mappedK`: the topics whose `k` hits mapped to fewer than `mappedK` (count, the first 10, the fewest any got); absent when none did. */
   mappedShort?: { count: number; examples: string[]; fewest: number };
 }
@@ -93,6 +96,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
   const keepRun = opts.keepRun ?? true;
   const times: number[] = [];
   const empty: string[] = [];
+  const noFeedback: string[] = [];
   const short: string[] = [];
   let fewest = Infinity;
   let hits = 0;
@@ -100,7 +104,8 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
   const now = opts.now ?? (() => performance.now());
   const w0 = now();
   let s0 = w0;
-  const take = async (t: Topic, found: Hit[], ms: number, cut: boolean) => {
+  const take = async (t: Topic, found: Hit[], ms: number, cut: boolean, gainedNoTerm: boolean | undefined) => {
+    if (gainedNoTerm) noFeedback.push(t.id);
     const tied = applyTies(found, opts.ties);
     const res = opts.mapHits ? opts.mapHits(tied) : tied;
     // the cut at k left a hit out, and fewer were kept: the cut decided the list (a document ranked past them is missing)
@@ -126,7 +131,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
         opts.source!,
         topics,
         { threads, k: opts.k, approx: opts.approx, ties: opts.ties, signal: opts.signal, onStarted: () => (s0 = now()) },
-        (i, found, ms, cut) => take(topics[i], found, ms, cut),
+        (i, found, ms, cut, gainedNoTerm) => take(topics[i], found, ms, cut, gainedNoTerm),
       );
     else
       for (const t of topics) {
@@ -142,7 +147,8 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
             who: `retriever ${retriever.method}, topic "${t.id}"`,
           },
         );
-        await take(t, found, now() - t0, cut);
+        const ms = now() - t0;
+        await take(t, found, ms, cut, await gainedNoFeedbackTerm(retriever, t.text));
       }
   } catch (e) {
     // stopped (an error, Ctrl-C): no run file of part of the topics; an earlier one at that path stays
@@ -153,6 +159,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
   // the queries the model read only in part: counted as searched here, or over the topics when worker threads searched them
   const queriesCut = queriesCutNote(retriever, threads > 1 ? topics.map((t) => t.text) : undefined);
   const querySource = querySourceNote(retriever);
+  const rm3NoFeedback = noFeedbackNote(noFeedback, topics.length);
   const sorted = times.slice().sort((a, b) => a - b);
   const totalMs = times.reduce((s, x) => s + x, 0);
   return {
@@ -174,6 +181,7 @@ export async function batchSearch(retriever: Retriever, topics: readonly Topic[]
     ...(opts.runFile ? { runFile: opts.runFile } : {}),
     ...(queriesCut ? { queriesCut } : {}),
     ...(querySource ? { querySource } : {}),
+    ...(rm3NoFeedback ? { rm3NoFeedback } : {}),
     ...(short.length ? { mappedShort: { count: short.length, examples: short.slice(0, 10), fewest } } : {}),
   };
 }

@@ -195,6 +195,10 @@ export async function evalTopicsOnIndex(opts: TopicsIndexEvalOptions): Promise<T
       opts.onRanked?.(method, scores.ranked(e.perTopic), e);
       if (b.queriesCut) warnings.push(`${method}: ${b.queriesCut}`);
       if (b.querySource) warnings.push(`${method}: ${b.querySource}`);
+      if (b.rm3NoFeedback) {
+        warnings.push(`${method}: ${b.rm3NoFeedback}`);
+        log.warn(`eval retrieval ${method}: ${b.rm3NoFeedback}`);
+      }
       // documents a topic fewer than the header's depth because the passage hits ran out of documents
       const short = passageHitsShortNote(b.mappedShort, b.topics, depth, passageHits ?? depth);
       if (short) {

@@ -26,7 +26,7 @@ export interface SearchSource {
 
 type Out =
   | { type: 'ready'; method: string }
-  | { type: 'hits'; i: number; hits: Hit[]; cut: boolean; ms: number }
+  | { type: 'hits'; i: number; hits: Hit[]; cut: boolean; ms: number; noFeedback?: boolean }
   | { type: 'error'; i?: number; code?: ErrorCode; message: string; details?: Record<string, unknown> };
 
 /** Topics a worker may be ahead of the one handed on last (see `window`). */
@@ -36,7 +36,7 @@ const toError = (m: Extract<Out, { type: 'error' }>): Error =>
   m.code ? new LexcaseError(m.code, m.message, m.details ?? {}) : new Error(`batch-search worker failed: ${m.message}`);
 
 /**
- * Search every topic on `threads` workers; `onTopic(i, hits, ms)` is called in topic order (i =
+ * Search every topic on `threads` workers; `onTopic(i, hits, ms, cut, noFeedback)` is called in topic order (i =
  * 0, 1, …), awaited before the next. Resolves when all are done; rejects on the first error (a
  * worker's LexcaseError keeps its code and message), after stopping the workers.
  */
@@ -44,14 +44,14 @@ export async function searchOnWorkers(
   source: SearchSource,
   topics: readonly Topic[],
   o: { threads: number; k: number; approx?: ApproxOptions; ties?: TieMode; signal?: AbortSignal; onStarted?: () => void },
-  onTopic: (i: number, hits: Hit[], ms: number, cut: boolean) => Promise<void> | void,
+  onTopic: (i: number, hits: Hit[], ms: number, cut: boolean, noFeedback: boolean) => Promise<void> | void,
 ): Promise<void> {
   const n = Math.max(1, Math.min(o.threads, topics.length));
   const options = { ...(source.retrieverOptions ?? {}) };
   // one query thread a worker (the workers are the parallelism), for a method that has query threads
   if (options.threads === undefined && methodOptionKeys(source.method).includes('threads')) options.threads = 0;
   const workers: Worker[] = [];
-  const done = new Map<number, { hits: Hit[]; ms: number; cut: boolean }>();
+  const done = new Map<number, { hits: Hit[]; ms: number; cut: boolean; noFeedback: boolean }>();
   // Topics handed out but not yet handed on stay at most this many: results a slow `onTopic` (the
   // run file, the scoring) has not taken wait in memory, and with no bound the workers ran ahead
   // until nearly every topic's hits waited here (4,000 topics × 1,000 hits: a heap over 60 MB).
@@ -88,7 +88,7 @@ export async function searchOnWorkers(
           while (!failed && done.has(emitted)) {
             const r = done.get(emitted)!;
             done.delete(emitted);
-            await onTopic(emitted, r.hits, r.ms, r.cut);
+            await onTopic(emitted, r.hits, r.ms, r.cut, r.noFeedback);
             emitted++;
             while (idle.length && next - emitted < window) give(idle.shift()!);
           }
@@ -112,7 +112,7 @@ export async function searchOnWorkers(
             for (const x of workers) give(x);
             return;
           }
-          done.set(m.i, { hits: m.hits, ms: m.ms, cut: m.cut });
+          done.set(m.i, { hits: m.hits, ms: m.ms, cut: m.cut, noFeedback: m.noFeedback === true });
           give(w);
           void emit();
         });

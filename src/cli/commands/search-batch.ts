@@ -159,9 +159,11 @@ export async function runBatchSearch(query: string | undefined, flags: BatchSear
     ...(note ? { note } : {}),
     ...(r.queriesCut ? { queriesCut: r.queriesCut } : {}),
     ...(r.querySource ? { querySource: r.querySource } : {}),
+    ...(r.rm3NoFeedback ? { rm3NoFeedback: r.rm3NoFeedback } : {}),
     ...(passageHitsShort ? { passageHitsShort } : {}),
   };
   if (r.queriesCut) log.warn(`search ${r.method}: ${r.queriesCut}`);
+  if (r.rm3NoFeedback) log.warn(`search ${r.method}: ${r.rm3NoFeedback}`);
   output(g, summary, () =>
     [
       `${r.topics} topics · ${r.method}${approx ? ` · ${describeApprox(approx)}` : ''}${aggregate ? ` · ${aggregate.strategy} over ${aggregate.passageHits} passages a topic (documents by ${aggregate.docIds})` : ''} · k ${k} → ${r.hits} run lines in ${flags.runFile} (tag ${r.tag})`,

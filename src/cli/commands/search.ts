@@ -98,7 +98,11 @@ export function register(program: Command): void {
         // dense / hybrid: queries embedded by another source than the passages (warned on stderr as the index opened)
         const querySource = (await import('../../../retrieval/dense-query-source.js')).querySourceNote(retriever);
         // RM3: the expanded query the hits were ranked by (its first stage is searched again; deterministic).
-        const expansion: Rm3Term[] | undefined = 'expand' in retriever ? (await (retriever as Rm3Retriever).expand(query)).terms : undefined;
+        const expanded = 'expand' in retriever ? await (retriever as Rm3Retriever).expand(query) : undefined;
+        const expansion: Rm3Term[] | undefined = expanded?.terms;
+        // RM3 that added no feedback term ranks as the base method: said, so the same hits do not read as chance
+        const rm3NoFeedback = expanded && (await import('../../../retrieval/rm3-no-feedback.js')).queryNoFeedbackNote(expanded);
+        if (rm3NoFeedback) log.warn(`search ${retriever.method}: ${rm3NoFeedback}`);
         if (flags.explain && !retriever.explain) throw errors.usage(`method "${flags.method}" has no --explain`);
         const rows: Array<Hit & { title?: string; source?: string; text: string; explanation?: Explanation }> = [];
         for (const h of hits) {
@@ -115,6 +119,7 @@ export function register(program: Command): void {
             k: flags.k,
             ...(approx ? { approximate: approx } : {}),
             ...(expansion ? { expansion } : {}),
+            ...(rm3NoFeedback ? { rm3NoFeedback } : {}),
             ms,
             ...(note ? { note } : {}),
             ...(queryCut ? { queryCut } : {}),
