@@ -1,7 +1,7 @@
 /**
  * RM3 topics that gained no feedback term (retrieval/rm3-no-feedback.ts). Anserini's rule keeps a
- * feedback term only if it is in at most 10 % of the documents; on a toy corpus of 34 passages,
- * four "filler" passages hold only terms in more than that share, so a topic that finds only them
+ * feedback term only if it is in at most 10 % of the documents; on a toy corpus of 34 passages
+ * (tests/support/rm3-filler-corpus.ts), four "filler" passages hold only terms in more than that share, so a topic that finds only them
  * gains no term and its expanded query ranks as bm25 does. Before, `search --topics --rm3` and
  * `eval retrieval --rm3` gave such topics the base figures with no word; now a batch (on the calling
  * thread or on worker threads), a question-set evaluation and one query each name them. A topic
@@ -16,24 +16,15 @@ import type { Question } from '../corpora/types.js';
 import { closeSparseIndexes, openRetriever } from './open.js';
 import type { Rm3Retriever } from './rm3.js';
 import { queryNoFeedbackNote } from './rm3-no-feedback.js';
+import { FILLER_PASSAGES, FILLER_TOPICS } from '../tests/support/rm3-filler-corpus.js';
 
 const tmp = tempDir('lexcase-rm3-nofb-');
 const dir = `${tmp.dir}/idx`;
-// 30 passages with a term of their own (1 of 34 documents: a candidate) and 4 of shared terms only
-// ("filler": 4 of 34 = 11.8 %, "shared": all, "even"/"odd": half), in more than 10 % of the documents.
-const passages = [
-  ...Array.from({ length: 30 }, (_, i) => ({ id: `p${String(i).padStart(2, '0')}`, text: `shared ${i % 2 ? 'odd' : 'even'} uniq${i}` })),
-  ...Array.from({ length: 4 }, (_, i) => ({ id: `f${i}`, text: `filler shared ${i % 2 ? 'odd' : 'even'} filler` })),
-];
-const topics = [
-  { id: 't-uniq', text: 'uniq3 shared' },
-  { id: 't-filler', text: 'filler' },
-  { id: 't-none', text: 'nothinghere' },
-  { id: 't-shared', text: 'shared even' },
-];
+// one topic finds only the four filler passages, whose terms are each in more than 10 % of the documents
+const topics = [...FILLER_TOPICS.slice(0, 2), { id: 't-none', text: 'nothinghere' }, FILLER_TOPICS[2]];
 
 beforeAll(async () => {
-  await buildIndex(fromArray(passages.map((p) => ({ ...p, source: 'toy' }))), { out: dir, corpusName: 'toy', workers: 0 });
+  await buildIndex(fromArray(FILLER_PASSAGES.map((p) => ({ ...p, source: 'toy' }))), { out: dir, corpusName: 'toy', workers: 0 });
 }, 60_000);
 afterAll(async () => {
   await closeSparseIndexes();

@@ -1,7 +1,7 @@
 /**
  * RM3 queries that gained no feedback term. Anserini's rule keeps as a feedback term only one in at
  * most 10 % of the documents (rm3-params.ts RM3_MAX_DF_SHARE) and, under filterTerms, of
- * [a-z0-9]{2,20}; on a small corpus (10 passages or fewer: every term is in at least one) or one of
+ * [a-z0-9]{2,20}; on a small corpus (under 10 passages: every term is in at least one, over 10 %) or one of
  * shared vocabulary, no term of the feedback documents may qualify. The expanded query is then the
  * original query alone and ranks as the base method does, so a `--rm3` run's figures are the base
  * run's. The figures are right (the rule is Anserini's); a batch or evaluation says how many of its
@@ -12,12 +12,15 @@
 import type { Retriever } from './types.js';
 import type { Rm3Expansion, Rm3Retriever } from './rm3.js';
 
-/** For an RM3 retriever: whether `query`'s expansion had feedback documents but no feedback term; undefined for any other retriever. */
-export async function gainedNoFeedbackTerm(retriever: Retriever, query: string): Promise<boolean | undefined> {
+/** For an RM3 retriever whose expansion of `query` had feedback documents but no feedback term: the note saying so (queryNoFeedbackNote); else undefined. */
+export async function noFeedbackOf(retriever: Retriever, query: string): Promise<string | undefined> {
   if (!('expand' in retriever)) return undefined;
   // the expansion the search just used (rm3.ts keeps the last queries' expansions): no second first stage
-  return queryNoFeedbackNote(await (retriever as Rm3Retriever).expand(query)) !== undefined;
+  return queryNoFeedbackNote(await (retriever as Rm3Retriever).expand(query));
 }
+
+/** Whether `query`'s RM3 expansion gained no feedback term (noFeedbackOf); false for any other retriever. */
+export const gainedNoFeedbackTerm = async (retriever: Retriever, query: string): Promise<boolean> => (await noFeedbackOf(retriever, query)) !== undefined;
 
 const WHY =
   "every term of the feedback documents is in more than 10% of the documents (Anserini's rule) or is not of [a-z0-9]{2,20}, " +

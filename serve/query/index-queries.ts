@@ -10,6 +10,7 @@ import { findEvidence, type EvidenceResult } from '../../agents/case/find-eviden
 import { errors, LexcaseError } from '../../core/errors.js';
 import { queryCutNote } from '../../retrieval/dense-query-cut.js';
 import { querySourceNote } from '../../retrieval/dense-query-source.js';
+import { noFeedbackOf } from '../../retrieval/rm3-no-feedback.js';
 import { searchFiltered } from '../../retrieval/filtered-search.js';
 import type { OpenedIndex } from '../../retrieval/open-index.js';
 import type { Rm3Term } from '../../retrieval/rm3.js';
@@ -62,6 +63,7 @@ export async function searchPassages(
   note?: string;
   queryCut?: string;
   querySource?: string;
+  rm3NoFeedback?: string;
 }> {
   checkMethod(ix, q.method);
   if (q.sources?.length) checkSources(ix, q.sources);
@@ -81,15 +83,18 @@ export async function searchPassages(
   const source = querySourceNote(retriever);
   const queryCut = { ...(cut ? { queryCut: cut } : {}), ...(source ? { querySource: source } : {}) };
   // Tied hits in the order of `search --topics` and eval (trec_eval's: retrieval/top-k.ts), the top k of any deeper search; the filtered search reads the same ranking.
-  if (!q.sources?.length)
-    return {
-      method: retriever.method,
-      hits: await withText(await printedRun(retriever, q.query, q.k)),
-      ...queryCut,
-    };
+  // RM3 whose expansion gained no feedback term ranks as the base method (retrieval/rm3-no-feedback.ts), as `search --json` says it
+  const rm3 = async () => {
+    const none = await noFeedbackOf(retriever, q.query);
+    return none ? { rm3NoFeedback: none } : {};
+  };
+  if (!q.sources?.length) {
+    const hits = await withText(await printedRun(retriever, q.query, q.k));
+    return { method: retriever.method, hits, ...queryCut, ...(await rm3()) };
+  }
   const { mask, count } = ix.docs.sourceMask(q.sources);
   const r = await searchFiltered(retriever, q.query, q.k, { size: ix.docs.size, kept: count, indexOf: ix.docs.indexOf, keeps: (i) => mask[i] === 1 });
-  return { method: retriever.method, hits: await withText(r.hits), ...(r.note ? { note: r.note } : {}), ...queryCut };
+  return { method: retriever.method, hits: await withText(r.hits), ...(r.note ? { note: r.note } : {}), ...queryCut, ...(await rm3()) };
 }
 
 /** Every name must be a source of the index: a misspelt one would keep nothing, and say nothing. */

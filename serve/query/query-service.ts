@@ -182,6 +182,7 @@ export async function openQueryService(opts: QueryServiceOptions): Promise<Query
         ...(r.note ? { note: r.note } : {}),
         ...(r.queryCut ? { queryCut: r.queryCut } : {}),
         ...(r.querySource ? { querySource: r.querySource } : {}),
+        ...(r.rm3NoFeedback ? { rm3NoFeedback: r.rm3NoFeedback } : {}),
       };
     },
 

@@ -180,6 +180,12 @@ export const searchOutput = z.object({
     .describe(
       "dense, or hybrid's dense component: the query was embedded by another endpoint or model folder than the index's passage vectors (LEXCASE_EMBED_BASE_URL naming another server), so its scores mean little; as `lexcase search --json` says it",
     ),
+  rm3NoFeedback: z
+    .string()
+    .optional()
+    .describe(
+      "with rm3: the expansion gained no feedback term (every term of the feedback passages is in more than 10% of the index's passages, Anserini's rule), so the hits are the base method's; as `lexcase search --json` says it",
+    ),
 });
 
 export const termScore = z.object({

@@ -1,6 +1,6 @@
 /**
  * RM3 topics that gained no feedback term, as a user meets them: the built `lexcase` in a child
- * process over a 34-passage corpus in which four "filler" passages hold only terms in more than 10 %
+ * process over a 34-passage corpus (tests/support/rm3-filler-corpus.ts) in which four "filler" passages hold only terms in more than 10 %
  * of the documents (Anserini's rule keeps no such term). Before, `search --topics --rm3` and
  * `eval retrieval --topics --rm3` gave the topic that found only them the bm25 figures with no word,
  * exit 0; now the batch (on 2 threads), its --json summary, the evaluation's report and one query's
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, lexcase } from '../support/spawn-cli.js';
+import { FILLER_TOPICS, fillerJsonl } from '../support/rm3-filler-corpus.js';
 
 let dir: string;
 const NOTE = /1 of 3 topics gained no RM3 feedback term \(e\.g\. t-filler\): every term of the feedback documents is in more than 10% of the documents/;
@@ -18,12 +19,8 @@ const NOTE = /1 of 3 topics gained no RM3 feedback term \(e\.g\. t-filler\): eve
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'lexcase-cli-rm3-nofb-'));
-  const passages = [
-    ...Array.from({ length: 30 }, (_, i) => ({ id: `p${String(i).padStart(2, '0')}`, text: `shared ${i % 2 ? 'odd' : 'even'} uniq${i}` })),
-    ...Array.from({ length: 4 }, (_, i) => ({ id: `f${i}`, text: `filler shared ${i % 2 ? 'odd' : 'even'} filler` })),
-  ];
-  writeFileSync(join(dir, 'p.jsonl'), `${passages.map((p) => JSON.stringify(p)).join('\n')}\n`);
-  writeFileSync(join(dir, 't.tsv'), 't-uniq\tuniq3 shared\nt-filler\tfiller\nt-shared\tshared even\n');
+  writeFileSync(join(dir, 'p.jsonl'), fillerJsonl());
+  writeFileSync(join(dir, 't.tsv'), FILLER_TOPICS.map((t) => `${t.id}\t${t.text}\n`).join(''));
   writeFileSync(join(dir, 'q.txt'), 't-uniq 0 p03 1\nt-filler 0 f0 1\nt-shared 0 p00 1\n');
   const b = await lexcase(['-q', 'index', 'build', 'p.jsonl', '--out', 'idx'], { cwd: dir });
   expect(b.code, b.stderr).toBe(0);
