@@ -32,6 +32,7 @@ import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../indexer/manifest-format
 import { VERSION } from '../../core/version.js';
 import { openRetriever } from '../../retrieval/open.js';
 import { rm3Params, withRm3Ties } from '../../retrieval/rm3-params.js';
+import { gainedNoFeedbackTerm, noFeedbackNote } from '../../retrieval/rm3-no-feedback.js';
 import { applyTies, type TieMode } from '../trec/anserini-ties.js';
 import { measureValue, parseMeasures } from '../trec/measures.js';
 import { trecOrder } from '../trec/order.js';
@@ -196,10 +197,12 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   // the tag rule of `search --topics` (batch-search.ts): the retriever's method, bm25+rm3 for RM3
   const writer = new TrecRunWriter(join(o.runDir, 'run.txt'), `lexcase-${retriever.method}`, digits);
   const lengths: number[] = [];
+  const noFeedback: string[] = [];
   try {
     for (const t of items) {
       const hitsOf = await search(t);
       lengths.push(hitsOf.length);
+      if (await gainedNoFeedbackTerm(retriever, t.text)) noFeedback.push(t.id);
       await writer.add(t.id, hitsOf);
     }
   } catch (e) {
@@ -210,5 +213,8 @@ export async function runTrecGridRun(o: TrecRunOptions): Promise<RunExperimentRe
   // a measure cut deeper than the hits searched counts only those (run-depth.ts): said now, and in the table's notes
   const cut = runCut(lengths, measures, hits);
   if (cut) log.warn(`run ${basename(o.runDir)}: ${runCutText(cut, 'the run', (k) => `the recipe's "hits": ${k}`)}`);
+  // RM3: topics whose expansion gained no feedback term rank as the base method (retrieval/rm3-no-feedback.ts)
+  const rm3 = noFeedbackNote(noFeedback, items.length);
+  if (rm3) log.warn(`run ${basename(o.runDir)}: ${rm3}`);
   return result;
 }
