@@ -10,7 +10,7 @@
  */
 import { log } from '../core/log.js';
 import { olderVectorSources, vectorSource } from '../indexer/embed/vector-source.js';
-import type { EmbedderSpec } from '../indexer/embed/types.js';
+import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
 import type { Retriever } from './types.js';
 
 /** This process's query-vector source where it differs from the index's recorded one (warned), else undefined. */
@@ -23,6 +23,27 @@ export async function differingQuerySource(recorded: string | undefined, spec: P
       'Give the endpoint or model folder the index was built with (LEXCASE_EMBED_BASE_URL, --model-dir; `lexcase index info` shows it), or rebuild the dense index.',
   );
   return now;
+}
+
+/**
+ * The model the endpoint's replies name for this process's queries, where the index recorded the
+ * names its passages' replies gave (dense section `servedModels`) and this one is not among them
+ * (warned), else undefined. The endpoint and the model asked for are the same, so differingQuerySource
+ * sees nothing, yet a server that embeds with the model it has loaded (LM Studio, a proxy) has
+ * another one loaded now. Known from the dimension probe the openai embedder makes as it opens; an
+ * embedder made with `dimensions` given makes none, and is not compared.
+ */
+export function differingServedModel(recorded: readonly string[] | undefined, embedder: Embedder, dir: string): string | undefined {
+  if (!recorded?.length) return undefined; // an older index, or replies that named no model
+  const now = embedder.servedModels?.() ?? [];
+  const other = now.find((m) => !recorded.includes(m));
+  if (other === undefined) return undefined;
+  const theirs = recorded.map((m) => `"${m}"`).join(', ');
+  log.warn(
+    `dense index ${dir}: its passage vectors came from replies naming model ${theirs}, this search's embedding replies name "${other}" (the same endpoint and model asked for); scores between vectors of two models mean little. ` +
+      'Load the model the index was built with on the server, or rebuild the dense index.',
+  );
+  return `the model the endpoint's replies name "${other}" (its passages' replies named ${theirs})`;
 }
 
 /**

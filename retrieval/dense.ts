@@ -24,7 +24,7 @@ import { createEmbedder } from '../indexer/embed/create-embedder.js';
 import { overRecorded } from '../indexer/embed/base-url.js';
 import { denseQueryConfig, denseQueryRule, embedDenseQuery, type DenseQueryRule } from './dense-query.js';
 import { embedderSpecKey, memoQueryVector } from './dense-query-memo.js';
-import { differingQuerySource } from './dense-query-source.js';
+import { differingQuerySource, differingServedModel } from './dense-query-source.js';
 import { countDenseSearch, createQueryCutCounter, queryReadInPart, type DenseQueryUse } from './dense-query-cut.js';
 import { FLAT_MEMORY_MAX_ROWS, flatRanks, flatSearch, loadFlatMatrix, type FlatMatrix } from './dense-flat-memory.js';
 import type { Embedder, EmbedderSpec } from '../indexer/embed/types.js';
@@ -123,7 +123,9 @@ export async function openDenseRetriever(dir: string, opts: DenseOptions = {}): 
     try {
       checkEmbedderMatches(section, embedder, dir);
       // queries embedded by another endpoint or model folder than the passages: warned, recorded in config (dense-query-source.ts)
-      const querySource = opts.embedder ? undefined : await differingQuerySource(section.source, spec, dir);
+      const querySource = opts.embedder
+        ? undefined
+        : ((await differingQuerySource(section.source, spec, dir)) ?? differingServedModel(section.servedModels, embedder, dir));
       const uri = resolveDenseUri(dir, section.uri);
       const db = await connectDense(uri);
       const table = await openDenseTable(db, section.table, uri);

@@ -378,6 +378,13 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
         `dense: ${overWords.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} ${rows === 1 ? 'passage' : 'passages'} ${overWords === 1 ? 'was' : 'were'} longer than the word limit (--max-words ${maxWords}): embedded from ${overWords === 1 ? 'its' : 'their'} first ${maxWords} words${over ? `, which the model reads whole (the ${over.toLocaleString('en-US')} it cuts at its tokens are counted apart)` : ''}`,
       );
 
+    // the model names the endpoint's replies gave (a resumed build: with those its earlier attempt recorded)
+    const earlierServed = done.size ? ((resumeFrom as Partial<DenseSection> | undefined)?.servedModels ?? []) : [];
+    const servedModels = [...new Set([...earlierServed, ...(embedder.servedModels?.() ?? [])])];
+    if (servedModels.length > 1)
+      log.warn(
+        `dense: the embedding endpoint's replies named ${servedModels.length} models while the passages were embedded (${servedModels.map((m) => `"${m}"`).join(', ')}): if it embedded with more than one, their vectors are not comparable; rebuild with --rebuild once it serves one`,
+      );
     const files = await recordDenseTableFiles(dbUri, table);
     const dense: DenseSection = {
       embedder: embedder.provider,
@@ -394,6 +401,7 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
       annThreshold: threshold,
       spec: recordableSpec(spec) as Partial<EmbedderSpec>,
       ...(source ? { source } : {}),
+      ...(servedModels.length ? { servedModels } : {}),
       // unknown where older prebuilt vectors' record has none (their texts were not checked)
       ...(known && known.embeddedTextChecksum === undefined ? {} : { embeddedTextChecksum }),
       ...(maxTokens !== undefined ? { modelMaxTokens: maxTokens, passagesOverModelMaxTokens: over } : {}),

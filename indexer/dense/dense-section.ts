@@ -66,6 +66,12 @@ export interface DenseSection {
   spec: Partial<EmbedderSpec>;
   /** Where the vectors came from beyond the model id (embed/vector-source.ts); absent in older manifests and where the model id says it all. */
   source?: string;
+  /**
+   * openai: the model names the endpoint's replies gave while this build embedded the passages (and
+   * probed the dimension), where they named one (Embedder.servedModels); absent in older manifests.
+   * A search whose replies name another model says its queries came from another source.
+   */
+  servedModels?: string[];
   /** sha256 of the passages' ids and embed texts (title + text) the vectors were made from (embedded-text.ts); absent in older manifests. */
   embeddedTextChecksum?: string;
   /** The most tokens the model reads of a passage (use-lite: 128); absent for other providers and in older manifests. */

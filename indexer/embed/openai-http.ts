@@ -34,6 +34,8 @@ export interface EmbeddingsRequest {
   /** Most bytes of one reply read (decompressed; default 128 MiB); past it the request fails (core/llm/bounded-reply.ts). */
   maxReplyBytes?: number;
   signal?: AbortSignal;
+  /** Called with the model name a reply gives (`model`), where it gives one: the index records the name its passages' replies gave (openai.ts servedModels). */
+  onServed?: (name: string) => void;
 }
 
 export const EMBED_REPLY_SETTING = 'LEXCASE_EMBED_MAX_REPLY_BYTES';
@@ -150,6 +152,7 @@ async function once(r: EmbeddingsRequest, format: EncodingFormat, signal: AbortS
   // A server that embeds with the model it has loaded (LM Studio, a proxy) names it in the reply;
   // the index records the model asked for, so another one is said once per endpoint and model.
   const served = typeof json.model === 'string' ? json.model.trim() : '';
+  if (served) r.onServed?.(served);
   const pair = `${r.url}\u0000${r.model}\u0000${served}`;
   if (served && served !== r.model && !warnedOtherModel.has(pair)) {
     warnedOtherModel.add(pair);

@@ -81,11 +81,16 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
   };
 
   let dimension = spec.dimensions ?? 0;
+  // the model names the replies gave, first first (a server embedding with the model it has loaded names it)
+  const served: string[] = [];
+  const onServed = (name: string) => {
+    if (!served.includes(name)) served.push(name);
+  };
   const run = async (batch: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> => {
     let vecs: Float32Array[];
     try {
       vecs = await requestEmbeddings(
-        { url, apiKey, model, input: batch, dimensions: spec.dimensions, maxRetries: spec.maxRetries ?? 2, timeoutMs, maxReplyBytes, signal },
+        { url, apiKey, model, input: batch, dimensions: spec.dimensions, maxRetries: spec.maxRetries ?? 2, timeoutMs, maxReplyBytes, signal, onServed },
         format,
       );
     } catch (e) {
@@ -113,6 +118,7 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
     get dimension() {
       return dimension;
     },
+    servedModels: () => served.slice(),
     embed(texts: string[], opts: EmbedOptions) {
       const prepared = withPrefix(
         texts.map((t) => truncateWords(t, spec.maxWords)),

@@ -29,6 +29,14 @@ export interface Embedder {
    * model-token-limit.ts).
    */
   readonly tokenLimit?: { maxTokens: number; readsInPart(text: string, kind?: EmbedKind): boolean };
+  /**
+   * openai: the model names the endpoint's replies gave so far (distinct, first first; the dimension
+   * probe at creation is one), where they name one. A server that embeds with the model it has
+   * loaded (LM Studio, a proxy) names it whatever was asked for: the index records its passages'
+   * names (dense section `servedModels`), and a search whose replies name another says so
+   * (retrieval/dense-query-source.ts).
+   */
+  servedModels?(): readonly string[];
   /** Release workers / sessions (optional). */
   close?(): Promise<void>;
 }

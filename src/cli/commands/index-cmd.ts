@@ -242,6 +242,10 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
           `  embedded  ${embeddedTextNote(m.dense)}`,
           // where the vectors came from beyond the model id (an endpoint, a model folder's digest): what a search's "another source" warning points here for
           ...(typeof m.dense.source === 'string' ? [`  vectors   from ${withoutKeyedQueryDigests(m.dense.source)}`] : []),
+          // the model names the endpoint's replies gave as it embedded the passages (a server embedding with the model it has loaded)
+          ...(Array.isArray(m.dense.servedModels) && m.dense.servedModels.length
+            ? [`  served    replies named model ${(m.dense.servedModels as string[]).map((s) => `"${s}"`).join(', ')}`]
+            : []),
           ...(olderDigestNote(dir, m) ? [`  note      ${olderDigestNote(dir, m)}`] : []),
         ]
       : []),
