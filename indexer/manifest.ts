@@ -119,10 +119,19 @@ function embeddedText(d: NonNullable<Manifest['dense']>): Record<string, unknown
   return typeof c === 'string' ? { embeddedTextChecksum: c } : {};
 }
 
-/** What a run records of an index's dense vectors: their settings and, where the manifest records it, their source (embed/vector-source.ts; an older index has none). */
+/**
+ * What a run records of an index's dense vectors: their settings and, where the manifest records
+ * them, their source (embed/vector-source.ts; an older index has none) and the model names the
+ * endpoint's replies gave (`servedModels`: an index rebuilt while the server had another model
+ * loaded is other vectors under the same endpoint and model name).
+ */
 function denseVectors(d: NonNullable<Manifest['dense']>): Record<string, unknown> {
-  const source = (d as { source?: unknown }).source;
-  return { ...denseVectorSettings(d), ...(typeof source === 'string' ? { source } : {}) };
+  const { source, servedModels } = d as { source?: unknown; servedModels?: unknown };
+  return {
+    ...denseVectorSettings(d),
+    ...(typeof source === 'string' ? { source } : {}),
+    ...(Array.isArray(servedModels) && servedModels.length ? { servedModels } : {}),
+  };
 }
 
 /** The settings an index's dense vectors were made with (its recorded spec; none recorded: the provider's defaults, as add-dense.ts reads it). */

@@ -2,7 +2,8 @@
  * A dense index whose passages an OpenAI-compatible server embedded with the model it had loaded,
  * searched after another model was loaded on the same server, under the same endpoint and model
  * name asked for (LM Studio, a proxy: the reply's `model` names what it embedded with). The index
- * records the names its passages' replies gave (dense `servedModels`, shown by `index info`); a
+ * records the names its passages' replies gave (dense `servedModels`, shown by `index info`, and in
+ * what a run records of the index, `indexContent.dense.vectors`); a
  * search whose replies name another warns, and the retriever's config carries it as the query
  * side's source, so the figures' surfaces say it (`eval retrieval` warnings, a `--topics` run's
  * summary, `search --json`). Before, one stderr line said the reply named another model than the
@@ -16,6 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { log } from '../core/log.js';
 import { buildIndex } from '../indexer/build.js';
 import { addDenseIndex } from '../indexer/dense/add-dense.js';
+import { indexContent } from '../indexer/manifest.js';
 import { batchSearch } from '../eval/trec/batch-search.js';
 import { evalTopicsOnIndex } from '../eval/trec/eval-index.js';
 import { parseMeasures } from '../eval/trec/measures.js';
@@ -78,6 +80,8 @@ describe('a dense search whose embedding replies name another model than the pas
   it('the index records the name its passages’ replies gave, and index info shows it', async () => {
     const m = JSON.parse(await readFile(join(index, 'manifest.json'), 'utf8'));
     expect(m.dense.servedModels).toEqual(['model-one-q4']);
+    // what a run records of the index: a rebuild while the server had another model loaded is another index (its resume refused)
+    expect((indexContent(m) as { dense: { vectors: { servedModels?: string[] } } }).dense.vectors.servedModels).toEqual(['model-one-q4']);
     const info = await runCli(['index', 'info', index]);
     expect(info.stdout).toMatch(/^ {2}served {4}replies named model "model-one-q4"$/m);
   });
