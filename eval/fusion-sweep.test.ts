@@ -75,14 +75,14 @@ describe("eval retrieval --sweep-fusion --k past a setting's depth", () => {
     const j = await runCli(['--json', ...args]);
     expect(j.code, j.stderr).toBe(0);
     const out = JSON.parse(j.stdout);
-    expect(out.warnings).toEqual([said]);
+    expect(out.warnings[0]).toBe(said);
     expect(j.stderr).toContain(`eval retrieval --sweep-fusion: ${said}`);
     const human = await runCli(args);
     expect(human.stdout).toContain(`**Warning:** ${said}.`);
     // cutoffs within every depth: nothing said
     const within = await runCli(['--json', ...args.slice(0, -3), '--k', '10,100', '--sweep-fusion']);
     expect(within.code, within.stderr).toBe(0);
-    expect(JSON.parse(within.stdout).warnings).toBeUndefined();
+    expect(JSON.parse(within.stdout).warnings).not.toContainEqual(expect.stringMatching(/beyond the hybrid depth/));
   });
 });
 
@@ -119,5 +119,39 @@ describe('sweepFusion fuses the component runs as printed', () => {
     const hybrid = await openRetriever(join(dir, 'idx'), 'hybrid', { methods: 'bm25,qld', fusion: 'rrf', rrfK: 60, depth: 1 });
     const live = await evalRetrieval({ retriever: hybrid, questions, ks: [1], iterations: 10 });
     expect(live.metrics['recall@1'].estimate).toBeCloseTo(r.settings[0].recall[1], 12);
+  });
+});
+
+describe('eval retrieval --sweep-fusion as the CLI runs it (helper audit)', () => {
+  it('tunes on train unless --split is given; on another split it warns that the figures are in-sample', { timeout: 120_000 }, async () => {
+    // the bundled file's first 40 questions, split by the default seed
+    const qa = join(dir, 'qa40.jsonl');
+    await writeFile(qa, `${bundledLines(BAREXAM_QA).filter(Boolean).slice(0, 40).join('\n')}\n`);
+    const base = ['eval', 'retrieval', '--index', join(dir, 'idx'), '--dataset-file', qa, '--sweep-fusion', '--method', 'bm25,qld'];
+    // before: the command's default split (val, the one reports are read on) was the tuning split, with no word
+    const d = await runCli(['--json', ...base]);
+    expect(d.code, d.stderr).toBe(0);
+    const j = JSON.parse(d.stdout);
+    expect(j.split).toBe('train');
+    expect(j.warnings ?? []).not.toContainEqual(expect.stringMatching(/chosen on the/));
+    const v = await runCli([...base, '--split', 'val']);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout).toMatch(
+      /\*\*Warning:\*\* the setting is chosen on the val split and its figures are of the same \d+ questions: they are the best of \d+ settings there/,
+    );
+    expect(v.stderr).toMatch(/eval retrieval --sweep-fusion: the setting is chosen on the val split/);
+  });
+
+  it('refuses the flags it would drop (--out, --plot, --run-file, --qrels-file, --seed, --iterations) and a single method, writing nothing', async () => {
+    const out = join(dir, 'sweep.json');
+    const r = await runCli(['eval', 'retrieval', '--index', join(dir, 'idx'), '--sweep-fusion', '--method', 'bm25,qld', '--out', out, '--seed', '3']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--out, --seed with --sweep-fusion: the sweep prints its table of Recall@k .* and writes no report/);
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(out)).toBe(false);
+    const one = await runCli(['eval', 'retrieval', '--index', join(dir, 'idx'), '--sweep-fusion', '--method', 'bm25']);
+    expect(one.code).toBe(1);
+    // before: "Reduce of empty array with no initial value"
+    expect(one.stderr).toMatch(/the fusion sweep fuses two or more methods, got only "bm25"/);
   });
 });

@@ -9,6 +9,7 @@
  * then grid order. A fusion default chosen this way is never worse than its best input on the
  * split it was chosen on; `eval retrieval` on val shows whether that holds out of sample.
  */
+import { errors } from '../core/errors.js';
 import { loadQuestions } from '../corpora/registry.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import type { Split } from '../corpora/types.js';
@@ -112,6 +113,9 @@ export async function sweepFusion(opts: {
   const split = opts.split ?? 'train';
   const ks = opts.ks ?? [10, 100];
   const components = opts.components ?? ['bm25', 'qld', 'dense'];
+  // one method has nothing to fuse (before: "Reduce of empty array with no initial value")
+  if (components.length < 2)
+    throw errors.invalidInput('--method', `the fusion sweep fuses two or more methods, got ${components.length === 1 ? `only "${components[0]}"` : 'none'}`);
   const grid = opts.grid ?? defaultFusionGrid(components);
   const questions = (await loadQuestions(opts.dataset ?? 'barexam', split, { seed: opts.splitSeed ?? DEFAULT_SPLIT_SEED, file: opts.datasetFile })).filter(
     (q) => q.goldPassageIds.length > 0,
@@ -175,6 +179,11 @@ export async function sweepFusion(opts: {
       const beyond = cutoffsBeyondDepth('hybrid', d, ks);
       return beyond ? [`the depth=${d} settings' Recall${beyond}`] : [];
     });
+  // the chosen setting's figures are the best of the grid on these very questions: in-sample unless they are the tuning split
+  if (split !== 'train')
+    warnings.push(
+      `the setting is chosen on the ${split} split and its figures are of the same ${questions.length} questions: they are the best of ${grid.length} settings there, not an estimate for new questions (tune on train, then evaluate the chosen setting on ${split} with eval retrieval --method hybrid)`,
+    );
   return { split, n: questions.length, ks, singles, settings, best, ...(warnings.length ? { warnings } : {}) };
 }
 

@@ -28,11 +28,14 @@ export function parseWeights(v: unknown): Record<string, number> | undefined {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
-    const [m, w] = part.split('=');
-    const n = Number(w);
-    if (!m || w === undefined || !Number.isFinite(n))
+    const [m, w, ...more] = part.split('=');
+    // an empty weight (`bm25=`: an unset shell variable) read as 0 and dropped the method; `a=1=2` read as 1
+    const n = w === undefined || w.trim() === '' ? Number.NaN : Number(w);
+    if (!m?.trim() || more.length || !Number.isFinite(n))
       throw errors.invalidInput('weights', `expected method=weight pairs like bm25=0.3,dense=0.7, got "${part}"`);
-    out[m.trim()] = n;
+    const name = m.trim();
+    if (name in out) throw errors.invalidInput('weights', `method "${name}" is given twice (${out[name]} and ${n}); give each method one weight`);
+    out[name] = n;
   }
   return out;
 }

@@ -87,7 +87,7 @@ export function register(program: Command): void {
         )
         .option(
           '--sweep-fusion',
-          'instead: tune hybrid fusion on --split (use train) over --method components (default bm25,qld,dense): print Recall@10/@100 of every setting and the chosen one',
+          'instead: tune hybrid fusion on --split (default train here; another split is warned about: its figures are in-sample) over --method components (default bm25,qld,dense): print Recall@10/@100 of every setting and the chosen one',
         ),
     ),
   ).action(
@@ -109,6 +109,23 @@ export function register(program: Command): void {
         [flags.index, flags.datasetFile],
       );
       if (flags.sweepFusion) {
+        // the sweep prints its table and writes no report, run file, plot or qrels, and has no interval:
+        // these flags were accepted and dropped with exit 0 (helper audit)
+        const unread = (
+          [
+            ['out', '--out'],
+            ['plot', '--plot'],
+            ['runFile', '--run-file'],
+            ['qrelsFile', '--qrels-file'],
+            ['seed', '--seed'],
+            ['iterations', '--iterations'],
+          ] as const
+        ).filter(([k]) => cmd.getOptionValueSource(k) === 'cli');
+        if (unread.length)
+          throw errors.usage(
+            `${unread.map(([, f]) => f).join(', ')} with --sweep-fusion: the sweep prints its table of Recall@k (--json for it whole) and writes no report, run file, plot or qrels, and has no bootstrap, so ${unread.length === 1 ? 'it does' : 'they do'} nothing there`,
+            'leave it out, or evaluate the chosen setting with eval retrieval --method hybrid and those flags',
+          );
         const { sweepFusion, formatFusionSweep } = await import('../../../eval/fusion-sweep.js');
         const explicit = cmd.getOptionValueSource('method') === 'cli';
         // the sweep writes no file: Ctrl-C / SIGTERM says so and exits 130 / 143, as `eval run`
@@ -117,7 +134,8 @@ export function register(program: Command): void {
           index: flags.index,
           components: explicit ? flags.method : undefined,
           dataset: flags.dataset,
-          split: parseSplit(flags.split),
+          // train unless --split is given (the CLI's default split, val, is the one reports are read on)
+          split: cmd.getOptionValueSource('split') === 'cli' ? parseSplit(flags.split) : 'train',
           splitSeed: flags.splitSeed,
           datasetFile: flags.datasetFile,
           ks: cmd.getOptionValueSource('k') === 'cli' ? ks : undefined,
