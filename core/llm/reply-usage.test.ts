@@ -45,6 +45,30 @@ describe('token usage of a completion is read as numbers', () => {
   });
 });
 
+describe('a total_tokens below prompt + completion (helper audit)', () => {
+  it('is raised to their sum, so the per-step tally and budget count what the run meter counts; one warning', async () => {
+    srv = await startScriptedServer([
+      { raw: completion(1, { prompt_tokens: 100, completion_tokens: 10, total_tokens: 50 }) },
+      { raw: completion(2, { prompt_tokens: 100, completion_tokens: 10, total_tokens: 50 }) },
+    ]);
+    const stderr: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr.push(String(chunk));
+      return true;
+    });
+    const usage = new UsageMeter();
+    const model = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'm', apiKey: 'k', maxRetries: 0, cacheDir: false }), { usage });
+    const replies: AIMessage[] = [];
+    for (const q of ['1', '2']) replies.push((await model.invoke([new HumanMessage(q)])) as AIMessage);
+    // before: 50 a step (the budget and CASE's stage rows) against 110 in the run's meter
+    expect(replies.map((r) => spentTokens(r))).toEqual([110, 110]);
+    expect(tokensOf(replies)).toBe(220);
+    expect(usage.snapshot()).toMatchObject({ input: 200, output: 20, total: 220 });
+    const warned = stderr.filter((l) => /total_tokens 50 below its prompt_tokens \+ completion_tokens \(100 \+ 10\): counted as 110/.test(l));
+    expect(warned).toHaveLength(1);
+  });
+});
+
 /** The counts a reply stored by a lexcase before reply-usage.ts kept for a server sending strings: LangChain's 0 + "449". */
 const OLD_STRING_COUNTS = { input_tokens: '0449', output_tokens: '010', total_tokens: '0459' };
 

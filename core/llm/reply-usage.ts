@@ -61,7 +61,7 @@ export function storedCounts<T>(counts: T, kind: keyof typeof STORED_FIELDS): T 
   return u as T;
 }
 
-/** Rewrites `body.usage` in place: counts as numbers, `total_tokens` = prompt + completion when missing. */
+/** Rewrites `body.usage` in place: counts as numbers, `total_tokens` = prompt + completion when missing or below them. */
 export function normaliseUsage(body: unknown): void {
   const usage = (body as { usage?: unknown } | null)?.usage;
   if (!usage || typeof usage !== 'object') return;
@@ -69,6 +69,18 @@ export function normaliseUsage(body: unknown): void {
   const bad = countFields(u, FIELDS);
   const { prompt_tokens: p, completion_tokens: c } = u as { prompt_tokens?: number; completion_tokens?: number };
   if (u.total_tokens === undefined && (p !== undefined || c !== undefined)) u.total_tokens = (p ?? 0) + (c ?? 0);
+  // a total below prompt + completion (no real reply costs less than its parts): the per-step and per-stage
+  // tallies and a --max-tokens budget read the total, the run's meter the parts, so the two disagreed
+  // (CASE's stage rows summed below its total, with an "other" row for the gap) and a budget ran long
+  else if (typeof u.total_tokens === 'number' && u.total_tokens < (p ?? 0) + (c ?? 0)) {
+    const given = u.total_tokens;
+    u.total_tokens = (p ?? 0) + (c ?? 0);
+    warnOnce(
+      'llm.totalBelow',
+      () =>
+        `the LLM endpoint reported total_tokens ${given} below its prompt_tokens + completion_tokens (${p ?? 0} + ${c ?? 0}): counted as ${u.total_tokens}, their sum, wherever tokens are counted`,
+    );
+  }
   if (bad.length)
     warnOnce(
       'llm.notNumber',
