@@ -26,6 +26,7 @@ import { errors, isLexcaseError } from '../errors.js';
 import { log } from '../log.js';
 import { countRepairs, describeRepair, repairBounds, type BoundRepair } from './bound-repair.js';
 import { rejectReply } from './cache-validation.js';
+import { conflictingKey, conflictingKeyMessage } from './json-duplicate-keys.js';
 import { jsonSchemaFor } from './json-schema.js';
 import { withCall, type CallScope } from './record-replay.js';
 import { countTextOtherAnswer, otherAnswerBeside, reasoningOf, type Beside } from './text-beside-call.js';
@@ -88,8 +89,9 @@ export function extractJson(reply: string): unknown {
         : 'no JSON object found in the reply (only a <think> reasoning block that was never closed: cut off at the token limit?)',
     );
   try {
-    return JSON.parse(text.trim());
-  } catch {
+    return parseJsonAnswer(text.trim());
+  } catch (e) {
+    if (e instanceof ConflictingKeyError) throw e;
     /* not JSON as a whole */
   }
   const found: JsonSlice[] = [];
@@ -100,8 +102,9 @@ export function extractJson(reply: string): unknown {
     outside += `${text.slice(from, m.index)}\n`;
     from = (m.index ?? 0) + m[0].length;
     try {
-      found.push({ json: JSON.parse(m[1].trim()) });
-    } catch {
+      found.push({ json: parseJsonAnswer(m[1].trim()) });
+    } catch (e) {
+      if (e instanceof ConflictingKeyError) throw e;
       found.push(...jsonSlices(m[1]));
     }
   }
@@ -115,6 +118,17 @@ export function extractJson(reply: string): unknown {
     throw new Error(`the reply holds ${distinct.size} different JSON objects (a draft and a revision?): none is taken for the answer`);
   if (read.length) return read[0].json;
   throw new Error('no JSON object found in the reply');
+}
+
+/** A reply whose object names one key twice with different values (json-duplicate-keys.ts): refused, never read as either. */
+class ConflictingKeyError extends Error {}
+
+/** JSON.parse of `text`, refusing an object that names one key twice with different values (JSON.parse keeps the last silently). */
+function parseJsonAnswer(text: string): unknown {
+  const value = JSON.parse(text) as unknown;
+  const c = conflictingKey(text);
+  if (c) throw new ConflictingKeyError(conflictingKeyMessage(c));
+  return value;
 }
 
 /** The JSON value of `text` (extractJson), or undefined where it holds none or several. */
@@ -181,8 +195,9 @@ function jsonSlices(t: string): JsonSlice[] {
     }
     const slice = t.slice(start, end + 1);
     try {
-      out.push({ json: JSON.parse(slice), at: [start, end + 1] });
-    } catch {
+      out.push({ json: parseJsonAnswer(slice), at: [start, end + 1] });
+    } catch (e) {
+      if (e instanceof ConflictingKeyError) throw e;
       if (/"\s*:/.test(slice)) out.push({ malformed: slice, at: [start, end + 1] });
     }
     const next = t.slice(end + 1).search(/[[{]/);
@@ -336,9 +351,9 @@ function requestOptions(
   };
 }
 
-type Reply = BaseMessage & { tool_calls?: { name: string; args: unknown }[]; invalid_tool_calls?: InvalidToolCall[] };
+type Reply = BaseMessage & { tool_calls?: { name: string; args: unknown; id?: string }[]; invalid_tool_calls?: InvalidToolCall[] };
 /** `content`: a forced call's reply text beside the call (reasoning dropped), checked for another answer (text-beside-call.ts). */
-type ReadReply = { json?: unknown; text: string; invalid?: InvalidToolCall; several?: number; content?: string; refusal?: string };
+type ReadReply = { json?: unknown; text: string; invalid?: InvalidToolCall; several?: number; content?: string; refusal?: string; conflict?: string };
 
 /** The refusal a reply carries (OpenAI's `message.refusal`, kept by chat-openai.ts), if any. */
 export function refusalOf(reply: BaseMessage): string | undefined {
@@ -366,11 +381,21 @@ function readReply(reply: Reply, mode: StructuredOutputMode, name: string): Read
     const call = calls[0];
     const distinct = new Set(calls.map((c) => JSON.stringify(c.args))).size;
     if (call && distinct > 1) return { text: calls.map((c) => JSON.stringify(c.args)).join('\n'), several: distinct };
+    const raw = call && rawArguments(reply, call.id);
+    const conflict = raw === undefined ? undefined : conflictingKey(raw);
+    if (raw !== undefined && conflict) return { text: raw, conflict: conflictingKeyMessage(conflict) };
     if (call) return { json: call.args, text: JSON.stringify(call.args), content: withoutReasoning(messageText(reply)) };
     const bad = reply.invalid_tool_calls?.[0];
     if (bad) return { text: bad.args ?? '', invalid: { name: bad.name, args: bad.args, error: bad.error } };
   }
   return { text: messageText(reply) };
+}
+
+/** A tool call's arguments as the server sent them (LangChain keeps the raw calls in `additional_kwargs`; its parsed `args` kept a repeated key's last value). */
+function rawArguments(reply: Reply, id: string | undefined): string | undefined {
+  const raw = (reply.additional_kwargs?.tool_calls ?? []) as { id?: string; function?: { arguments?: unknown } }[];
+  const args = raw.find((c) => c?.id === id)?.function?.arguments;
+  return typeof args === 'string' ? args : undefined;
 }
 
 function validate<S extends z.ZodType>(json: unknown, schema: S): z.infer<S> {
@@ -386,6 +411,7 @@ function validate<S extends z.ZodType>(json: unknown, schema: S): z.infer<S> {
 function readValue<S extends z.ZodType>(got: ReadReply, schema: S, what: string): { value: z.infer<S>; repairs: BoundRepair[] } {
   if (got.refusal) throw new Error(refusalText(got.refusal));
   if (got.invalid) throw new Error(`malformed tool-call arguments (${got.invalid.error ?? 'not JSON'})`);
+  if (got.conflict) throw new Error(got.conflict);
   if (got.several) throw new Error(`the reply holds ${got.several} calls with different arguments (a draft and a revision?): none is taken for the answer`);
   const obj = got.json !== undefined ? got.json : extractJson(got.text);
   const checked = validateRepairing(obj, schema);
