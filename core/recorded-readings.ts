@@ -16,7 +16,7 @@ export const RECORDED_READINGS = {
   replyReading: {
     name: 'replyReading',
     current:
-      'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused, a complete one followed by an unclosed one (a revision cut at the token limit) too; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused; identical tool calls in one reply run once',
+      'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused, a complete one followed by an unclosed one (a revision cut at the token limit) too, and one object naming a key twice with different values; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused; identical tool calls in one reply run once',
     older: [
       {
         until: '2026-12-01',
@@ -36,6 +36,13 @@ export const RECORDED_READINGS = {
           'a complete JSON object followed by one the token limit cut (the model revising its answer) was read as the answer: the withdrawn draft scored',
         value:
           'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused; identical tool calls in one reply run once',
+      },
+      {
+        until: '2026-12-05 (second change that day)',
+        changed:
+          'one JSON object naming its answer key twice with different values ({"vote": "B", "vote": "C"}, in the text or a tool call\'s arguments) was read by the last value (JSON.parse\'s rule): the item scored as "C"',
+        value:
+          'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused, a complete one followed by an unclosed one (a revision cut at the token limit) too; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused; identical tool calls in one reply run once',
       },
     ],
   },

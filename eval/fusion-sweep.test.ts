@@ -142,6 +142,50 @@ describe('eval retrieval --sweep-fusion as the CLI runs it (helper audit)', () =
     expect(v.stderr).toMatch(/eval retrieval --sweep-fusion: the setting is chosen on the val split/);
   });
 
+  it("records what reruns it, and each row's flags give the live hybrid's figures (before: equal-weight rows unlabelled, while the hybrid's default weights are not equal)", {
+    timeout: 120_000,
+  }, async () => {
+    const qa = join(dir, 'qa40.jsonl');
+    await writeFile(qa, `${bundledLines(BAREXAM_QA).filter(Boolean).slice(0, 40).join('\n')}\n`);
+    const idx = join(dir, 'idx');
+    const d = await runCli(['--json', 'eval', 'retrieval', '--index', idx, '--dataset-file', qa, '--sweep-fusion', '--method', 'bm25,qld']);
+    expect(d.code, d.stderr).toBe(0);
+    const j = JSON.parse(d.stdout);
+    expect(j).toMatchObject({ kind: 'fusion-sweep', index: idx, dataset: { name: 'barexam', split: 'train', splitSeed: 13, file: qa, n: j.n } });
+    expect(j.dataset.checksum).toMatch(/^[0-9a-f]{64}$/);
+    expect(j.gitSha).toBeTruthy();
+    expect(j.indexContent).toMatchObject({ corpus: 'barexam', passages: 1149, checksum: expect.any(String) });
+    expect(j.components.bm25).toMatchObject({ k1: expect.any(Number), b: expect.any(Number) });
+    expect(j.components.qld).toMatchObject({ mu: expect.any(Number) });
+    // every row names its weights, equal ones too
+    for (const row of j.settings) expect(row.label).toMatch(/ w=bm25:[\d.]+,qld:[\d.]+ /);
+    const equalRrf = j.settings.find((x: { setting: { fusion: string; weights?: unknown } }) => x.setting.fusion === 'rrf' && !x.setting.weights);
+    const equalWeighted = j.settings.find((x: { setting: { fusion: string; weights?: unknown } }) => x.setting.fusion === 'weighted' && !x.setting.weights);
+    for (const row of [j.best, equalRrf, equalWeighted]) {
+      const live = await runCli([
+        '--json',
+        'eval',
+        'retrieval',
+        '--index',
+        idx,
+        '--dataset-file',
+        qa,
+        '--split',
+        'train',
+        '--k',
+        '10,100',
+        ...row.flags.split(' '),
+      ]);
+      expect(live.code, live.stderr).toBe(0);
+      const m = JSON.parse(live.stdout).results[0].metrics;
+      expect(m['recall@10'].estimate, row.label).toBeCloseTo(row.recall[10], 12);
+      expect(m['recall@100'].estimate, row.label).toBeCloseTo(row.recall[100], 12);
+    }
+    const text = await runCli(['eval', 'retrieval', '--index', idx, '--dataset-file', qa, '--sweep-fusion', '--method', 'bm25,qld']);
+    expect(text.stdout).toContain(`(split seed 13; n = ${j.n} questions`);
+    expect(text.stdout).toContain(`\`lexcase eval retrieval --index ${idx} --dataset-file ${qa} --split val ${j.best.flags}\``);
+  });
+
   it('refuses the flags it would drop (--out, --plot, --run-file, --qrels-file, --seed, --iterations) and a single method, writing nothing', async () => {
     const out = join(dir, 'sweep.json');
     const r = await runCli(['eval', 'retrieval', '--index', join(dir, 'idx'), '--sweep-fusion', '--method', 'bm25,qld', '--out', out, '--seed', '3']);
@@ -153,5 +197,21 @@ describe('eval retrieval --sweep-fusion as the CLI runs it (helper audit)', () =
     expect(one.code).toBe(1);
     // before: "Reduce of empty array with no initial value"
     expect(one.stderr).toMatch(/the fusion sweep fuses two or more methods, got only "bm25"/);
+    // the grid sets these (before: a warning that bm25 and qld ignore them)
+    const grid = await runCli([
+      'eval',
+      'retrieval',
+      '--index',
+      join(dir, 'idx'),
+      '--sweep-fusion',
+      '--method',
+      'bm25,qld',
+      '--weights',
+      'bm25=2,qld=1',
+      '--rrf-k',
+      '7',
+    ]);
+    expect(grid.code).toBe(1);
+    expect(grid.stderr).toMatch(/--weights, --rrf-k with --sweep-fusion: the sweep's grid sets every setting's fused methods/);
   });
 });

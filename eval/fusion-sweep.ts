@@ -10,10 +10,14 @@
  * split it was chosen on; `eval retrieval` on val shows whether that holds out of sample.
  */
 import { errors } from '../core/errors.js';
-import { loadQuestions } from '../corpora/registry.js';
+import { shellWord } from '../core/shell-word.js';
+import { VERSION } from '../core/version.js';
+import { datasetChecksum, fileChecksum, loadQuestions } from '../corpora/registry.js';
+import { indexContent, readManifest } from '../indexer/manifest.js';
+import { runGitSha } from './provenance.js';
 import { DEFAULT_SPLIT_SEED } from '../corpora/splits.js';
 import type { Split } from '../corpora/types.js';
-import { fuse, type FusionMethod } from '../retrieval/fusion.js';
+import { defaultFusionWeight, fuse, type FusionMethod } from '../retrieval/fusion.js';
 import { HYBRID_SCORE_DIGITS } from '../retrieval/hybrid.js';
 import { shareOptions } from '../retrieval/method-options.js';
 import { openRetriever } from '../retrieval/open.js';
@@ -37,6 +41,8 @@ export interface FusionSetting {
 export interface SweepRow {
   label: string;
   setting?: FusionSetting;
+  /** A setting's `eval retrieval` flags that evaluate it with the live hybrid (every value given: the hybrid's defaults are not the grid's). */
+  flags?: string;
   /** Mean Recall@k per cutoff. */
   recall: Record<number, number>;
   /** min over cutoffs of (recall − best single method's recall); singles: 0 for the best. */
@@ -44,6 +50,18 @@ export interface SweepRow {
 }
 
 export interface FusionSweepResult {
+  kind: 'fusion-sweep';
+  lexcaseVersion: string;
+  /** lexcase's commit (eval/provenance.ts runGitSha). */
+  gitSha: string;
+  createdAt: string;
+  index: string;
+  /** What the index holds, as `eval retrieval`'s report records it (indexer/manifest.ts indexContent). */
+  indexContent: Record<string, unknown>;
+  /** The questions tuned on: dataset, split, split seed, the file read's checksum (and the file, where one was given). */
+  dataset: { name: string; split: Split; n: number; splitSeed: number; checksum: string; file?: string };
+  /** Each component's recorded settings (Retriever.config: bm25's k1 and b, qld's mu, dense's query rule), where it has them. */
+  components: Record<string, Record<string, unknown>>;
   split: Split;
   n: number;
   ks: number[];
@@ -58,9 +76,26 @@ export interface FusionSweepResult {
   warnings?: string[];
 }
 
+/**
+ * A setting's label, every weight written: equal weights too (w=bm25:1,qld:1), since the live hybrid's
+ * default for bm25,qld,dense with RRF is not equal (retrieval/hybrid-defaults.ts): a row labelled
+ * without weights and rerun without --weights was another setting.
+ */
 export function settingLabel(s: FusionSetting): string {
-  const w = s.weights ? ` w=${s.methods.map((m) => `${m}:${s.weights![m] ?? 1}`).join(',')}` : '';
+  const w = ` w=${s.methods.map((m) => `${m}:${Number(weightIn(s, m).toPrecision(4))}`).join(',')}`;
   return `${s.fusion}(${s.methods.join('+')})${s.fusion === 'rrf' ? ` k=${s.rrfK ?? 60}` : ''}${w} depth=${s.depth}`;
+}
+
+/** The weight `s` fuses method `m` with: its own, else fusion's rule for an unnamed one (1 for RRF, 1/n weighted). */
+function weightIn(s: FusionSetting, m: string): number {
+  return s.weights?.[m] ?? defaultFusionWeight(s.fusion, s.methods.length);
+}
+
+/** The `eval retrieval` flags that evaluate `s` with the live hybrid, every value given. */
+export function settingFlags(s: FusionSetting): string {
+  const weights = s.methods.map((m) => `${m}=${weightIn(s, m)}`).join(',');
+  const rrf = s.fusion === 'rrf' ? ` --rrf-k ${s.rrfK ?? 60}` : '';
+  return `--method hybrid --hybrid-methods ${s.methods.join(',')} --fusion ${s.fusion}${rrf} --weights ${weights} --depth ${s.depth}`;
 }
 
 /**
@@ -117,7 +152,8 @@ export async function sweepFusion(opts: {
   if (components.length < 2)
     throw errors.invalidInput('--method', `the fusion sweep fuses two or more methods, got ${components.length === 1 ? `only "${components[0]}"` : 'none'}`);
   const grid = opts.grid ?? defaultFusionGrid(components);
-  const questions = (await loadQuestions(opts.dataset ?? 'barexam', split, { seed: opts.splitSeed ?? DEFAULT_SPLIT_SEED, file: opts.datasetFile })).filter(
+  const splitSeed = opts.splitSeed ?? DEFAULT_SPLIT_SEED;
+  const questions = (await loadQuestions(opts.dataset ?? 'barexam', split, { seed: splitSeed, file: opts.datasetFile })).filter(
     (q) => q.goldPassageIds.length > 0,
   );
   const maxDepth = Math.max(...ks, ...grid.map((g) => g.depth));
@@ -129,9 +165,11 @@ export async function sweepFusion(opts: {
   // so each is cut from one search to maxDepth; only a tie reaching past maxDepth searches again.
   const depths = [...new Set([evalDepth, ...grid.map((g) => g.depth)])];
   const runs: Record<string, Map<number, Hit[]>[]> = {};
+  const configs: Record<string, Record<string, unknown>> = {};
   const optionsOf = shareOptions(opts.retrieverOptions, components, 'fusion sweep');
   for (const m of components) {
     const r = await openRetriever(opts.index, m, optionsOf(m));
+    if (r.config) configs[m] = r.config;
     runs[m] = [];
     for (const q of questions) {
       const hits = await r.search(retrievalQuery(q), { k: maxDepth });
@@ -168,7 +206,7 @@ export async function sweepFusion(opts: {
       questions.map(async (_, i) => trecRankedIds(await searchTopK(fused(i), evalDepth, { digits: HYBRID_SCORE_DIGITS }), HYBRID_SCORE_DIGITS)),
     );
     const recall = recallOf((i) => ranked[i]);
-    settings.push({ label: settingLabel(g), setting: g, recall, margin: marginOf(recall) });
+    settings.push({ label: settingLabel(g), setting: g, flags: settingFlags(g), recall, margin: marginOf(recall) });
   }
   const avg = (r: SweepRow) => mean(ks.map((k) => r.recall[k]));
   const best = settings.reduce((a, b) => (b.margin > a.margin + 1e-12 || (Math.abs(b.margin - a.margin) <= 1e-12 && avg(b) > avg(a) + 1e-12) ? b : a));
@@ -184,7 +222,32 @@ export async function sweepFusion(opts: {
     warnings.push(
       `the setting is chosen on the ${split} split and its figures are of the same ${questions.length} questions: they are the best of ${grid.length} settings there, not an estimate for new questions (tune on train, then evaluate the chosen setting on ${split} with eval retrieval --method hybrid)`,
     );
-  return { split, n: questions.length, ks, singles, settings, best, ...(warnings.length ? { warnings } : {}) };
+  const dataset = opts.dataset ?? 'barexam';
+  const manifest = await readManifest(opts.index);
+  return {
+    kind: 'fusion-sweep',
+    lexcaseVersion: VERSION,
+    gitSha: runGitSha().gitSha,
+    createdAt: new Date().toISOString(),
+    index: opts.index,
+    indexContent: indexContent(manifest),
+    dataset: {
+      name: dataset,
+      split,
+      n: questions.length,
+      splitSeed,
+      checksum: opts.datasetFile ? await fileChecksum(opts.datasetFile) : await datasetChecksum(dataset),
+      ...(opts.datasetFile ? { file: opts.datasetFile } : {}),
+    },
+    components: configs,
+    split,
+    n: questions.length,
+    ks,
+    singles,
+    settings,
+    best,
+    ...(warnings.length ? { warnings } : {}),
+  };
 }
 
 export function formatFusionSweep(r: FusionSweepResult): string {
@@ -193,12 +256,18 @@ export function formatFusionSweep(r: FusionSweepResult): string {
   const row = (x: SweepRow, mark = '') =>
     `| ${mark}${x.label}${mark} | ${r.ks.map((k) => x.recall[k].toFixed(3)).join(' | ')} | ${x.margin >= 0 ? '+' : ''}${x.margin.toFixed(3)} |`;
   return [
-    `Fusion sweep on the ${r.split} split (n = ${r.n} questions with gold passages). Margin = min over cutoffs of (Recall@k − best single method's Recall@k); the chosen setting (bold) has the largest margin.`,
+    `Fusion sweep on the ${r.split} split of ${r.dataset.file ?? r.dataset.name} (split seed ${r.dataset.splitSeed}; n = ${r.n} questions with gold passages). Margin = min over cutoffs of (Recall@k − best single method's Recall@k); the chosen setting (bold) has the largest margin.`,
     '',
     head,
     sep,
     ...r.singles.map((s) => row(s)),
     ...r.settings.map((s) => row(s, s === r.best ? '**' : '')),
+    ...(r.best.flags
+      ? [
+          '',
+          `The chosen setting, held out: \`lexcase eval retrieval --index ${shellWord(r.index)}${r.dataset.file ? ` --dataset-file ${shellWord(r.dataset.file)}` : ''} --split ${r.split === 'val' ? 'test' : 'val'} ${r.best.flags}\` (every weight given: the hybrid's default weights are not equal).`,
+        ]
+      : []),
     ...(r.warnings?.length ? ['', ...r.warnings.map((w) => `**Warning:** ${w}.`)] : []),
   ].join('\n');
 }

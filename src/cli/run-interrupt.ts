@@ -28,11 +28,7 @@ import { removeOwnTemps } from '../../eval/run-dir.js';
 import { dropSentJournals, SENT_DIR } from '../../eval/sent-journal.js';
 import { underWayText } from '../../eval/run-counts.js';
 import { exitCodeOfSignal, onFirstSignal, STOP_SIGNALS } from '../../core/interrupt.js';
-
-/** One argument as a POSIX shell reads it back: bare when safe, else single-quoted. */
-export function shellWord(a: string): string {
-  return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
-}
+import { shellWord } from '../../core/shell-word.js';
 
 /**
  * The command line that resumes the run: the same arguments, with `--run-dir DIR` added to a `run

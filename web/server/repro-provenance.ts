@@ -10,17 +10,13 @@ import { join } from 'node:path';
 import { readConfig } from '../../eval/run-dir.js';
 import { modelOf } from '../../eval/systems.js';
 import { readRegularFile } from '../../core/read-regular.js';
+import { shellWord } from '../../core/shell-word.js';
 import { servable, type RunEntry } from './runs.js';
 import type { ReproProvenance } from '../common/run-summary-types.js';
 
 export type { ReproProvenance } from '../common/run-summary-types.js';
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
-
-/** A word as a POSIX shell reads it back unchanged: bare when safe, else single-quoted. */
-export function shellQuote(w: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
-}
 
 async function readJson(root: string, file: string): Promise<Record<string, unknown> | null> {
   if (!existsSync(file) || !servable(root, file)) return null;
@@ -93,6 +89,6 @@ export async function reproProvenance(run: RunEntry): Promise<ReproProvenance> {
       .map(([file, sha256]) => ({ file, sha256: sha256 as string })),
     createdAt: str(r.createdAt),
     updatedAt: str(r.updatedAt),
-    commands: [whole, ...perRun].filter((c): c is string[] => !!c).map((c) => c.map(shellQuote).join(' ')),
+    commands: [whole, ...perRun].filter((c): c is string[] => !!c).map((c) => c.map(shellWord).join(' ')),
   };
 }

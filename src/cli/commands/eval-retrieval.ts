@@ -126,6 +126,21 @@ export function register(program: Command): void {
             `${unread.map(([, f]) => f).join(', ')} with --sweep-fusion: the sweep prints its table of Recall@k (--json for it whole) and writes no report, run file, plot or qrels, and has no bootstrap, so ${unread.length === 1 ? 'it does' : 'they do'} nothing there`,
             'leave it out, or evaluate the chosen setting with eval retrieval --method hybrid and those flags',
           );
+        // the grid sets every setting's fusion, methods, weights, RRF k and depth: these were warned "ignored by bm25, qld"
+        const gridSet = (
+          [
+            ['fusion', '--fusion'],
+            ['hybridMethods', '--hybrid-methods'],
+            ['weights', '--weights'],
+            ['rrfK', '--rrf-k'],
+            ['depth', '--depth'],
+          ] as const
+        ).filter(([k]) => cmd.getOptionValueSource(k) === 'cli');
+        if (gridSet.length)
+          throw errors.usage(
+            `${gridSet.map(([, f]) => f).join(', ')} with --sweep-fusion: the sweep's grid sets every setting's fused methods, fusion, weights, RRF k and depth, so ${gridSet.length === 1 ? 'it does' : 'they do'} nothing there`,
+            'leave it out (the components are --method), or evaluate one setting with eval retrieval --method hybrid and those flags',
+          );
         const { sweepFusion, formatFusionSweep } = await import('../../../eval/fusion-sweep.js');
         const explicit = cmd.getOptionValueSource('method') === 'cli';
         // the sweep writes no file: Ctrl-C / SIGTERM says so and exits 130 / 143, as `eval run`
