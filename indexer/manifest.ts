@@ -126,11 +126,13 @@ function embeddedText(d: NonNullable<Manifest['dense']>): Record<string, unknown
  * loaded is other vectors under the same endpoint and model name).
  */
 function denseVectors(d: NonNullable<Manifest['dense']>): Record<string, unknown> {
-  const { source, servedModels } = d as { source?: unknown; servedModels?: unknown };
+  const { source, servedModels, vectorsInArrivalOrder } = d as { source?: unknown; servedModels?: unknown; vectorsInArrivalOrder?: unknown };
   return {
     ...denseVectorSettings(d),
     ...(typeof source === 'string' ? { source } : {}),
     ...(Array.isArray(servedModels) && servedModels.length ? { servedModels } : {}),
+    // vectors matched to passages by the order they came (replies without `index`): a figure over them says so in its record
+    ...(typeof vectorsInArrivalOrder === 'number' && vectorsInArrivalOrder > 0 ? { vectorsInArrivalOrder } : {}),
   };
 }
 

@@ -385,6 +385,9 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
       log.warn(
         `dense: the embedding endpoint's replies named ${servedModels.length} models while the passages were embedded (${servedModels.map((m) => `"${m}"`).join(', ')}): if it embedded with more than one, their vectors are not comparable; rebuild with --rebuild once it serves one`,
       );
+    // passages whose vectors the endpoint sent without `index` fields, matched in the order they came (a resumed build: with its earlier attempt's)
+    const earlierArrival = done.size ? ((resumeFrom as Partial<DenseSection> | undefined)?.vectorsInArrivalOrder ?? 0) : 0;
+    const vectorsInArrivalOrder = earlierArrival + (embedder.arrivalOrderVectors?.() ?? 0);
     const files = await recordDenseTableFiles(dbUri, table);
     const dense: DenseSection = {
       embedder: embedder.provider,
@@ -402,6 +405,7 @@ async function addDenseLocked(dir: string, opts: AddDenseOptions): Promise<Manif
       spec: recordableSpec(spec) as Partial<EmbedderSpec>,
       ...(source ? { source } : {}),
       ...(servedModels.length ? { servedModels } : {}),
+      ...(vectorsInArrivalOrder ? { vectorsInArrivalOrder } : {}),
       // unknown where older prebuilt vectors' record has none (their texts were not checked)
       ...(known && known.embeddedTextChecksum === undefined ? {} : { embeddedTextChecksum }),
       ...(maxTokens !== undefined ? { modelMaxTokens: maxTokens, passagesOverModelMaxTokens: over } : {}),

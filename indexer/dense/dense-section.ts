@@ -72,6 +72,12 @@ export interface DenseSection {
    * A search whose replies name another model says its queries came from another source.
    */
   servedModels?: string[];
+  /**
+   * openai: passages whose vectors came in replies without `index` fields, matched to them in the
+   * order the vectors came (Embedder.arrivalOrderVectors, with a resumed build's earlier count);
+   * absent where none did and in older manifests.
+   */
+  vectorsInArrivalOrder?: number;
   /** sha256 of the passages' ids and embed texts (title + text) the vectors were made from (embedded-text.ts); absent in older manifests. */
   embeddedTextChecksum?: string;
   /** The most tokens the model reads of a passage (use-lite: 128); absent for other providers and in older manifests. */

@@ -36,6 +36,8 @@ export interface EmbeddingsRequest {
   signal?: AbortSignal;
   /** Called with the model name a reply gives (`model`), where it gives one: the index records the name its passages' replies gave (openai.ts servedModels). */
   onServed?: (name: string) => void;
+  /** Called with the number of vectors a reply of several gave without `index` fields (taken in the order they came): the index records their count (openai.ts arrivalOrderVectors). */
+  onArrivalOrder?: (vectors: number) => void;
 }
 
 export const EMBED_REPLY_SETTING = 'LEXCASE_EMBED_MAX_REPLY_BYTES';
@@ -143,6 +145,7 @@ async function once(r: EmbeddingsRequest, format: EncodingFormat, signal: AbortS
   });
   // Without `index` the vectors can only be taken in the order they came: a server that reorders
   // them (and omits the field) gives passages each other's vectors, which nothing here can see.
+  if (data.length > 1 && indexed === 0) r.onArrivalOrder?.(data.length);
   if (data.length > 1 && indexed === 0 && !warnedNoIndex.has(r.url)) {
     warnedNoIndex.add(r.url);
     log.warn(

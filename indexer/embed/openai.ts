@@ -86,11 +86,28 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
   const onServed = (name: string) => {
     if (!served.includes(name)) served.push(name);
   };
+  // vectors taken in the order they came (replies of several inputs without `index` fields)
+  let arrivalOrder = 0;
+  const onArrivalOrder = (n: number) => {
+    arrivalOrder += n;
+  };
   const run = async (batch: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> => {
     let vecs: Float32Array[];
     try {
       vecs = await requestEmbeddings(
-        { url, apiKey, model, input: batch, dimensions: spec.dimensions, maxRetries: spec.maxRetries ?? 2, timeoutMs, maxReplyBytes, signal, onServed },
+        {
+          url,
+          apiKey,
+          model,
+          input: batch,
+          dimensions: spec.dimensions,
+          maxRetries: spec.maxRetries ?? 2,
+          timeoutMs,
+          maxReplyBytes,
+          signal,
+          onServed,
+          onArrivalOrder,
+        },
         format,
       );
     } catch (e) {
@@ -119,6 +136,7 @@ export async function createOpenAIEmbedder(spec: EmbedderSpec, signal?: AbortSig
       return dimension;
     },
     servedModels: () => served.slice(),
+    arrivalOrderVectors: () => arrivalOrder,
     embed(texts: string[], opts: EmbedOptions) {
       const prepared = withPrefix(
         texts.map((t) => truncateWords(t, spec.maxWords)),

@@ -37,6 +37,12 @@ export interface Embedder {
    * (retrieval/dense-query-source.ts).
    */
   servedModels?(): readonly string[];
+  /**
+   * openai: vectors so far that came in replies of several inputs without `index` fields, taken in
+   * the order they came (a server that reorders them gives passages each other's vectors, which
+   * nothing can see): the index records their count (dense section `vectorsInArrivalOrder`).
+   */
+  arrivalOrderVectors?(): number;
   /** Release workers / sessions (optional). */
   close?(): Promise<void>;
 }

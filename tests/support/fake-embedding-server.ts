@@ -15,6 +15,8 @@ export interface FakeEmbeddingServer {
   env: { LEXCASE_EMBED_BASE_URL: string; LEXCASE_EMBED_MODEL: string; LEXCASE_EMBED_API_KEY: string };
   /** The model name the replies give (default: the one asked for); settable while it runs. */
   served?: string;
+  /** Replies without `index` fields on the vectors (some servers leave them out); settable while it runs. */
+  omitIndex?: boolean;
   /** The vectors it answers with; settable while it runs (another model loaded). */
   vectorOf: (text: string) => number[];
   close(): Promise<void>;
@@ -33,7 +35,7 @@ export async function startFakeEmbeddingServer(vectorOf: (text: string) => numbe
         JSON.stringify({
           object: 'list',
           model: self?.served ?? asked,
-          data: texts.map((t, index) => ({ object: 'embedding', index, embedding: (self?.vectorOf ?? vectorOf)(t) })),
+          data: texts.map((t, index) => ({ object: 'embedding', ...(self?.omitIndex ? {} : { index }), embedding: (self?.vectorOf ?? vectorOf)(t) })),
           usage: { prompt_tokens: 1, total_tokens: 1 },
         }),
       );

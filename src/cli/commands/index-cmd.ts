@@ -246,6 +246,12 @@ export function manifestSummary(dir: string, m: Manifest, sizes: { total: number
           ...(Array.isArray(m.dense.servedModels) && m.dense.servedModels.length
             ? [`  served    replies named model ${(m.dense.servedModels as string[]).map((s) => `"${s}"`).join(', ')}`]
             : []),
+          // vectors the endpoint sent without `index` fields: matched to passages only by the order they came
+          ...(typeof m.dense.vectorsInArrivalOrder === 'number' && m.dense.vectorsInArrivalOrder > 0
+            ? [
+                `  order     ${m.dense.vectorsInArrivalOrder.toLocaleString('en-US')} of ${Number(m.dense.rows).toLocaleString('en-US')} vectors came in replies with no "index" field: matched to passages in the order they came (a server that reorders them gives passages each other's vectors)`,
+              ]
+            : []),
           ...(olderDigestNote(dir, m) ? [`  note      ${olderDigestNote(dir, m)}`] : []),
         ]
       : []),
