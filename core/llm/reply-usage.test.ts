@@ -18,6 +18,20 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
+/** `n` questions to a factory model on `server`, with the run's meter and what was written to stderr. */
+async function askEach(server: ScriptedServer, n: number): Promise<{ replies: AIMessage[]; usage: UsageMeter; stderr: string[] }> {
+  const stderr: string[] = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr.push(String(chunk));
+    return true;
+  });
+  const usage = new UsageMeter();
+  const model = createChatModel(llmConfigSchema.parse({ baseUrl: server.url, model: 'm', apiKey: 'k', maxRetries: 0, cacheDir: false }), { usage });
+  const replies: AIMessage[] = [];
+  for (let q = 1; q <= n; q++) replies.push((await model.invoke([new HumanMessage(String(q))])) as AIMessage);
+  return { replies, usage, stderr };
+}
+
 describe('token usage of a completion is read as numbers', () => {
   it('string counts and a missing total_tokens give the same per-step tokens, run meter and budget count as proper numbers; one warning', async () => {
     srv = await startScriptedServer([
@@ -25,15 +39,7 @@ describe('token usage of a completion is read as numbers', () => {
       { raw: completion(2, { prompt_tokens: 449, completion_tokens: 10 }) },
       { raw: completion(3, { prompt_tokens: '449', completion_tokens: 'n/a' }) },
     ]);
-    const stderr: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      stderr.push(String(chunk));
-      return true;
-    });
-    const usage = new UsageMeter();
-    const model = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'm', apiKey: 'k', maxRetries: 0, cacheDir: false }), { usage });
-    const replies: AIMessage[] = [];
-    for (const q of ['1', '2', '3']) replies.push((await model.invoke([new HumanMessage(q)])) as AIMessage);
+    const { replies, usage, stderr } = await askEach(srv, 3);
     // before: total_tokens "0459" (a string: 0 + "459"), then 0 for the reply without total_tokens
     expect(replies.map((r) => r.usage_metadata?.total_tokens)).toEqual([459, 459, 449]);
     expect(replies.map((r) => spentTokens(r))).toEqual([459, 459, 449]);
@@ -51,21 +57,31 @@ describe('a total_tokens below prompt + completion (helper audit)', () => {
       { raw: completion(1, { prompt_tokens: 100, completion_tokens: 10, total_tokens: 50 }) },
       { raw: completion(2, { prompt_tokens: 100, completion_tokens: 10, total_tokens: 50 }) },
     ]);
-    const stderr: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      stderr.push(String(chunk));
-      return true;
-    });
-    const usage = new UsageMeter();
-    const model = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'm', apiKey: 'k', maxRetries: 0, cacheDir: false }), { usage });
-    const replies: AIMessage[] = [];
-    for (const q of ['1', '2']) replies.push((await model.invoke([new HumanMessage(q)])) as AIMessage);
+    const { replies, usage, stderr } = await askEach(srv, 2);
     // before: 50 a step (the budget and CASE's stage rows) against 110 in the run's meter
     expect(replies.map((r) => spentTokens(r))).toEqual([110, 110]);
     expect(tokensOf(replies)).toBe(220);
     expect(usage.snapshot()).toMatchObject({ input: 200, output: 20, total: 220 });
     const warned = stderr.filter((l) => /total_tokens 50 below its prompt_tokens \+ completion_tokens \(100 \+ 10\): counted as 110/.test(l));
     expect(warned).toHaveLength(1);
+  });
+});
+
+describe('usage under the Responses API names (input_tokens, output_tokens) in a chat completion (helper audit)', () => {
+  it('is read as prompt and completion tokens, with one line saying so (before: counted as total-only, "no split")', async () => {
+    srv = await startScriptedServer([
+      { raw: completion(1, { input_tokens: 100, output_tokens: 10, total_tokens: 110 }) },
+      { raw: completion(2, { input_tokens: 200, output_tokens: 20 }) },
+    ]);
+    const { replies, usage, stderr } = await askEach(srv, 2);
+    expect(replies.map((r) => r.usage_metadata)).toMatchObject([
+      { input_tokens: 100, output_tokens: 10, total_tokens: 110 },
+      { input_tokens: 200, output_tokens: 20, total_tokens: 220 },
+    ]);
+    expect(usage.snapshot()).toMatchObject({ input: 300, output: 30, total: 330, calls: 2 });
+    expect(usage.snapshot().totalOnly ?? 0).toBe(0);
+    const said = stderr.filter((l) => /token usage under other names: read input_tokens as prompt_tokens and output_tokens as completion_tokens/.test(l));
+    expect(said).toHaveLength(1);
   });
 });
 

@@ -66,6 +66,7 @@ export function normaliseUsage(body: unknown): void {
   const usage = (body as { usage?: unknown } | null)?.usage;
   if (!usage || typeof usage !== 'object') return;
   const u = usage as Record<string, unknown>;
+  readOtherNames(u);
   const bad = countFields(u, FIELDS);
   const { prompt_tokens: p, completion_tokens: c } = u as { prompt_tokens?: number; completion_tokens?: number };
   if (u.total_tokens === undefined && (p !== undefined || c !== undefined)) u.total_tokens = (p ?? 0) + (c ?? 0);
@@ -88,6 +89,25 @@ export function normaliseUsage(body: unknown): void {
         `the LLM endpoint reported token usage that is not a whole number (${bad.join(', ')}): strings of digits are read as numbers, other values (a fraction, text) as no usage`,
     );
   normalisePromptCached(u, p);
+}
+
+/**
+ * Counts under the Responses API's and Anthropic's names (`input_tokens`, `output_tokens`), which
+ * some proxies put in a chat completion's usage: read as prompt_tokens and completion_tokens where
+ * those are absent, said once per process. Before, such a reply counted as total-only (its
+ * total_tokens) and the end-of-run line said the server gave no split.
+ */
+function readOtherNames(u: Record<string, unknown>): void {
+  const named: string[] = [];
+  for (const [other, ours] of [
+    ['input_tokens', 'prompt_tokens'],
+    ['output_tokens', 'completion_tokens'],
+  ] as const)
+    if ((u[ours] === undefined || u[ours] === null) && u[other] !== undefined && u[other] !== null) {
+      u[ours] = u[other];
+      named.push(`${other} as ${ours}`);
+    }
+  if (named.length) warnOnce('llm.otherUsageNames', () => `the LLM endpoint reported token usage under other names: read ${named.join(' and ')}`);
 }
 
 /**
