@@ -31,11 +31,19 @@ import { jsonSchemaFor } from './json-schema.js';
 import { withCall, type CallScope } from './record-replay.js';
 import { countTextOtherAnswer, otherAnswerBeside, reasoningOf, type Beside } from './text-beside-call.js';
 
-/** Text content of a chat reply (string or content parts). */
+/**
+ * Text content of a chat reply (string or content parts). A server that sends `content` as a JSON
+ * object (the answer itself, not its text) gives that object's JSON text; before, every reader
+ * failed the item with "c.map is not a function".
+ */
 export function messageText(msg: BaseMessage): string {
-  const c = msg.content;
+  const c = msg.content as unknown;
   if (typeof c === 'string') return c;
-  return c.map((p) => (typeof p === 'string' ? p : 'text' in p && typeof p.text === 'string' ? p.text : '')).join('');
+  if (c === null || c === undefined) return '';
+  if (!Array.isArray(c)) return typeof c === 'object' ? JSON.stringify(c) : String(c);
+  return (c as unknown[])
+    .map((p) => (typeof p === 'string' ? p : p && typeof p === 'object' && 'text' in p && typeof p.text === 'string' ? p.text : ''))
+    .join('');
 }
 
 /**

@@ -74,3 +74,20 @@ describe('a reply whose JSON object names its answer twice with different values
     expect(r.attempts).toBe(1);
   });
 });
+
+describe('a reply whose content is a JSON object, not text (helper audit)', () => {
+  it('is read as that object (before: the item failed with "c.map is not a function")', async () => {
+    const body = JSON.stringify({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: { reasoning: 'r', vote: 'C' } }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    });
+    srv = await startScriptedServer([{ raw: body }]);
+    const r = await invokeStructured(createChatModel(cfg(srv)), ask, vote, { what: 'juror Judge' });
+    expect(r.value.vote).toBe('C');
+    expect(r.attempts).toBe(1);
+  });
+});
