@@ -83,6 +83,26 @@ describe('scenario builder (real CATO case base)', () => {
       expect(new Set(keys).size).toBe(90);
     });
   }
+
+  it('refuses more triples than the case base holds (before: copies repeated, each counted as another item)', () => {
+    const err = (() => {
+      try {
+        buildScenarios({ mode: 'non-arguable', n: 100_000, seed: 5, source: 'casebase' }, model);
+      } catch (e) {
+        return e as Error;
+      }
+      return undefined;
+    })();
+    const holds = Number(/the case base holds (\d+) distinct non-arguable triples/.exec(err?.message ?? '')?.[1]);
+    expect(holds).toBeGreaterThan(90);
+    const all = buildScenarios({ mode: 'non-arguable', n: holds, seed: 5, source: 'casebase' }, model);
+    expect(new Set(all.map((t) => [t.c1.name, t.c2.name, t.c3.name].join('|'))).size).toBe(holds);
+    expect(() => buildScenarios({ mode: 'non-arguable', n: holds + 1, seed: 5, source: 'casebase' }, model)).toThrow(
+      `the case base holds ${holds} distinct non-arguable triples; ${holds + 1} would repeat 1 of them`,
+    );
+    // the triples drawn for a given seed are those drawn before the refusal existed: the first 90 of the same order
+    expect(all.slice(0, 90)).toEqual(buildScenarios({ mode: 'non-arguable', n: 90, seed: 5, source: 'casebase' }, model));
+  });
 });
 
 describe('classifyTriple', () => {

@@ -145,13 +145,16 @@ export function buildScenarios(o: BuildScenarioOptions, model: TradeSecretModel)
   const rng = createRng(deriveSeed(o.seed, `threeply/${o.mode}/${o.source ?? 'synthetic'}/${k}`));
   const id = (i: number) => `${o.mode}-${String(i + 1).padStart(3, '0')}`;
   if (o.source === 'casebase') {
-    // Distinct real triples in a seeded order; only when n exceeds them does the order repeat.
+    // Distinct real triples in a seeded order. More than the case base holds would repeat some, each
+    // copy scored as an independent item (n inflated, intervals narrowed, with no word): refused (helper audit).
     const all = casebaseTriples(o.mode, model);
-    let pool: typeof all = [];
-    return Array.from({ length: o.n }, (_, i) => {
-      if (!pool.length) pool = rng.shuffle(all);
-      return { id: id(i), ...pool.pop()! };
-    });
+    if (o.n > all.length)
+      throw errors.invalidInput(
+        'n',
+        `the case base holds ${all.length} distinct ${o.mode} triples; ${o.n} would repeat ${o.n - all.length} of them, each copy counted as another item (a larger n and narrower intervals than the triples support): give ${all.length} or fewer for source casebase`,
+      );
+    const order = rng.shuffle(all);
+    return Array.from({ length: o.n }, (_, i) => ({ id: id(i), ...order[order.length - 1 - i] }));
   }
   return Array.from({ length: o.n }, (_, i) => ({ id: id(i), ...syntheticTriple(rng, o.mode, k, model) }));
 }

@@ -17,7 +17,7 @@ import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { runCountsText } from '../../../eval/run-counts.js';
 import { withLexcaseSystem } from '../../../eval/lexcase-system-scope.js';
-import { action, output, parseListOpt, type GlobalOpts } from '../action.js';
+import { action, output, parseUniqueListOpt, type GlobalOpts } from '../action.js';
 import { addLlmOptions, resolveLlm, type LlmCliOpts } from '../llm-options.js';
 import { intOpt, isSeedFlagName, numOpt, seedOpt, type NumericRange } from '../numeric-options.js';
 import { addRunDirOption, exitWhenNoItemSucceeded, runCommand, runDirFlag } from '../run-command.js';
@@ -41,7 +41,8 @@ export function flagOption(f: CliFlag, defaultRunDir?: string): Option {
   if (f.choices) o.choices([...f.choices]);
   if (f.type === 'int') o.argParser(isSeedFlagName(f.name) ? seedOpt(f.name) : intOpt(f.name, rangeOf(f)));
   if (f.type === 'number') o.argParser(numOpt(f.name, rangeOf(f)));
-  if (f.type === 'list') o.argParser(parseListOpt);
+  // a list's entries must differ (`--scenarios arguable,arguable` ran arguable once and recorded it once, with no word)
+  if (f.type === 'list') o.argParser(parseUniqueListOpt(`--${f.name} entry`));
   // a list default is shown as --help shows a list value (`a,b`), not as JSON (`["a","b"]`)
   if (f.default !== undefined && f.type !== 'negatable') {
     if (Array.isArray(f.default)) o.default([...f.default], f.default.join(','));

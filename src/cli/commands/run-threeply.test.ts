@@ -211,6 +211,33 @@ describe('lexcase run threeply', () => {
     expect(readFileSync(join(dir, 'single', 'results.jsonl'), 'utf8')).toContain('"prediction":"argue"');
   });
 
+  it('refuses a scenario listed twice and more case-base triples than there are, before any request (helper audit)', async () => {
+    useServer();
+    const before = srv.requests.length;
+    // before: arguable ran once and config.json recorded it once, with no word
+    const twice = await cli('run', 'threeply', '--scenarios', 'arguable,arguable', '--n', '1', '--run-dir', join(dir, 'twice'), '--no-cache');
+    expect(twice.code).toBe(1);
+    expect(twice.err).toContain('--scenarios entry "arguable" is listed twice: list each --scenarios entry once.');
+    // before: 300 items over 205 distinct triples, 95 of them copies scored as more items (narrower intervals)
+    const many = await cli(
+      'run',
+      'threeply',
+      '--scenarios',
+      'non-arguable',
+      '--source',
+      'casebase',
+      '--n',
+      '300',
+      '--run-dir',
+      join(dir, 'many'),
+      '--no-cache',
+    );
+    expect(many.code).toBe(1);
+    expect(many.err).toMatch(/the case base holds 205 distinct non-arguable triples; 300 would repeat 95 of them/);
+    expect(srv.requests.length).toBe(before);
+    expect(existsSync(join(dir, 'many', 'results.jsonl'))).toBe(false);
+  });
+
   it('stops with LLM_NOT_CONFIGURED guidance when no endpoint is configured', async () => {
     Object.assign(process.env, { LEXCASE_LLM_BASE_URL: '', LEXCASE_LLM_MODEL: '', OPENAI_BASE_URL: '' });
     const r = await cli('run', 'threeply', '--n', '1', '--run-dir', join(dir, 'none'));
