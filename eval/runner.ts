@@ -74,7 +74,16 @@ import { cacheSources, cacheSourcesText } from './cache-sources.js';
 import { replayTokenDiffText, tokenDiff } from './replay-token-diff.js';
 import { orderLike } from './key-order.js';
 import { replyModels } from './reply-models.js';
-import { itemsWithoutIdentity, newIdentities, serverIdentities, serverIdentitiesOf, serverIdentitiesText } from './server-identities.js';
+import {
+  identityModel,
+  itemsWithoutIdentity,
+  newIdentities,
+  serverIdentities,
+  serverIdentitiesOf,
+  serverIdentitiesText,
+  swappedIdentities,
+  swappedIdentitiesOf,
+} from './server-identities.js';
 import {
   assertReplaysRecording,
   modelSettingsPath,
@@ -785,8 +794,11 @@ async function runLocked<Item extends { id: string }>(
           `${runDir}: the ${earlierWithoutIdentity} earlier item${earlierWithoutIdentity === 1 ? '' : 's'} that asked the LLM record no server identity (written by an older lexcase, or the server listed no model then): this attempt's replies, under ${fresh.join(', ')}, cannot be checked against theirs — a model swapped behind the same name since would not be seen`,
         );
       }
-      if (fresh.length && identitiesHeard.size + fresh.length > 1 && !(opts.allowServerChange ?? identity?.serverChangeAllowed())) {
-        fail(errors.serverChanged(runDir, serverChangeText(item.id, fresh)));
+      // a name described another way than before (or two ways now); identities of other names are other models asked for (an evaluator model)
+      const swapped = new Set(swappedIdentities([...identitiesHeard, ...fresh]));
+      const changed = fresh.filter((f) => swapped.has(f));
+      if (changed.length && !(opts.allowServerChange ?? identity?.serverChangeAllowed())) {
+        fail(errors.serverChanged(runDir, serverChangeText(item.id, changed)));
         return;
       }
       for (const f of fresh) identitiesHeard.add(f);
@@ -967,7 +979,10 @@ async function runLocked<Item extends { id: string }>(
   /** The stop's sentence: what the server says now, under what the run's recorded items were answered. */
   const serverChangeText = (itemId: string, now: string[]): string => {
     const { items } = serverIdentitiesOf(results);
-    const earlier = [...identitiesHeard].map((s) => `${s} (${(items.get(s) ?? 0).toLocaleString('en-US')} items recorded)`);
+    const names = new Set(now.map(identityModel));
+    const earlier = [...identitiesHeard]
+      .filter((s) => names.has(identityModel(s)))
+      .map((s) => `${s} (${(items.get(s) ?? 0).toLocaleString('en-US')} items recorded)`);
     return `the LLM server described the model otherwise during the run: item ${itemId} was answered under ${now.join(' and ')}${
       earlier.length ? `, the run's earlier replies under ${earlier.join(', ')}` : ''
     } (GET /models, heard again for each item: another model behind the same name?); the run stopped rather than mix two models' replies in one figure: item ${itemId} and the items in flight are not recorded`;
@@ -1005,7 +1020,7 @@ async function runLocked<Item extends { id: string }>(
   const spans = serverIdentitiesText(results);
   if (spans)
     log.warn(
-      `the server described the model otherwise during the run: replies were answered under ${serverIdentitiesOf(results).identities.length} GET /models identities: ${spans} — another model behind the same name; counted in results.jsonl ("serverIdentities") and report.md`,
+      `the server described the model otherwise during the run: replies were answered under ${swappedIdentitiesOf(results)} GET /models identities: ${spans} — another model behind the same name; counted in results.jsonl ("serverIdentities") and report.md`,
     );
   if (fingerprintTotal.size > 1)
     log.warn(

@@ -28,6 +28,29 @@ export function serverIdentities(exchanges: readonly Exchange[]): Record<string,
   return Object.keys(out).length ? out : undefined;
 }
 
+/** The model name an identity is of: its leading JSON string (`"m1" (GET /models entry …)` → m1); the whole text when it has none. */
+export function identityModel(identity: string): string {
+  const m = /^"(?:[^"\\]|\\.)*"/.exec(identity);
+  if (!m) return identity;
+  try {
+    return String(JSON.parse(m[0]));
+  } catch {
+    return identity;
+  }
+}
+
+/**
+ * Of `identities`, those whose model name has more than one identity among them: one name described
+ * two ways (another model behind it). Identities of different names are a run's different models
+ * asked for on purpose (3-ply's `--evaluator-model`), not a swap: before, the run stopped as one.
+ */
+export function swappedIdentities(identities: Iterable<string>): string[] {
+  const all = [...new Set(identities)];
+  const byName = new Map<string, number>();
+  for (const s of all) byName.set(identityModel(s), (byName.get(identityModel(s)) ?? 0) + 1);
+  return all.filter((s) => (byName.get(identityModel(s)) ?? 0) > 1);
+}
+
 /** The identities of `counts` not in `known`. */
 export function newIdentities(counts: Record<string, number> | undefined, known: ReadonlySet<string>): string[] {
   return Object.keys(counts ?? {}).filter((s) => !known.has(s));
@@ -45,12 +68,19 @@ export function serverIdentitiesOf(results: readonly Pick<ResultRecord, 'serverI
   return { identities: counts, calls, items };
 }
 
+/** How many of the run's identities are of a name described more than one way (swappedIdentities). */
+export function swappedIdentitiesOf(results: readonly Pick<ResultRecord, 'serverIdentities' | 'tokens'>[]): number {
+  return swappedIdentities(serverIdentitiesOf(results).identities.map(([s]) => s)).length;
+}
+
 /**
  * '"local-model" (GET /models entry 553f2fece670): 8 items, 8 of 20 LLM calls; "local-model" (GET /models
  * entry 9b1c…): 12 items, 12 of 20 LLM calls' when the run's replies span more than one identity; '' otherwise.
  */
 export function serverIdentitiesText(results: readonly Pick<ResultRecord, 'serverIdentities' | 'tokens'>[]): string {
-  const { identities, calls, items } = serverIdentitiesOf(results);
+  const { identities: all, calls, items } = serverIdentitiesOf(results);
+  const swapped = new Set(swappedIdentities(all.map(([s]) => s)));
+  const identities = all.filter(([s]) => swapped.has(s));
   if (identities.length < 2) return '';
   const n = (v: number) => v.toLocaleString('en-US');
   return identities.map(([s, c]) => `${s}: ${n(items.get(s) ?? 0)} items, ${n(c)} of ${n(calls)} LLM calls`).join('; ');
@@ -60,7 +90,7 @@ export function serverIdentitiesText(results: readonly Pick<ResultRecord, 'serve
 export function serverSpanLine(label: 'A' | 'B', results: readonly Pick<ResultRecord, 'serverIdentities' | 'tokens'>[]): string | undefined {
   const text = serverIdentitiesText(results);
   return text
-    ? `${label}'s replies span ${serverIdentitiesOf(results).identities.length} server identities (the model behind its name changed during the run): ${text}; its figures mix them`
+    ? `${label}'s replies span ${swappedIdentitiesOf(results)} server identities (the model behind its name changed during the run): ${text}; its figures mix them`
     : undefined;
 }
 
@@ -144,7 +174,11 @@ export function serverPairingLine(a: ServerRun, b: ServerRun): string | undefine
     const q = (v: unknown) => (typeof v === 'string' ? `query values ${v.slice(0, 12)}` : 'no query');
     return `${asked} — A ${sa} (${q(ma.baseUrlQuery)}), B ${sb} (${q(mb.baseUrlQuery)}): the same URL with other query values (another deployment)${tail}`;
   }
-  const ids = (r: ServerRun) => serverIdentitiesOf(r.results).identities.map(([s]) => s);
+  // the asked model's identities only: another model a run asks for too (3-ply's evaluator) is no description of this one
+  const ids = (r: ServerRun) =>
+    serverIdentitiesOf(r.results)
+      .identities.map(([s]) => s)
+      .filter((s) => identityModel(s) === name || identityModel(s) === `${name}:latest`);
   const [ia, ib] = [ids(a), ids(b)];
   if (ia.length && ib.length && ia.join('\n') !== ib.join('\n'))
     return `the two runs asked model "${name}" of ${sa && sa === sb ? `${sa}, whose` : 'servers whose'} GET /models described it otherwise (another model loaded under the name) — A ${ia.join(', ')}; B ${ib.join(', ')}${tail}`;

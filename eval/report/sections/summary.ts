@@ -2,7 +2,7 @@
 import { llmFields } from '../llm-fields.js';
 import type { RunData, SectionBuilder } from '../types.js';
 import { replyFingerprintsOf, replyFingerprintsText } from '../../reply-fingerprints.js';
-import { identityGapText, serverIdentitiesOf, serverIdentitiesText } from '../../server-identities.js';
+import { identityGapText, serverIdentitiesText, swappedIdentitiesOf } from '../../server-identities.js';
 import { replyModelsText } from '../../reply-models.js';
 import { cacheSourcesOf, cacheSourcesText } from '../../cache-sources.js';
 import { runResumes, type RunResume, uncheckedResumeLines } from '../../run-resumes.js';
@@ -97,7 +97,7 @@ export const summarySection: SectionBuilder = (run) => {
     ...(serverIdentitiesText(run.results)
       ? [
           [
-            `replies answered under ${serverIdentitiesOf(run.results).identities.length} server identities`,
+            `replies answered under ${swappedIdentitiesOf(run.results)} server identities`,
             `${serverIdentitiesText(run.results)} — the server described the model otherwise during the run (another model behind the same name): the figures mix its models`,
           ] as [string, unknown],
         ]

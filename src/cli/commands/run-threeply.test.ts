@@ -211,6 +211,43 @@ describe('lexcase run threeply', () => {
     expect(readFileSync(join(dir, 'single', 'results.jsonl'), 'utf8')).toContain('"prediction":"argue"');
   });
 
+  it('--evaluator-model on a server that lists both models runs, and says no server change (before: stopped as a model swap)', async () => {
+    const both = await startScriptedServer(rulesScript(), { models: ['scripted', 'judge-model'] });
+    try {
+      Object.assign(process.env, { LEXCASE_LLM_BASE_URL: both.url, LEXCASE_LLM_MODEL: 'scripted', LEXCASE_LLM_MAX_RETRIES: '0' });
+      const out = join(dir, 'evaluator');
+      const r = await cli(
+        '--json',
+        'run',
+        'threeply',
+        '--scenarios',
+        'arguable',
+        '--n',
+        '2',
+        '--system',
+        'single',
+        '--evaluator-model',
+        'judge-model',
+        '--run-dir',
+        out,
+        '--no-cache',
+      );
+      expect(r.code, r.err).toBe(0);
+      expect(JSON.parse(r.out)).toMatchObject({ ran: 2, failed: 0 });
+      expect(both.requests.some((q) => q.body.model === 'judge-model')).toBe(true);
+      expect(r.err).not.toMatch(/described the model otherwise/);
+      const line = JSON.parse(readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n')[0]);
+      // each model's replies under its own identity, both recorded
+      expect(Object.keys(line.serverIdentities).sort()).toEqual([
+        expect.stringMatching(/^"judge-model" \(GET \/models entry [0-9a-f]{12}\)$/),
+        expect.stringMatching(/^"scripted" \(GET \/models entry [0-9a-f]{12}\)$/),
+      ]);
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).not.toMatch(/server identities/);
+    } finally {
+      await both.close();
+    }
+  });
+
   it('refuses a scenario listed twice and more case-base triples than there are, before any request (helper audit)', async () => {
     useServer();
     const before = srv.requests.length;
