@@ -186,6 +186,33 @@ describe('eval retrieval --sweep-fusion as the CLI runs it (helper audit)', () =
     expect(text.stdout).toContain(`\`lexcase eval retrieval --index ${idx} --dataset-file ${qa} --split val ${j.best.flags}\``);
   });
 
+  it("the held-out command carries every option the sweep ran with (components' k1 and b, split seed): run on the tuning split it gives the chosen row's figures", {
+    timeout: 120_000,
+  }, async () => {
+    const qa = join(dir, 'qa40.jsonl');
+    await writeFile(qa, `${bundledLines(BAREXAM_QA).filter(Boolean).slice(0, 40).join('\n')}\n`);
+    const idx = join(dir, 'idx');
+    const given = ['--index', idx, '--dataset-file', qa, '--split-seed', '7', '--k1', '1.2', '--b', '0.75', '--method', 'bm25,qld'];
+    const d = await runCli(['--json', 'eval', 'retrieval', ...given, '--sweep-fusion']);
+    expect(d.code, d.stderr).toBe(0);
+    const j = JSON.parse(d.stdout);
+    expect(j.dataset.splitSeed).toBe(7);
+    expect(j.components.bm25).toMatchObject({ k1: 1.2, b: 0.75 });
+    // before: the printed command gave only the fusion flags, so it ran bm25 at k1 0.9, b 0.4 on seed 13's val split
+    expect(j.heldOut.split).toBe('val');
+    expect(j.heldOut.command).toBe(`lexcase eval retrieval --index ${idx} --split-seed 7 --dataset-file ${qa} --k1 1.2 --b 0.75 --split val ${j.best.flags}`);
+    const args = j.heldOut.command.split(' ').slice(1);
+    args[args.indexOf('--split') + 1] = 'train';
+    const live = await runCli(['--json', ...args, '--k', '10,100']);
+    expect(live.code, live.stderr).toBe(0);
+    const m = JSON.parse(live.stdout).results[0].metrics;
+    expect(m['recall@10'].estimate).toBeCloseTo(j.best.recall[10], 12);
+    expect(m['recall@100'].estimate).toBeCloseTo(j.best.recall[100], 12);
+    // over split all nothing is held out: no command
+    const all = await runCli(['--json', 'eval', 'retrieval', ...given, '--split', 'all', '--sweep-fusion']);
+    expect(JSON.parse(all.stdout).heldOut).toBeUndefined();
+  });
+
   it('refuses the flags it would drop (--out, --plot, --run-file, --qrels-file, --seed, --iterations) and a single method, writing nothing', async () => {
     const out = join(dir, 'sweep.json');
     const r = await runCli(['eval', 'retrieval', '--index', join(dir, 'idx'), '--sweep-fusion', '--method', 'bm25,qld', '--out', out, '--seed', '3']);

@@ -10,7 +10,6 @@
  * split it was chosen on; `eval retrieval` on val shows whether that holds out of sample.
  */
 import { errors } from '../core/errors.js';
-import { shellWord } from '../core/shell-word.js';
 import { VERSION } from '../core/version.js';
 import { datasetChecksum, fileChecksum, loadQuestions } from '../corpora/registry.js';
 import { indexContent, readManifest } from '../indexer/manifest.js';
@@ -65,6 +64,12 @@ export interface FusionSweepResult {
   split: Split;
   n: number;
   ks: number[];
+  /**
+   * The command that evaluates the chosen setting on another split with the live hybrid: the sweep's own
+   * command line (its component settings, split seed, dataset file, cutoffs) with the setting's flags;
+   * set by the CLI (which knows the command line), absent for a library call and a sweep over split all.
+   */
+  heldOut?: { split: Split; command: string };
   singles: SweepRow[];
   settings: SweepRow[];
   best: SweepRow;
@@ -262,11 +267,8 @@ export function formatFusionSweep(r: FusionSweepResult): string {
     sep,
     ...r.singles.map((s) => row(s)),
     ...r.settings.map((s) => row(s, s === r.best ? '**' : '')),
-    ...(r.best.flags
-      ? [
-          '',
-          `The chosen setting, held out: \`lexcase eval retrieval --index ${shellWord(r.index)}${r.dataset.file ? ` --dataset-file ${shellWord(r.dataset.file)}` : ''} --split ${r.split === 'val' ? 'test' : 'val'} ${r.best.flags}\` (every weight given: the hybrid's default weights are not equal).`,
-        ]
+    ...(r.heldOut
+      ? ['', `The chosen setting, held out on ${r.heldOut.split}: \`${r.heldOut.command}\` (every weight given: the hybrid's default weights are not equal).`]
       : []),
     ...(r.warnings?.length ? ['', ...r.warnings.map((w) => `**Warning:** ${w}.`)] : []),
   ].join('\n');

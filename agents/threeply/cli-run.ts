@@ -53,7 +53,9 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
       `--complexity ${o.complexity}: it sets the factor counts of synthetic triples (k-1..k+1 a case); --source casebase runs real CATO cases with their own factors, so it does nothing there`,
       'leave it out with --source casebase',
     );
-  const llm = await ctx.resolveLlm();
+  // the paper's sampling (top_p 1, max_tokens 1000) where the config leaves it unset: before, top_p was declared
+  // and never sent, so servers whose default is not 1 (llama.cpp 0.95, Ollama 0.9) sampled otherwise (helper audit)
+  const llm = await ctx.resolveLlm({ paper: 'threeply' });
   const { config, usage } = llm;
   const [{ runThreeplyExperiment }, { summaryMarkdown }] = await Promise.all([import('./experiment.js'), import('./summary.js')]);
   const llmCfg = { ...config.llm, maxTokens: config.llm.maxTokens ?? THREEPLY_MAX_TOKENS };

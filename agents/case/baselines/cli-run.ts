@@ -21,6 +21,12 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   if (flags.offline) throw errors.usage('baselines need an LLM; --offline is only for `lexcase run case`');
   // llm-only retrieves nothing: `-k 7` was dropped without a word (config.json k 0); said as eval retrieval says an ignored --fusion
   if (flags.mode === 'llm-only' && ctx.given('k')) log.warn(`-k ${flags.k} is ignored: --mode llm-only retrieves no passage (config.json records k 0)`);
+  // the oracle shows each question's gold passage(s), whatever k: `-k 1` and `-k 10` sent the same prompts (helper audit).
+  // config.json keeps the k given (its run dir name and a resume's check use it), so the run says it here
+  if (flags.mode === 'oracle' && ctx.given('k'))
+    log.warn(
+      `-k ${flags.k} changes nothing: --mode oracle shows each question's gold passage(s), not a search's top k (config.json records k ${flags.k} as given)`,
+    );
   // nor does it read an index: none is built or opened, and config.json records none (a reproduction gives every run its --index)
   if (flags.mode === 'llm-only' && flags.index !== undefined)
     log.info(`--index ${flags.index} is not read: --mode llm-only retrieves no passage (config.json records no index)`);

@@ -14,6 +14,8 @@ import { datasetNames, datasetsWithGold } from '../../../corpora/catalog.js';
 import { BAREXAM_SPLIT_SIZES, DEFAULT_SPLIT_SEED, parseSplit } from '../../../corpora/split-spec.js';
 import { DEFAULT_KS } from '../../../eval/retrieval-ks.js';
 import type { Progress } from '../../../core/progress.js';
+import { givenArgs } from '../given-args.js';
+import { shellWord } from '../../../core/shell-word.js';
 import { errors } from '../../../core/errors.js';
 import { log } from '../../../core/log.js';
 import { assertOutFiles, runFileOutputs } from '../out-file.js';
@@ -158,6 +160,13 @@ export function register(program: Command): void {
           retrieverOptions: retrieverOptions(flags, ['hybrid']),
         }).finally(() => stop.dispose());
         for (const w of sweep.warnings ?? []) log.warn(`eval retrieval --sweep-fusion: ${w}`);
+        // the chosen setting on another split, with every option this sweep was given (its components' k1, b, mu,
+        // dense query rule, split seed, …): printing only the fusion flags reran another setting (helper audit)
+        const other = sweep.split === 'all' ? undefined : sweep.split === 'val' ? 'test' : 'val';
+        if (other && sweep.best.flags) {
+          const args = ['eval', 'retrieval', ...givenArgs(cmd, ['sweepFusion', 'method', 'split']), '--split', other, ...sweep.best.flags.split(' ')];
+          sweep.heldOut = { split: other, command: ['lexcase', ...args].map(shellWord).join(' ') };
+        }
         return output(g, sweep, () => formatFusionSweep(sweep));
       }
       const [{ evalRetrievalOnIndex }, { formatRetrievalReport }, { writeRecallPlot }, { createProgress }] = await Promise.all([
