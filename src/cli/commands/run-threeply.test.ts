@@ -180,6 +180,9 @@ describe('lexcase run threeply', () => {
       delete process.env.LEXCASE_LLM_TEMPERATURE;
     }
     const sent = srv.requests.slice(before);
+    // the paper's top_p 1 and max_tokens 1000 on every request, the evaluator's too (before: top_p declared, never sent)
+    expect([...new Set(sent.map((x) => x.body.top_p))]).toEqual([1]);
+    expect([...new Set(sent.map((x) => x.body.max_tokens))]).toEqual([1000]);
     const wire = (distiller: boolean) => [...new Set(sent.filter((x) => (threeplyRole(x) === 'distiller') === distiller).map((x) => x.body.temperature))];
     const config = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')).config;
     expect(wire(true)).toEqual([config.evaluatorTemperature]);
