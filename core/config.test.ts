@@ -132,6 +132,21 @@ describe('loadConfig', () => {
     await expect(loadConfig({ env: { LEXCASE_LLM_RETRY_MAX_MS: '5000' }, cwd: dir })).rejects.toMatchObject({
       message: expect.stringMatching(/LEXCASE_LLM_RETRY_MAX_MS/),
     });
+    // the LLM_ part left out, or the name in lower case: refused naming the variable meant (before: ignored, exit 0)
+    for (const [given, meant] of [
+      ['LEXCASE_TEMPERATURE', 'LEXCASE_LLM_TEMPERATURE'],
+      ['LEXCASE_MODEL', 'LEXCASE_LLM_MODEL'],
+      ['LEXCASE_SEED', 'LEXCASE_LLM_SEED'],
+      ['lexcase_llm_temperature', 'LEXCASE_LLM_TEMPERATURE'],
+      ['lexcase_temperature', 'LEXCASE_LLM_TEMPERATURE'],
+    ])
+      await expect(loadConfig({ env: { [given]: '0.9' }, cwd: dir }), given).rejects.toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: expect.stringContaining(`config field "${given}": lexcase reads no such variable — did you mean ${meant}?`),
+      });
+    // lexcase's other variables, and names of no setting of ours, pass
+    for (const other of ['LEXCASE_CACHE_DIR', 'LEXCASE_EMBED_MODEL', 'LEXCASE_OFFLINE', 'LEXCASE_SOMETHING_ELSE', 'lexcase_cache_dir'])
+      expect((await loadConfig({ env: { [other]: 'x' }, cwd: dir })).llm.temperature, other).toBe(0);
     // the preflight switch is read elsewhere and passes
     expect((await loadConfig({ env: { LEXCASE_LLM_PREFLIGHT: '0' }, cwd: dir })).llm.temperature).toBe(0);
   });

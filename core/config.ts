@@ -149,6 +149,16 @@ export function llmEnvVar(key: keyof LlmConfig, env: NodeJS.ProcessEnv): string 
   return spec && setVar(spec, env);
 }
 
+/** The LEXCASE_LLM_* variable `name` was likely meant as: the same name in upper case, or with the LLM_ part left out; undefined for any other name. */
+function meantLlmVar(name: string): string | undefined {
+  const upper = name.toUpperCase();
+  if (!upper.startsWith('LEXCASE_')) return undefined;
+  if (upper !== name) return LLM_ENV_VARS.includes(upper) ? upper : meantLlmVar(upper);
+  if (upper.startsWith('LEXCASE_LLM_')) return undefined;
+  const withLlm = `LEXCASE_LLM_${upper.slice('LEXCASE_'.length)}`;
+  return LLM_ENV_VARS.includes(withLlm) ? withLlm : undefined;
+}
+
 /**
  * Env values as a partial llm config; names the variable when a value is not a number (decimal: a
  * blank value read as 0, `0x10` as 16), and refuses a LEXCASE_LLM_* variable lexcase does not read
@@ -158,6 +168,17 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv): Partial<LlmConfig> {
   const unknown = Object.keys(env)
     .filter((v) => v.startsWith('LEXCASE_LLM_') && env[v] !== undefined && !LLM_ENV_VARS.includes(v))
     .sort();
+  // a setting of ours under a name lexcase does not read: the LLM prefix left out (LEXCASE_TEMPERATURE,
+  // LEXCASE_SEED) or the name in lower case (lexcase_llm_temperature); before, ignored with exit 0 (helper audit)
+  const misplaced = Object.keys(env)
+    .filter((v) => env[v] !== undefined && !LLM_ENV_VARS.includes(v) && meantLlmVar(v) !== undefined)
+    .sort();
+  if (misplaced.length)
+    throw errors.configInvalid(
+      undefined,
+      misplaced[0],
+      `lexcase reads no such variable — did you mean ${meantLlmVar(misplaced[0])}? (known: ${LLM_ENV_VARS.join(', ')}); unset it`,
+    );
   if (unknown.length) {
     const near = closestName(unknown[0], LLM_ENV_VARS);
     throw errors.configInvalid(
