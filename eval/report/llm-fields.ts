@@ -2,7 +2,7 @@
  * The LLM settings report.md's Run section names (config.json keeps them in objects, which the
  * section's one-line fields leave out): the model, its provider, the endpoint without credentials or
  * query values (core/llm/endpoint.ts redactedEndpoint), the local model file's name, the
- * temperature, the structured-output mode, and the short form of the prompts' sha256.
+ * temperature, top_p, max_tokens and seed sent, the structured-output mode, and the short form of the prompts' sha256.
  */
 import { basename } from 'node:path';
 import { redactedEndpoint } from '../../core/llm/endpoint.js';
@@ -24,6 +24,11 @@ export function llmFields(config: Record<string, unknown>): [string, unknown][] 
     if (baseUrl) out.push(['endpoint', redactedEndpoint(baseUrl).endpoint]);
     if (modelFile) out.push(['model file', basename(modelFile)]);
     if (typeof m.temperature === 'number') out.push(['temperature', m.temperature]);
+    // the other sampling settings sent on every request, under names of their own: a run's top-level
+    // `maxTokens` (CASE: the advocate's token budget) and `seed` (the run's) are other settings (helper audit)
+    if (typeof m.topP === 'number') out.push(['top_p (each request)', m.topP]);
+    if (typeof m.maxTokens === 'number') out.push(['max_tokens (each request)', m.maxTokens]);
+    if (typeof m.seed === 'number') out.push(['LLM seed (each request)', m.seed]);
     if (str(m.structuredOutput)) out.push(['structured output', m.structuredOutput]);
   }
   const sha = isObject(config.prompts) ? str(config.prompts.sha256) : undefined;

@@ -66,6 +66,22 @@ describe("report.md's Run section", () => {
     expect(md).toContain('- **retrievers**: bm25, qld'); // the other fields as before
   });
 
+  it("names the top_p, max_tokens and LLM seed every request carried apart from the run's maxTokens budget and seed (helper audit)", async () => {
+    const md = (await summarySection(
+      runOf({ ...caseK, maxTokens: 20000, model: { ...(caseK.model as object), topP: 0.6, maxTokens: 700, seed: 9 } }),
+      {} as never,
+    ))!.markdown;
+    for (const line of [
+      '- **top_p (each request)**: 0.6',
+      '- **max_tokens (each request)**: 700',
+      '- **LLM seed (each request)**: 9',
+      '- **maxTokens**: 20000',
+    ])
+      expect(md).toContain(line);
+    // none set: no line
+    expect((await summarySection(runOf(caseK), {} as never))!.markdown).not.toMatch(/each request/);
+  });
+
   it('a local model names its file, not its path; an offline run has no LLM lines', async () => {
     const local = (await summarySection(
       runOf({ ...caseK, model: { provider: 'local', modelFile: '/models/qwen2.5-0.5b-q4.gguf', temperature: 0 } }),
