@@ -1,6 +1,6 @@
 /**
  * The readings of a model's replies that a run records in config.json besides the named-answer ones
- * (core/llm/named-answer-readings.ts): how replies are read (`replyReading`, core/llm/reply-reading.ts),
+ * (core/llm/named-answer-readings.ts): how replies are read (`replyReading`, core/llm/reply-reading.ts), how their token usage is read (`usageReading`),
  * how cited passage handles are read (`passageHandleReading`, agents/common/passage-handle-reading.ts)
  * and how the Factor Distiller's factor strings are read (`factorMentionReading`, agents/threeply/metrics.ts).
  * Each one's current value and the older values lexcase recorded, oldest first, with the day each was
@@ -43,6 +43,20 @@ export const RECORDED_READINGS = {
           'one JSON object naming its answer key twice with different values ({"vote": "B", "vote": "C"}, in the text or a tool call\'s arguments) was read by the last value (JSON.parse\'s rule): the item scored as "C"',
         value:
           'think and thinking blocks and Harmony analysis channels dropped; two different JSON objects (or calls of the forced function) in one reply refused, a complete one followed by an unclosed one (a revision cut at the token limit) too; tool-call arguments sent as a JSON object read; a 3-ply ply with no text besides its reasoning refused; identical tool calls in one reply run once',
+      },
+    ],
+  },
+  /** How an LLM run reads a reply's token usage (core/llm/usage-reading.ts, core/llm/reply-usage.ts; recorded by the runner). */
+  usageReading: {
+    name: 'usageReading',
+    current:
+      'a total_tokens above prompt + completion counted whole: the excess in the total, not in input/output (tokens.totalAbove); a total_tokens below prompt + completion raised to their sum; input_tokens/output_tokens in a chat completion read as prompt/completion tokens',
+    older: [
+      {
+        until: '2026-12-05',
+        changed:
+          "a total_tokens below prompt + completion was taken as the total (CASE's stage rows and a --max-tokens budget counted the smaller total while input/output counted the parts), and usage sent as input_tokens/output_tokens was read as a total with no input/output split (or as no usage where no total_tokens came)",
+        value: 'a total_tokens above prompt + completion counted whole: the excess in the total, not in input/output (tokens.totalAbove)',
       },
     ],
   },

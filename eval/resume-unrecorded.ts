@@ -153,7 +153,9 @@
  *   usageReading  how an LLM run reads a reply's token usage (core/llm/usage-reading.ts): a total_tokens
  *                 above prompt + completion (a thinking model's reasoning, as gateways in front of Gemini
  *                 send it) is counted whole; an older lexcase took prompt + completion for the total, so
- *                 its earlier items' token totals may be smaller than this lexcase's (a resume warns)
+ *                 its earlier items' token totals may be smaller than this lexcase's (a resume warns); one
+ *                 from before 2026-12-05 took a total below prompt + completion for the total and read
+ *                 input_tokens/output_tokens as a total alone ("records an older", a resume warns)
  *   retriever.search, retriever.components.dense.search
  *                 how a reproduce dense (hybrid) run searched an ANN table: its type and nprobes /
  *                 refineFactor / ef, or exact (retrieval/dense.ts); runs before it recorded none
@@ -446,7 +448,11 @@ const ADDED: {
     runner: true,
     path: ['usageReading'],
     what: "how a reply's token usage is read: an older lexcase took prompt + completion for the total where the endpoint reported a total_tokens above it (a thinking model's reasoning, as gateways in front of Gemini send it), so its earlier items' token totals may lack that excess, uncounted (tokens.totalAbove), while the items this resume runs count it",
-    lacks: absent,
+    // recorded before 2026-12-05 with the older value: a total_tokens below prompt + completion taken as the total,
+    // input_tokens/output_tokens read as a total with no split
+    lacks: (before, after) => absent(before, after) || isOlderReading(RECORDED_READINGS.usageReading, before, after),
+    olderWhat:
+      "how a reply's token usage is read: the lexcase that recorded it (before 2026-12-05) took a total_tokens below prompt + completion for the total, so its earlier items' per-step and per-stage tallies and a --max-tokens budget counted less than their input + output, and read usage sent as input_tokens/output_tokens as a total with no input/output split (or as no usage), so its earlier items' input and output may be 0 where this resume's items count them",
   },
   {
     runner: true,

@@ -4,7 +4,9 @@
  * alone, as gateways in front of Gemini send it: 20 + 198, total 623) now counts 623; an older lexcase
  * counted 218. Before, a run dir an older lexcase wrote held the smaller totals and a resume added items
  * counted the new way, the run's token total mixing the two rules with no word. Now the resume warns,
- * naming the rule, and lists it unchecked. The real client against a scripted server.
+ * naming the rule, and lists it unchecked; so does one over a run dir recording the older reading of before
+ * 2026-12-05 (a total below prompt + completion taken as the total, input_tokens/output_tokens read as a total
+ * alone). The real client against a scripted server.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { contextFrom, runExperiment } from '../../eval/runner.js';
 import { completionWithUsage, startScriptedServer, type ScriptedServer } from '../../tests/support/scripted-openai-server.js';
 import { llmConfigSchema } from '../config.js';
+import { RECORDED_READINGS } from '../recorded-readings.js';
 import { createChatModel } from './factory.js';
 import { USAGE_READING } from './usage-reading.js';
 
@@ -68,6 +71,21 @@ describe('usageReading', () => {
     writeFileSync(configFile(runDir), JSON.stringify(old));
     const stderr = await run(runDir, 2);
     expect(stderr).toMatch(/does not record usageReading \(how a reply's token usage is read: an older lexcase took prompt \+ completion for the total/);
+    expect(recorded(runDir)).toMatchObject({ config: { usageReading: USAGE_READING }, resumes: [{ unchecked: ['usageReading'] }] });
+  }, 60_000);
+
+  it('a resume of a run dir that records the older reading (before 2026-12-05) warns "records an older usageReading" naming what changed', async () => {
+    const runDir = join(dir, 'older');
+    await run(runDir, 1);
+    const old = recorded(runDir);
+    // as the lexcase of 2026-12-02..05 wrote it: a total below prompt + completion taken as the total, input_tokens read as a total alone
+    old.config.usageReading = RECORDED_READINGS.usageReading.older[0].value;
+    writeFileSync(configFile(runDir), JSON.stringify(old));
+    const stderr = await run(runDir, 2);
+    expect(stderr).toMatch(
+      /records an older usageReading \(how a reply's token usage is read: the lexcase that recorded it \(before 2026-12-05\) took a total_tokens below prompt \+ completion for the total/,
+    );
+    expect(stderr).toMatch(/input_tokens\/output_tokens as a total with no input\/output split/);
     expect(recorded(runDir)).toMatchObject({ config: { usageReading: USAGE_READING }, resumes: [{ unchecked: ['usageReading'] }] });
   }, 60_000);
 

@@ -6,5 +6,10 @@
  * of a run dir it started warns (eval/resume-unrecorded.ts). The reading itself is core/llm/chat-openai.ts's
  * (core/llm/usage.ts `totalAbove`). Its own module: the runner reads it in offline runs too, which must not
  * load LangChain.
+ *
+ * Its values, current and older, are core/recorded-readings.ts's: a run dir recording an older one resumes with
+ * "records an older usageReading".
  */
-export const USAGE_READING = 'a total_tokens above prompt + completion counted whole: the excess in the total, not in input/output (tokens.totalAbove)';
+import { RECORDED_READINGS } from '../recorded-readings.js';
+
+export const USAGE_READING = RECORDED_READINGS.usageReading.current;
