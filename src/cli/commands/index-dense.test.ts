@@ -39,6 +39,20 @@ describe('lexcase index dense --prebuilt', () => {
     expect(JSON.stringify(JSON.parse(s.stdout))).toMatch(/"rank":3/);
   }, 120_000);
 
+  it("search under --dense-query-words N says only the last N words were embedded, in its text and --json (before: neither did; the hits read as the whole query's)", async () => {
+    const q = 'A landowner sued his neighbor for trespass after the neighbor built a fence; is the neighbor liable';
+    const args = ['search', q, '--index', join(dir, 'default'), '--method', 'dense', '-k', '2'];
+    const cut = await runCli(['--json', ...args, '--dense-query-words', '5']);
+    expect(cut.code, cut.stderr).toBe(0);
+    expect(JSON.parse(cut.stdout).denseQuery).toBe('only the last 5 words of each query are embedded (--dense-query-words 5)');
+    const text = await runCli([...args, '--dense-query-words', '5']);
+    expect(text.stdout).toMatch(/^2 hits · dense · [\d.]+ ms\ndense query: only the last 5 words of each query are embedded \(--dense-query-words 5\)\n/);
+    // the whole query (the default): no such line, no field
+    const whole = await runCli(['--json', ...args]);
+    expect(JSON.parse(whole.stdout)).not.toHaveProperty('denseQuery');
+    expect(JSON.parse(whole.stdout).hits.map((h: { id: string }) => h.id)).not.toEqual(JSON.parse(cut.stdout).hits.map((h: { id: string }) => h.id));
+  }, 120_000);
+
   it('index dense with no flag that sets the vectors keeps the table it has (the prebuilt vectors: use-lite, 128 words), instead of embedding every passage again at the default 256 words', async () => {
     const before = await readManifest(join(dir, 'default'));
     const r = await runCli(['--json', 'index', 'dense', join(dir, 'default')]);

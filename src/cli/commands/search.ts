@@ -97,6 +97,9 @@ export function register(program: Command): void {
         const queryCut = (await import('../../../retrieval/dense-query-cut.js')).queryCutNote(retriever, query);
         // dense / hybrid: queries embedded by another source than the passages (warned on stderr as the index opened)
         const querySource = (await import('../../../retrieval/dense-query-source.js')).querySourceNote(retriever);
+        // dense / hybrid under --dense-query-words N: only the query's last N words were embedded (said where the hits are, --json included)
+        const denseQuery = (await import('../../../retrieval/dense-query.js')).denseQueryOf(retriever.config);
+        const queryWords = denseQuery?.rule === 'last-words' ? denseQuery.text : undefined;
         // RM3: the expanded query the hits were ranked by (its first stage is searched again; deterministic).
         const expanded = 'expand' in retriever ? await (retriever as Rm3Retriever).expand(query) : undefined;
         const expansion: Rm3Term[] | undefined = expanded?.terms;
@@ -124,11 +127,13 @@ export function register(program: Command): void {
             ...(note ? { note } : {}),
             ...(queryCut ? { queryCut } : {}),
             ...(querySource ? { querySource } : {}),
+            ...(queryWords ? { denseQuery: queryWords } : {}),
             hits: rows.map(({ text, ...r }) => ({ ...r, snippet: snippet(text, flags.snippet) })),
           },
           () => {
             if (rows.length === 0) return `no hits for "${terminalLine(snippet(query, 60))}" (${retriever.method}; all query terms unknown or stopwords?)`;
             const out = [`${rows.length} hits · ${retriever.method}${approx ? ` · ${describeApprox(approx)}` : ''} · ${ms.toFixed(1)} ms`];
+            if (queryWords) out.push(`dense query: ${queryWords}`);
             if (expansion) out.push(`expanded query (RM3): ${expansion.map((t) => `${t.term} ${fixed(t.weight, 4)}`).join(', ')}`);
             for (const r of rows) {
               out.push(`${String(r.rank).padStart(4)}  ${fixed(r.score, 4).padStart(10)}  ${r.id}${r.title ? `  — ${terminalLine(r.title)}` : ''}`);
