@@ -11,7 +11,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import type { Question } from '../../corpora/types.js';
 import { isLexcaseError } from '../../core/errors.js';
-import { optionLetterSchema } from '../common/option-letter.js';
+import { optionLetterSchema, type OptionTexts } from '../common/option-letter.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { invokeStructured, structuredFailure } from '../../core/llm/structured.js';
 import { declareAnswerFields } from '../../core/llm/answer-fields.js';
@@ -22,11 +22,12 @@ import { CASE_PROMPT_LIMITS } from '../common/defaults.js';
 import { countingModel } from './token-tally.js';
 import type { AdvocateResult, JurorRecord } from './types.js';
 
-export function voteSchema(letters: string[]) {
+/** `texts`: the options' texts the jurors were shown (a vote "B. <option A's text>" names no letter). */
+export function voteSchema(letters: string[], texts?: OptionTexts) {
   return declareAnswerFields(
     z.object({
       reasoning: z.string().default(''),
-      vote: optionLetterSchema(letters),
+      vote: optionLetterSchema(letters, undefined, texts),
     }),
     { answer: 'vote', reasoning: ['reasoning'] },
   );
@@ -59,13 +60,20 @@ export function jurorCaseFile(
   return parts.join('\n');
 }
 
-export async function runJuror(llm: BaseChatModel, persona: Persona, caseFile: string, letters: string[], signal?: AbortSignal): Promise<JurorRecord> {
+export async function runJuror(
+  llm: BaseChatModel,
+  persona: Persona,
+  caseFile: string,
+  letters: string[],
+  signal?: AbortSignal,
+  texts?: OptionTexts,
+): Promise<JurorRecord> {
   const tally = { tokens: 0, replies: [] as string[] };
   try {
     const r = await invokeStructured(
       countingModel(llm, tally),
       [new SystemMessage(jurorSystemPrompt(persona)), new HumanMessage(caseFile)],
-      voteSchema(letters),
+      voteSchema(letters, texts),
       { what: `juror ${persona.name}`, signal },
     );
     return {

@@ -8,6 +8,7 @@
 import type { Question } from '../../corpora/types.js';
 import type { AgentSystem, SystemContext, SystemOutcome } from '../../eval/types.js';
 import { errors, errorText, isLexcaseError } from '../../core/errors.js';
+import { optionTexts } from '../common/option-letter.js';
 import { PassageHandles, withPassageHandles } from '../common/passage-handles.js';
 import { seededOrder, type PresentationRecord } from '../common/presentation-order.js';
 import { runAdvocate } from './advocate.js';
@@ -119,7 +120,7 @@ async function caseItem(defaults: CaseOptions & { k: number }, q: Question, ctx:
       presentation.push(shown.record);
       const caseFile = jurorCaseFile(q, shown.items);
       for (const p of panel) {
-        const j = await runJuror(llm, p, caseFile, letters, ctx.signal);
+        const j = await runJuror(llm, p, caseFile, letters, ctx.signal, optionTexts(q.choices));
         jurors.push(j);
         tokens.jury += j.tokens;
       }

@@ -1,6 +1,7 @@
 /** The zod schema of one multiple-choice option letter, shared by every system that asks for one. */
 import { answersNamed } from '../../core/llm/named-answer.js';
 import { NAMED_ANSWER_READINGS } from '../../core/llm/named-answer-readings.js';
+import { LETTERS } from '../../corpora/types.js';
 import { replyEnumSchema } from './reply-enum.js';
 
 /** A letter alone or marked ("B", "(B)", "B)", "B.", "B:"), then optionally text after a space. */
@@ -21,30 +22,62 @@ function namesAnotherLetter(rest: string, letter: string, letters?: readonly str
   return answersNamed(rest).some((n) => names(n.letter));
 }
 
+/** Each option's text by its letter ({ A: 'The contract is void.', … }): what a reply's "B. <text>" is checked against. */
+export type OptionTexts = Readonly<Record<string, string>>;
+
+/** `choices` (a question's options, in order) by letter: LETTERS[i] for choices[i]; empty options left out. */
+export function optionTexts(choices: readonly string[]): OptionTexts {
+  return Object.fromEntries(choices.flatMap((c, i) => (c.trim() && LETTERS[i] ? [[LETTERS[i], c]] : [])));
+}
+
+/** An option's text as a reply may copy it: markup, quotes, case, spacing and closing punctuation aside. */
+const plainOption = (s: string) =>
+  s
+    .replace(/[*_`]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^["'“‘]+|["'”’]+$/g, '')
+    .replace(/[\s.;:!]+$/, '')
+    .trim()
+    .toLowerCase();
+
+/**
+ * Whether `rest` (the text after a marked letter) is another option's text, copied whole, and not `letter`'s own:
+ * "B. The contract is void." where that is option A's text names A as well as B.
+ */
+function copiesAnotherOption(rest: string, letter: string, texts: OptionTexts): boolean {
+  const r = plainOption(rest);
+  if (!r || (texts[letter] !== undefined && plainOption(texts[letter]) === r)) return false;
+  return Object.entries(texts).some(([l, t]) => l !== letter && plainOption(t) === r);
+}
+
 /**
  * The option letter a reply names, upper-cased: "b", "(B)", "B)", "B.", "B:", and the same followed
  * by text after a delimiter ("B. text", "B) text", "B: text", "(B) text"). Free text after a bare
  * letter ("A or D", "C is wrong; D") names no letter: undefined; so does text after a marked letter
  * that names another option ("(A) or (D)", "A. or D.", "B)\nC)", "B. Not B; the answer is C", "B. Not B;
  * the answer is c", "B. Option C is the correct answer.") — another of `letters` when given, any upper-case letter (or lower-case one named as
- * the answer) otherwise.
+ * the answer) otherwise — or, `texts` given, is another option's text whole ("B. The contract is void." where that is
+ * option A's text and not B's; before 2026-12-05 read as B).
  */
-export function optionLetterOf(text: string, letters?: readonly string[]): string | undefined {
+export function optionLetterOf(text: string, letters?: readonly string[], texts?: OptionTexts): string | undefined {
   const m = MARKED.exec(text.trim());
   if (!m) return undefined;
   const rest = m[4];
   if (m[2] !== undefined && !m[3] && rest !== undefined) return undefined;
   const letter = (m[1] ?? m[2]).toUpperCase();
   if (rest !== undefined && namesAnotherLetter(rest, letter, letters)) return undefined;
+  if (rest !== undefined && texts && copiesAnotherOption(rest, letter, texts)) return undefined;
   return letter;
 }
 
 /**
- * One option letter among `letters` (`optionLetterOf`); anything else fails the enum (the
- * structured-output layer then repairs once or records the step as failed).
+ * One option letter among `letters` (`optionLetterOf`; `texts`: the options' texts the model was shown, so a
+ * letter followed by another option's text is none); anything else fails the enum (the structured-output
+ * layer then repairs once or records the step as failed).
  */
-export function optionLetterSchema(letters: string[], message?: string) {
-  return replyEnumSchema((v) => optionLetterOf(v, letters), letters as [string, ...string[]], message);
+export function optionLetterSchema(letters: string[], message?: string, texts?: OptionTexts) {
+  return replyEnumSchema((v) => optionLetterOf(v, letters, texts), letters as [string, ...string[]], message);
 }
 
 /**

@@ -18,7 +18,7 @@ export async function judge(
   const { value } = await invokeStructured(
     model,
     [new SystemMessage(JUDGE_SYSTEM), new HumanMessage(judgeRequest(c, facts, proponentClaim, opponentClaim, first))],
-    judgeSchema(caseLetters(c.choices)),
+    judgeSchema(caseLetters(c.choices), c.choices),
     {
       what: 'EMAR judge',
       signal,

@@ -10,7 +10,7 @@ export async function opponent(model: BaseChatModel, c: EmarCase, facts: string[
   const { value } = await invokeStructured(
     model,
     [new SystemMessage(OPPONENT_SYSTEM), new HumanMessage(opponentRequest(c, facts, proponentClaim))],
-    claimSchema(caseLetters(c.choices)),
+    claimSchema(caseLetters(c.choices), c.choices),
     {
       what: 'EMAR opponent critique',
       signal,

@@ -10,7 +10,7 @@ export async function proponent(model: BaseChatModel, c: EmarCase, facts: string
   const { value } = await invokeStructured(
     model,
     [new SystemMessage(PROPONENT_SYSTEM), new HumanMessage(proponentRequest(c, facts, response))],
-    claimSchema(caseLetters(c.choices)),
+    claimSchema(caseLetters(c.choices), c.choices),
     {
       what: response ? 'EMAR proponent response' : 'EMAR proponent argument',
       signal,

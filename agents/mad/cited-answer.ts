@@ -6,6 +6,7 @@ import { checkCitations } from './citation-check.js';
 import { invokeStructured } from '../../core/llm/structured.js';
 import { ANALYST_SYSTEM, citedAnswerPrompt } from './prompts.js';
 import { citedAnswerSchema } from './schemas.js';
+import { optionTexts } from '../common/option-letter.js';
 import { passageHandles } from '../common/passage-handles.js';
 import { citedClaims } from './cited-claims.js';
 import type { CheckedCitation, Claim, PoolPassage } from './types.js';
@@ -36,6 +37,7 @@ export async function citedAnswer(
     citedAnswerSchema(
       letters,
       pool.map((p) => h.handle(p.id)),
+      optionTexts(q.choices),
     ),
     { what, signal },
   );

@@ -11,6 +11,7 @@ import type { Question } from '../../corpora/types.js';
 import { invokeStructured } from '../../core/llm/structured.js';
 import { JUDGE_SYSTEM, judgePrompt } from './prompts.js';
 import { judgeSchema } from './schemas.js';
+import { optionTexts } from '../common/option-letter.js';
 import { passageHandles } from '../common/passage-handles.js';
 import type { ShownPassage } from './cited-evidence.js';
 import type { Brief, CrossExamination, Judgment, PoolPassage } from './types.js';
@@ -31,7 +32,7 @@ export async function judge(
   // further passages the briefs cite), never a handle it saw only as a bare citation
   const h = passageHandles();
   const handles = [...pool, ...cited].map((p) => h.handle(p.id));
-  const r = await invokeStructured(llm, messages, judgeSchema(letters, handles), { what: 'judge', signal });
+  const r = await invokeStructured(llm, messages, judgeSchema(letters, handles, optionTexts(q.choices)), { what: 'judge', signal });
   const v = r.value;
   const unsupported = h.cite(v.unsupported_citations); // the accepted reply's citations, read (and counted) once
   return {

@@ -6,7 +6,7 @@
  * which a schema-following server never needs.
  */
 import { z } from 'zod';
-import { optionLetterSchema } from '../common/option-letter.js';
+import { optionLetterSchema, type OptionTexts } from '../common/option-letter.js';
 import { sendAs } from '../../core/llm/json-schema.js';
 import { declareAnswerFields } from '../../core/llm/answer-fields.js';
 import { CHECKLIST_ITEMS } from './types.js';
@@ -49,12 +49,12 @@ export const letterSchema = optionLetterSchema;
  * reasons before it decides (issue 36, item 4); the checklist and the unsupported citations are
  * about the winning brief, so they follow the verdict.
  */
-export function judgeSchema(letters: string[], handles: readonly string[]) {
+export function judgeSchema(letters: string[], handles: readonly string[], texts?: OptionTexts) {
   // the rationale's three sentences weigh each debater's answer in turn ("Debater A's answer is B, but …"): none is read
   return declareAnswerFields(
     z.object({
       rationale: z.array(z.string()).length(3),
-      verdict: letterSchema(letters),
+      verdict: letterSchema(letters, undefined, texts),
       checklist: z.object(Object.fromEntries(CHECKLIST_ITEMS.map((k) => [k, z.boolean()])) as Record<(typeof CHECKLIST_ITEMS)[number], z.ZodBoolean>),
       unsupported_citations: citesSchema(handles),
     }),
@@ -98,12 +98,12 @@ export function crossExamSchema(letters: string[]) {
 /** A debater's answer to the cross-examiner's question: prose, not an option to check. */
 export const crossAnswerSchema = declareAnswerFields(z.object({ answer: z.string() }), { answer: null, reasoning: [] });
 
-/** A single agent's cited answer (the baselines); `handles`: the pool it was shown. */
-export function citedAnswerSchema(letters: string[], handles: readonly string[]) {
+/** A single agent's cited answer (the baselines); `handles`: the pool it was shown; `texts`: the options' texts (judgeSchema). */
+export function citedAnswerSchema(letters: string[], handles: readonly string[], texts?: OptionTexts) {
   return declareAnswerFields(
     z.object({
       reasoning: z.string().default(''),
-      answer: letterSchema(letters),
+      answer: letterSchema(letters, undefined, texts),
       claims: z.array(claimSchema(handles)),
     }),
     { answer: 'answer', reasoning: ['reasoning'] },

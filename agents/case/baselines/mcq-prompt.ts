@@ -10,7 +10,7 @@ import type { Question } from '../../../corpora/types.js';
 import { declareAnswerFields } from '../../../core/llm/answer-fields.js';
 import { invokeStructured } from '../../../core/llm/structured.js';
 import { CASE_PROMPT_LIMITS } from '../../common/defaults.js';
-import { optionLetterSchema } from '../../common/option-letter.js';
+import { optionLetterSchema, optionTexts, type OptionTexts } from '../../common/option-letter.js';
 import { factsOf, optionLetters, optionsBlock, truncate } from '../../common/question-text.js';
 
 export interface ContextPassage {
@@ -37,19 +37,25 @@ export function mcqPrompt(
   return parts.join('\n');
 }
 
-export function answerSchema(letters: string[]) {
+/** `texts`: the options' texts the model was shown (an answer "B. <option A's text>" names no letter). */
+export function answerSchema(letters: string[], texts?: OptionTexts) {
   return declareAnswerFields(
     z.object({
       reasoning: z.string().default(''),
-      answer: optionLetterSchema(letters),
+      answer: optionLetterSchema(letters, undefined, texts),
     }),
     { answer: 'answer', reasoning: ['reasoning'] },
   );
 }
 
 export async function answerMcq(llm: BaseChatModel, q: Pick<Question, 'prompt' | 'question' | 'choices'>, passages: ContextPassage[], signal?: AbortSignal) {
-  return invokeStructured(llm, [new SystemMessage(MCQ_SYSTEM), new HumanMessage(mcqPrompt(q, passages))], answerSchema(optionLetters(q)), {
-    what: 'multiple-choice answer',
-    signal,
-  });
+  return invokeStructured(
+    llm,
+    [new SystemMessage(MCQ_SYSTEM), new HumanMessage(mcqPrompt(q, passages))],
+    answerSchema(optionLetters(q), optionTexts(q.choices)),
+    {
+      what: 'multiple-choice answer',
+      signal,
+    },
+  );
 }
