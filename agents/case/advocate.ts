@@ -112,8 +112,8 @@ function readPicks(written: readonly { id: string; justification: string }[], re
  * The model's picks as evidence: the first `k` distinct passages some tool returned. Every other pick
  * is dropped and listed in `rejected` with its reason (DROPPED_PICK_REASONS): one naming no handle it
  * was shown (a passage id spelled out too, whether or not a search returned that passage under a
- * handle), a handle no tool returned to it, or a passage picked after the advocate already had its k
- * (before 2026-12-01 those were dropped unlisted). Each is listed once, in the order first written; a
+ * handle), a handle no tool returned to it, a passage picked after the advocate already had its k
+ * (before 2026-12-01 those were dropped unlisted), or one it had already picked (before 2026-12-05 dropped unlisted). Each is listed once, in the order first written; a
  * pick written again with the same reason adds to its `times`.
  */
 function selectEvidence(picked: Pick[], candidates: Map<string, Candidate>, k: number): { evidence: EvidenceItem[]; rejected: RejectedPick[] } {
@@ -134,7 +134,10 @@ function selectEvidence(picked: Pick[], candidates: Map<string, Candidate>, k: n
       drop(p.id, 'no tool returned it');
       continue;
     }
-    if (evidence.some((e) => e.id === p.id)) continue;
+    if (evidence.some((e) => e.id === p.id)) {
+      drop(p.id, 'picked again'); // its first pick (and note) stays; before 2026-12-05 dropped unlisted
+      continue;
+    }
     if (evidence.length >= k) {
       drop(p.id, 'beyond k');
       continue;

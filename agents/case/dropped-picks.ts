@@ -5,12 +5,14 @@
  *
  * "names no handle": written as no passage handle the advocate was shown ("P99", "P3, P5", a passage id
  * spelled out — models see only handles), the picks counted as unresolved citations (PassageHandles
- * `cite`); traces written before it list those as "no tool returned it".
+ * `cite`); traces written before it list those as "no tool returned it". "picked again": traces written before 2026-12-05
+ * left a repeated pick (and its note) out unlisted, the evidence one passage short of the picks written.
  */
 export const DROPPED_PICK_REASONS = {
   'names no handle': 'written as no passage handle the advocate was shown (an unknown handle, a passage id spelled out)',
   'no tool returned it': 'a passage never shown to the advocate',
   'beyond k': 'picked after the advocate already had its k passages',
+  'picked again': 'a passage the advocate had already picked: its first pick and note kept',
 } as const;
 
 export type DroppedPickReason = keyof typeof DROPPED_PICK_REASONS;

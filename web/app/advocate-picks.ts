@@ -1,7 +1,7 @@
 /**
  * What a CASE advocate's evidence leaves out, said in words (the trace view and the explorer's
  * evidence search): the picks it dropped, each with why, in the words of DROPPED_PICK_REASONS
- * ("names no handle", "no tool returned it", "beyond k"; "×2" for a pick written twice) — and a
+ * ("names no handle", "no tool returned it", "beyond k", "picked again"; "×2" for a pick written twice) — and a
  * note cut to the characters the jurors read (`noteCutFrom`, the note's length).
  */
 import { DROPPED_PICK_REASONS } from '../../agents/case/dropped-picks.js';
@@ -18,6 +18,7 @@ const COUNTED: Record<keyof typeof DROPPED_PICK_REASONS, string> = {
   'names no handle': 'naming no handle shown',
   'no tool returned it': 'never returned by a tool',
   'beyond k': 'beyond k',
+  'picked again': 'picked again',
 };
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

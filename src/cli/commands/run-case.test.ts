@@ -355,13 +355,13 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
     }
   }, 60_000);
 
-  it('run case --k 2: an advocate that picks 4 passages keeps 2; the 2 beyond k are listed in the trace with the reason and counted in results, --json metrics and report.md', async () => {
+  it('run case --k 2: an advocate that picks 4 passages keeps 2; the 2 beyond k are listed in the trace with the reason and counted in results, --json metrics and report.md; a pick written again is listed as picked again (before: left out unlisted)', async () => {
     const srv = await startScriptedServer((req): ScriptReply => {
       if (/juror on a panel/.test(body(req))) return { content: JSON.stringify({ reasoning: 'step by step', vote: 'A' }) };
       const toolMsgs = (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
       if (toolMsgs.length === 0) return { toolCalls: [{ name: 'bm25_search', args: { query: 'negligence duty of care', k: 4 } }] };
       const ids = toolMsgs.flatMap((m) => JSON.parse(m.content).results.map((x: { id: string }) => x.id));
-      return { content: JSON.stringify({ evidence: [...ids.slice(0, 4), 'P999'].map((id: string) => ({ id, justification: 'relevant rule' })) }) };
+      return { content: JSON.stringify({ evidence: [...ids.slice(0, 4), ids[0], 'P999'].map((id: string) => ({ id, justification: 'relevant rule' })) }) };
     });
     try {
       useScriptedLlm(srv.url);
@@ -382,9 +382,10 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
         expect(a.rejected).toEqual([
           { id: returned[2], reason: 'beyond k' },
           { id: returned[3], reason: 'beyond k' },
+          { id: returned[0], reason: 'picked again' },
           { id: 'P999', reason: 'names no handle' },
         ]);
-        expect(a.rejectedIds).toEqual([returned[2], returned[3], 'P999']);
+        expect(a.rejectedIds).toEqual([returned[2], returned[3], returned[0], 'P999']);
       }
       // counted where the picks naming no handle shown are: results.jsonl, the CLI's metrics, report.md's table
       expect(JSON.parse(lines(join(runDir, 'results.jsonl'))[0]).metrics).toMatchObject({ picksBeyondK: 8, unresolvedCitations: 4 });
