@@ -8,7 +8,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { errors } from '../../core/errors.js';
 import type { Question } from '../../corpora/types.js';
-import { invokeStructured } from '../../core/llm/structured.js';
+import { invokeStructured, rejectStructured } from '../../core/llm/structured.js';
 import { mapToOptions } from './map-hypotheses.js';
 import { exploratoryPrompt } from './prompts.js';
 import { factsOf } from '../common/question-text.js';
@@ -56,6 +56,8 @@ export async function exploratoryHypotheses(
   const seen = new Set<string>();
   const distinct = texts.filter((t) => !seen.has(sameness(t)) && seen.add(sameness(t)));
   const min = Math.min(MIN_HYPOTHESES, max);
+  // the step fails on a reply the schema took: it leaves the response cache, so a resume asks again
+  if (distinct.length < min) rejectStructured(r);
   if (texts.length < min)
     throw errors.llmOutputInvalid(
       'exploratory hypotheses',

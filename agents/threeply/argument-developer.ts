@@ -8,6 +8,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { errors } from '../../core/errors.js';
+import { rejectReply } from '../../core/llm/cache-validation.js';
 import { messageText, refusalOf, refusalText, withoutReasoning } from '../../core/llm/structured.js';
 import type { PlyKey } from './format.js';
 import { developerSystem, plyRequest, revisionRequest } from './prompts.js';
@@ -16,6 +17,8 @@ import { developerSystem, plyRequest, revisionRequest } from './prompts.js';
 function plyText(reply: BaseMessage, ply: PlyKey): string {
   const text = withoutReasoning(messageText(reply)).trim();
   const refusal = refusalOf(reply);
+  // no ply: the step fails, and the reply leaves the response cache (a resume asks again)
+  if (!text) rejectReply(reply);
   if (!text && refusal) throw errors.llmOutputInvalid(`the ${ply} ply`, refusalText(refusal));
   if (!text) throw errors.llmOutputInvalid(`the ${ply} ply`, 'the reply holds no text besides any reasoning (cut off at the token limit inside it?)');
   return text;

@@ -526,6 +526,19 @@ function stoppedAtTokenLimit(reply: BaseMessage): boolean {
   return meta?.finish_reason === 'length';
 }
 
+/** The replies behind each value invokeStructured returned (rejectStructured). */
+const repliesOf = new WeakMap<object, Reply[]>();
+
+/**
+ * A value invokeStructured returned that its caller then refuses (CASE's exploratory hypotheses that repeat one
+ * another, …), failing the step: its replies leave the response cache, as a reply the parser refused does, so a
+ * resume asks the endpoint again instead of failing the same way with 0 requests.
+ */
+export function rejectStructured(result: object): void {
+  for (const r of repliesOf.get(result) ?? []) rejectReply(r);
+  repliesOf.delete(result);
+}
+
 /**
  * Invoke `model` for a `schema`-shaped object (see the module doc for the modes); retry once with
  * the parse error appended. Throws LexcaseError LLM_OUTPUT_INVALID (naming `what`) after the
@@ -568,7 +581,16 @@ export async function invokeStructured<S extends z.ZodType>(
       const { value, repairs } = readValue(got, schema, opts.what);
       const repaired = repairs.map(describeRepair);
       if (repaired.length && sent.call?.exchange) sent.call.exchange.repaired = repaired;
-      return { value, raw, attempts: attempt, mode, ...(invalidToolCalls.length ? { invalidToolCalls } : {}), ...(repaired.length ? { repaired } : {}) };
+      const result = {
+        value,
+        raw,
+        attempts: attempt,
+        mode,
+        ...(invalidToolCalls.length ? { invalidToolCalls } : {}),
+        ...(repaired.length ? { repaired } : {}),
+      };
+      repliesOf.set(result, [...refused, reply]);
+      return result;
     } catch (e) {
       refused.push(reply);
       const parseError = (e as Error).message;
