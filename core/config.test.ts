@@ -62,6 +62,18 @@ describe('loadConfig', () => {
     expect(c.llm.cacheDir).toBe(false);
   });
 
+  it.each(['off', 'OFF', 'none', 'false'])(
+    'turns the cache off with "cacheDir": "%s" in the config file, as LEXCASE_CACHE_DIR does (before: a cache folder of that name, served from on the next run)',
+    async (off) => {
+      await writeFile(join(dir, 'lexcase.config.json'), JSON.stringify({ llm: { cacheDir: off } }));
+      const c = await loadConfig({ env: {}, cwd: dir });
+      expect(c.llm.cacheDir).toBe(false);
+      // a folder with another name is still a folder, relative to the file's
+      await writeFile(join(dir, 'lexcase.config.json'), JSON.stringify({ llm: { cacheDir: 'offline-cache' } }));
+      expect((await loadConfig({ env: {}, cwd: dir })).llm.cacheDir).toBe(join(dir, 'offline-cache'));
+    },
+  );
+
   it('rejects a bad field in the file, naming the file and the field', async () => {
     const f = await write('bad.json', { llm: { baseUrl: 'http://x/v1', temperature: 'hot' } });
     await expect(loadConfig({ file: f, env: {}, cwd: dir })).rejects.toMatchObject({

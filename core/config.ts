@@ -30,6 +30,9 @@ import { parseDecimal, parseDecimalInt } from './decimal-number.js';
 
 export const CONFIG_FILE_NAME = 'lexcase.config.json';
 
+/** A cacheDir that turns the response cache off, in LEXCASE_CACHE_DIR and the config file alike. */
+const CACHE_OFF = /^(off|false|0|none|no)$/i;
+
 export const llmConfigSchema = z
   .object({
     /**
@@ -67,8 +70,12 @@ export const llmConfigSchema = z
     retryMaxMs: z.number().int().min(0).default(30_000),
     /** Most requests in flight at once (per chat model and its bound copies). */
     concurrency: z.number().int().positive().max(256).default(4),
-    /** Response cache directory; false disables the cache. Default: ~/.cache/lexcase/llm. In the config file a relative path is relative to its folder; in LEXCASE_CACHE_DIR to the working directory. */
-    cacheDir: z.union([z.string().min(1), z.literal(false)]).optional(),
+    /**
+     * Response cache directory; false disables the cache, and so do "off", "false", "0", "none" and "no" in the config
+     * file as in LEXCASE_CACHE_DIR (before 2026-12-05 the file's "off" was a cache folder named off). Default:
+     * ~/.cache/lexcase/llm. In the config file a relative path is relative to its folder; in LEXCASE_CACHE_DIR to the working directory.
+     */
+    cacheDir: z.preprocess((v) => (typeof v === 'string' && CACHE_OFF.test(v.trim()) ? false : v), z.union([z.string().min(1), z.literal(false)])).optional(),
     /** provider "local" (core/llm/local/): the GGUF model file run in-process (in the config file: relative to its folder; in LEXCASE_LLM_MODEL_FILE: to the working directory). */
     modelFile: z.string().min(1).optional(),
     /** Sampling seed, sent with every request that sets none (the local provider's default: 0). */
@@ -193,7 +200,7 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv): Partial<LlmConfig> {
     if (!name) continue;
     const raw = env[name]!.trim();
     if (spec.kind === 'string') out[spec.key] = raw;
-    else if (spec.kind === 'cache') out[spec.key] = /^(off|false|0|none|no)$/i.test(raw) ? false : raw;
+    else if (spec.kind === 'cache') out[spec.key] = CACHE_OFF.test(raw) ? false : raw;
     else {
       const n = spec.kind === 'int' ? parseDecimalInt(raw) : parseDecimal(raw);
       if (!Number.isFinite(n)) throw errors.configInvalid(undefined, name, `expected ${spec.kind === 'int' ? 'an integer' : 'a number'}, got "${raw}"`);
