@@ -187,6 +187,9 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
   if (resumed && resumeSaysAnything(resumed, underWay)) log.info(resumingText(runDir, resumed, underWay));
   await mkdir(join(o.dir, 'logs'), { recursive: true });
   await writeFile(join(o.dir, 'logs', `${run.id}.log`), `$ lexcase ${argv.join(' ')}\n${r.stdout}\n${r.stderr}`);
+  // the cell's warnings (replies answered from the response cache, replies cut short, …) said here too, named by the
+  // cell: before 2026-12-05 they reached only logs/<run>.log, and a table built from another model's cached replies said nothing
+  for (const w of warnings(r.stderr)) log.warn(`run ${run.id}: ${w}`);
   // a shard's run reruns only as that shard: `lexcase run` has no --shard, and run alone on this run
   // dir it would take every other shard's items (refused now: shard.ts checkShardResume)
   const rerun = o.shard ? reproduceArgv(run, o, shardRerunInputs(o)) : argv;
@@ -205,6 +208,16 @@ async function runOne(run: RecipeRun, o: RunGridOptions): Promise<RunState> {
     };
   }
   return { id: run.id, system: run.system, status: 'done', argv: rerun };
+}
+
+/** The `[warn]` lines of a cell's stderr, each once, in order, without the tag (colour codes aside). */
+function warnings(stderr: string): string[] {
+  const out = new Set<string>();
+  for (const line of stderr.split('\n')) {
+    const m = /^\[warn\] (.*)$/.exec(line.replace(/\x1b\[[0-9;]*m/g, '').trimEnd());
+    if (m) out.add(m[1]);
+  }
+  return [...out];
 }
 
 /** A cell's results (none for a missing or unreadable results.jsonl: the cell's own error says what is wrong). */

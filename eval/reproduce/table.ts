@@ -36,6 +36,7 @@ import { cellKinds, cellValue, isMacroStat, selectRecords } from './stats.js';
 import { labelsWithoutGold, limitPrefixClause, macroCeilingNote, macroLabels } from '../metrics/macro.js';
 import { mixedOutcomeColumns } from './mixed-outcomes.js';
 import { samplingNotes } from './sampling-notes.js';
+import { cacheAnswersText, cacheSourcesOf } from '../cache-sources.js';
 import { noHitsLeftOutLine } from '../trec/format.js';
 import { parseMeasure } from '../trec/measures.js';
 import { runCut, runCutText, type RunCut } from '../trec/run-depth.js';
@@ -239,6 +240,12 @@ export async function buildTable(dir: string, recipe: Recipe, repro: Pick<Reprod
     ...(await indexNotes(dir, recipe, results, repro.runs)),
     // the model and sampling each LLM run sent, and which values are the paper's
     ...(await samplingNotes(dir, recipe, repro.runs)),
+    // a run whose replies came from the response cache: its figures are the replies an earlier run got (the run says it on
+    // stderr, which reproduce keeps in logs/<run>.log; before 2026-12-05 the table said nothing of it)
+    ...recipe.runs.flatMap((run) => {
+      const said = state.get(run.id)?.status === 'done' ? cacheAnswersOf(results.get(run.id) ?? []) : '';
+      return said ? [`Run ${run.id}: ${said}.`] : [];
+    }),
     // a run whose macro cells average over a label with no gold item among its items: their ceiling is below the paper's scale
     ...macroCeilingNotes(recipe, results, state, labels, limits),
     // the topics a trec run got no hit for, which its cells' n leaves out (as `eval retrieval` names its no-hit topics)
@@ -429,4 +436,10 @@ function macroCeilingNotes(
     const note = macroCeilingNote(labelsWithoutGold(recs, all), all, recs.length);
     return note ? [`Run ${id}'s macro figures: ${note}${limitPrefixClause(limits.get(id))}.`] : [];
   });
+}
+
+/** What a run's records say of replies answered from the response cache (cacheAnswersText), '' when none was. */
+function cacheAnswersOf(records: readonly ResultRecord[]): string {
+  const { sources, calls } = cacheSourcesOf(records);
+  return cacheAnswersText(sources, calls);
 }

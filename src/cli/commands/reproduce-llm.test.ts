@@ -71,6 +71,29 @@ describe('lexcase reproduce --replay', () => {
       expect(readFileSync(join(again, 'runs', run.id, 'results.jsonl')).equals(readFileSync(join(out, 'runs', run.id, 'results.jsonl'))), run.id).toBe(true);
   }, 240_000);
 
+  it('a grid answered from the response cache says so for each cell, on stderr and in table.md (before: only in logs/<run>.log)', async () => {
+    const cacheDir = join(dir, 'llm-cache');
+    vi.stubEnv('LEXCASE_CACHE_DIR', cacheDir);
+    const grid = (runDir: string) => runCli(['reproduce', 'emar-table4', '--limit', '1', '--endpoint', srv.url, '--model', 'scripted', '--run-dir', runDir]);
+    const first = await grid(join(dir, 'cached-1'));
+    expect(first.code, first.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'cached-1', 'table.md'), 'utf8')).not.toMatch(/answered from the response cache/);
+    const before = srv.requests.length;
+    const second = await grid(join(dir, 'cached-2'));
+    expect(second.code, second.stderr).toBe(0);
+    expect(srv.requests.length).toBe(before); // every reply from the cache
+    const done = (JSON.parse(readFileSync(join(dir, 'cached-2', 'reproduction.json'), 'utf8')).runs as { id: string; status: string }[]).filter(
+      (x) => x.status === 'done',
+    );
+    expect(done).toHaveLength(2);
+    const table = readFileSync(join(dir, 'cached-2', 'table.md'), 'utf8');
+    for (const { id } of done) {
+      expect(second.stderr).toMatch(new RegExp(`\\[warn\\] run ${id}: (\\d+) of \\1 LLM calls were answered from the response cache`));
+      expect(table).toMatch(new RegExp(`Run ${id}: (\\d+) of \\1 LLM calls were answered from the response cache, not by the server at the endpoint`));
+    }
+    vi.stubEnv('LEXCASE_CACHE_DIR', undefined as unknown as string);
+  }, 240_000);
+
   it('an LLM grid preflights the endpoint once, not once more in each cell (emar-table4: 2 LLM cells, 1 GET /models + 1 per item)', async () => {
     const before = srv.modelListings;
     const r = await reproduceEmar(join(dir, 'pf'), 1);
