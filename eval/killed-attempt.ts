@@ -14,11 +14,17 @@
 import { log } from '../core/log.js';
 import type { RunConfigFile } from './run-config-file.js';
 import { underWayText } from './run-counts.js';
-import { dropSentJournals, KILLED, killedAttempts } from './sent-journal.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { dropSentJournals, KILLED, killedAttempts, SENT_DIR } from './sent-journal.js';
 
-/** Record in `file` the killed attempt `runDir`'s journal holds; returns what to do once `file` is written (drop the journal). */
-export function takeKilledAttempt(runDir: string, file: RunConfigFile): () => void {
-  const killed = killedAttempts(runDir);
+/**
+ * Record in `file` the killed attempt `runDir`'s journal holds; returns what to do once `file` is written (drop the journal).
+ * `recorded`: the items results.jsonl holds a line without an error for (their files are no attempt under way: sent-journal.ts killedAttempts).
+ */
+export function takeKilledAttempt(runDir: string, file: RunConfigFile, recorded: Iterable<string> = []): () => void {
+  const killed = killedAttempts(runDir, recorded);
+  if (!killed && existsSync(join(runDir, SENT_DIR))) return () => dropSentJournals(runDir); // only recorded items' files: stale
   if (!killed) return () => undefined;
   file.interrupts = [...(file.interrupts ?? []), { signal: KILLED, at: killed.at, items: killed.items, requests: killed.requests }];
   const it = killed.requests === 1;

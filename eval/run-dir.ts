@@ -295,8 +295,12 @@ function cutTailOf(tail: string): CutTail {
 
 /**
  * Make results.jsonl safe to append to: drop a truncated last line (a write a kill, a full disk or
- * a file-size limit stopped midway), and add the newline a complete last line may lack. Returns
- * the records kept and, when a line was cut, what it was (`cut`), for the caller to say.
+ * a file-size limit stopped midway). A last line that parses but lacks its newline is such a line too:
+ * the runner writes each line with its newline in one append, so the write stopped one byte short (a
+ * file-size limit at that byte), before the item's exchanges were put in place and its sent-requests
+ * file dropped; before 2026-12-05 it was kept as done, its requests counted again as under way at an
+ * interrupt and its llm/<item>.jsonl missing. Returns the records kept and, when a line was cut, what it
+ * was (`cut`), for the caller to say.
  * `{ write: false }`: the same answer, the file left as it is (a resume reads it before it is accepted).
  */
 export async function repairResults(dir: string, o: { write?: boolean } = {}): Promise<{ records: ResultRecord[]; cut?: CutTail }> {
@@ -309,6 +313,13 @@ export async function repairResults(dir: string, o: { write?: boolean } = {}): P
     const cut = cutTailOf(Buffer.from(text).subarray(parsed.validBytes).toString('utf8'));
     if (write) await truncate(file, parsed.validBytes);
     return { records: parsed.records, cut };
+  }
+  const lastStart = text.lastIndexOf('\n') + 1;
+  const last = text.slice(lastStart);
+  if (last.trim() !== '' && parsed.records.length) {
+    const keptBytes = Buffer.byteLength(text.slice(0, lastStart));
+    if (write) await truncate(file, keptBytes);
+    return { records: parsed.records.slice(0, -1), cut: cutTailOf(last) };
   }
   if (write && text.length > 0 && !text.endsWith('\n')) await appendFile(file, '\n');
   return { records: parsed.records };

@@ -506,7 +506,13 @@ async function runLocked<Item extends { id: string }>(
     // (a merged run dir's: every shard's interrupt not resumed by a later resume of its shard or of the merged dir)
     // an attempt that ended without its signal handler (kill -9, out of memory, a crash): the requests its items under
     // way had sent are in under-way/ (sent-journal.ts), recorded now as an interrupt; before, they were in no count
-    const killedTaken = takeKilledAttempt(runDir, existing);
+    // items done (a line without an error): a sent-requests file of theirs is left from the attempt that wrote the line (a
+    // failed line's may be a later retry's, not recorded)
+    const killedTaken = takeKilledAttempt(
+      runDir,
+      existing,
+      [...byId.values()].filter((r) => r.error === undefined).map((r) => r.id),
+    );
     const interrupted = unresumedInterrupts(existing);
     existing.resumes = [
       ...(existing.resumes ?? []),
