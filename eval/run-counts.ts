@@ -433,6 +433,31 @@ export function unresolvedCitationsText(u: { citations: number; items: number })
   return `${u.citations.toLocaleString('en-US')} ${u.citations === 1 ? 'citation' : 'citations'} in ${u.items.toLocaleString('en-US')} ${u.items === 1 ? 'item' : 'items'} named no passage handle shown`;
 }
 
+/** The failed attempts a retry replaced (results.jsonl `replacedAttempts`): how many, of how many items, and the tokens and LLM calls they spent. */
+export function runReplacedAttempts(results: readonly ResultRecord[]): { items: number; attempts: number; tokens: number; calls: number } {
+  return results.reduce(
+    (a, r) =>
+      r.replacedAttempts
+        ? {
+            items: a.items + 1,
+            attempts: a.attempts + r.replacedAttempts.attempts,
+            tokens: a.tokens + r.replacedAttempts.tokens.total,
+            calls: a.calls + r.replacedAttempts.tokens.calls,
+          }
+        : a,
+    { items: 0, attempts: 0, tokens: 0, calls: 0 },
+  );
+}
+
+/**
+ * "plus 1,720 tokens spent on 1 failed attempt a retry replaced (…)": the one wording of those attempts' tokens on the counts
+ * line and CASE's Tokens line, which count the refused, cut-off and resent requests of those attempts (before 2026-12-05 not
+ * their tokens: a resume that retried a failed item printed a run total below the first run's, though it only added spending).
+ */
+export function replacedAttemptsText(r: { attempts: number; tokens: number; calls: number }): string {
+  return `plus ${r.tokens.toLocaleString('en-US')} tokens (${r.calls.toLocaleString('en-US')} LLM ${r.calls === 1 ? 'call' : 'calls'}) spent on ${r.attempts.toLocaleString('en-US')} failed ${r.attempts === 1 ? 'attempt' : 'attempts'} a retry replaced (not in the total, which counts each item's recorded attempt)`;
+}
+
 /**
  * "tokens 10,886 (whole run; this call 0)": the run's total, and this call's when it differs; then its input and how much
  * of it the server's prompt cache served, when the endpoint said; then the cache hits, the requests cut off, refused or sent
@@ -446,7 +471,8 @@ export function runTokensText(results: readonly ResultRecord[], thisCall: number
   const unrecorded = runRetriesUnrecorded(results);
   const promptCache = runPromptCacheText(results);
   const unresolved = runUnresolvedCitations(results);
-  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${promptCache ? `; ${promptCache}` : ''}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results), underWay)}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}${unresolved.citations ? `; ${unresolvedCitationsText(unresolved)}` : ''}`;
+  const replaced = runReplacedAttempts(results);
+  return `tokens ${total.toLocaleString('en-US')}${thisCall === total ? '' : ` (whole run; this call ${thisCall.toLocaleString('en-US')})`}${replaced.attempts ? `; ${replacedAttemptsText(replaced)}` : ''}${promptCache ? `; ${promptCache}` : ''}${cache.hits ? `; ${cacheHitsText(cache.hits, cache.earlierAttempts)}` : ''}${uncountedRequestsText(runCutOffCount(results), runRefusedCount(results), runRetriedCount(results), underWay)}${unrecorded ? `; ${retriesUnrecordedText(unrecorded)}` : ''}${replyFlagsText(runReplyFlags(results))}${unresolved.citations ? `; ${unresolvedCitationsText(unresolved)}` : ''}`;
 }
 
 /**

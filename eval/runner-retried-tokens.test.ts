@@ -13,6 +13,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeChatModel } from '../tests/support/fake-chat-model.js';
 import { runSummary } from '../web/server/run-summary-api.js';
+import { caseMetrics, caseMetricsMarkdown } from '../agents/case/metrics.js';
 import { readRun } from './report/read-run.js';
 import { tokensSection } from './report/sections/tokens.js';
 import { readResults } from './run-dir.js';
@@ -73,10 +74,21 @@ describe('tokens of failed attempts a retry replaced', () => {
 
     const summary = await runSummary({ id: 'r', dir, root: dir, kind: 'run', items: 4, correct: 4, graphs: 0 });
     expect(summary).toMatchObject({ tokens: 8800, retriedTokens: 6600 });
+
+    // the end-of-run line and CASE's Tokens line (its --json metrics too): before, "tokens 8,800" alone, below the first run's
+    // 8,800 + nothing though the resumes only added spending
+    const records = [...byId.values()];
+    expect(runTokensText(records, 2200)).toMatch(
+      /^tokens 8,800 \(whole run; this call 2,200\); plus 6,600 tokens \(6 LLM calls\) spent on 3 failed attempts a retry replaced \(not in the total, which counts each item's recorded attempt\)/,
+    );
+    const m = caseMetrics(records, new Map());
+    expect(m.tokens).toMatchObject({ total: 8800, replacedAttempts: { items: 2, attempts: 3, tokens: 6600, calls: 6 } });
+    expect(caseMetricsMarkdown(m)).toContain('; plus 6,600 tokens (6 LLM calls) spent on 3 failed attempts a retry replaced');
   });
 
   it('a run without retries, or one written before the field existed, shows nothing more', async () => {
     await run([]);
+    expect(runTokensText((await readResults(dir)).records, 8800)).not.toMatch(/retry replaced/);
     const section = (await tokensSection(await readRun(dir), {} as never))!;
     expect(section.json).not.toHaveProperty('replacedAttempts');
     expect(section.markdown).not.toMatch(/retry replaced/);

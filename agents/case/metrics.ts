@@ -20,6 +20,8 @@ import {
   promptCachedText,
   replyFlagsText,
   runCacheCounts,
+  replacedAttemptsText,
+  runReplacedAttempts,
   runCutOffCount,
   runPromptCached,
   runPromptCacheUnsaid,
@@ -113,6 +115,8 @@ export interface CaseMetrics {
     interrupted?: UnderWay;
     cacheHits?: number;
     earlierAttempts?: number;
+    /** Failed attempts a retry replaced (results.jsonl `replacedAttempts`): their items, attempts, tokens and LLM calls, not in `total`; absent when none. */
+    replacedAttempts?: { items: number; attempts: number; tokens: number; calls: number };
     /** LLM calls, those whose endpoint reported no usage and replies cut short (eval/run-counts.ts runReplyFlags); absent when neither. */
     replies?: RunReplyFlags;
     /** The input tokens and, of them, those the endpoint said its own prompt cache served (results.jsonl `tokens.promptCached`); absent when no reply said it. */
@@ -238,6 +242,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   const retried = runRetriedCount(records);
   const retriesUnrecorded = runRetriesUnrecorded(records);
   const cache = runCacheCounts(records);
+  const replaced = runReplacedAttempts(records);
   const promptCached = runPromptCached(records);
   const promptCacheUnsaid = runPromptCacheUnsaid(records);
   const replies = runReplyFlags(records);
@@ -300,6 +305,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       ...(underWay?.requests ? { interrupted: underWay } : {}),
       ...(cache.hits ? { cacheHits: cache.hits } : {}),
       ...(cache.earlierAttempts ? { earlierAttempts: cache.earlierAttempts } : {}),
+      ...(replaced.attempts ? { replacedAttempts: replaced } : {}),
       ...(REPLY_FLAG_KEYS.some((k) => replies[k]) ? { replies } : {}),
       ...(promptCached !== undefined
         ? {
@@ -373,7 +379,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
       }).`,
     );
   }
-  if (m.tokens.total > 0 || m.tokens.cutOff || m.tokens.refused || m.tokens.cacheHits || m.tokens.replies || m.tokens.interrupted)
+  if (m.tokens.total > 0 || m.tokens.cutOff || m.tokens.refused || m.tokens.cacheHits || m.tokens.replies || m.tokens.interrupted || m.tokens.replacedAttempts)
     lines.push(
       `Tokens: ${m.tokens.total.toLocaleString('en-US')} total, ${perItemTokensText(m.tokens.perItem)} per item${
         m.tokens.itemsWithoutTokens ? ` ${meteredItemsText({ items: m.tokens.items, of: m.tokens.items + m.tokens.itemsWithoutTokens })}` : ''
@@ -384,7 +390,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
               .map(([k, v]) => `${k === 'failedUnstaged' ? FAILED_UNSTAGED_LABEL : k} ${v.toLocaleString('en-US')}`)
               .join(', ')})`
           : ''
-      }${m.tokens.promptCache ? `; input ${m.tokens.promptCache.input.toLocaleString('en-US')} (${promptCachedText(m.tokens.promptCache.cached, m.tokens.promptCache.unsaid)})` : ''}${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0, m.tokens.interrupted)}${m.tokens.retriesUnrecorded ? `; ${retriesUnrecordedText(m.tokens.retriesUnrecorded)}` : ''}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
+      }${m.tokens.replacedAttempts ? `; ${replacedAttemptsText(m.tokens.replacedAttempts)}` : ''}${m.tokens.promptCache ? `; input ${m.tokens.promptCache.input.toLocaleString('en-US')} (${promptCachedText(m.tokens.promptCache.cached, m.tokens.promptCache.unsaid)})` : ''}${m.tokens.cacheHits ? `; ${cacheHitsText(m.tokens.cacheHits, m.tokens.earlierAttempts)}` : ''}${uncountedRequestsText(m.tokens.cutOff ?? 0, m.tokens.refused ?? 0, m.tokens.retried ?? 0, m.tokens.interrupted)}${m.tokens.retriesUnrecorded ? `; ${retriesUnrecordedText(m.tokens.retriesUnrecorded)}` : ''}${m.tokens.replies ? replyFlagsText(m.tokens.replies) : ''}.`,
     );
   return lines.join('\n');
 }
