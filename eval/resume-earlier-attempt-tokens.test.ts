@@ -186,7 +186,7 @@ describe('tokens of a run killed and resumed with the same cache dir', () => {
         expect(r.replacedAttempts).toMatchObject({ attempts: 1, tokens: { total: 1000, calls: 1, refused: 1 } });
       }
       expect(runTokensText(records, 3000)).toBe(
-        'tokens 3,000; 3 cache hits (no tokens); 3 requests refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)',
+        "tokens 3,000; plus 3,000 tokens (3 LLM calls) spent on 3 failed attempts a retry replaced (not in the total, which counts each item's recorded attempt); 3 cache hits (no tokens); 3 requests refused (an error instead of a reply after retries, e.g. HTTP 400; not in LLM calls)",
       );
       await writeReport(rd);
       const md = readFileSync(join(rd, 'report.md'), 'utf8');
@@ -247,5 +247,23 @@ describe('tokens of a run killed and resumed with the same cache dir', () => {
     } finally {
       await three.close();
     }
+  }, 60_000);
+
+  it('an attempt stopped before its first record (its config.json undone, its sent-requests file kept): the next run counts the replies it paid for in earlierAttempts (before: cache hits with no tokens, the run starting at the new attempt)', async () => {
+    const rd = join(dir, 'r-first-stopped');
+    const cache = join(dir, 'cache-first-stopped');
+    const before = srv.requests.length;
+    // the stopped attempt: item 1's request sent (journaled) and its reply cached, then a full disk before any line
+    noteSentRequest(rd, questions[0].id);
+    const model = createChatModel(llmConfigSchema.parse({ baseUrl: srv.url, model: 'scripted', cacheDir: cache, maxRetries: 0 }));
+    await model.invoke([new HumanMessage(questions[0].question)]);
+    expect(srv.requests.length - before).toBe(1);
+    await new Promise((r) => setTimeout(r, 5)); // the next attempt starts after it, as a rerun does
+    await run(rd, cache);
+    expect(srv.requests.length - before).toBe(3); // item 1 from the cache, items 2 and 3 asked
+    const t = await tokensOf(rd);
+    expect(t[0]).toMatchObject({ total: 0, cached: 1, earlierAttempts: 1000 });
+    const config = JSON.parse(readFileSync(join(rd, 'config.json'), 'utf8'));
+    expect(config.interrupts).toMatchObject([{ signal: 'killed', items: 1, requests: 1 }]);
   }, 60_000);
 });

@@ -133,7 +133,7 @@ import {
 import { makeRunDir, noteRunDir, removeCreatedDirs, undoRunStart } from './run-start-undo.js';
 import { recordedStops, resumeSaysAnything, resumingText, runInterrupts, stoppedAttemptsCounted, unresumedInterrupts } from './run-counts.js';
 import { noteItemUnderWay, noteRunDirOpened } from './results-writes.js';
-import { dropEmptySentDir, dropSentJournal, noteSentRequest } from './sent-journal.js';
+import { dropEmptySentDir, dropSentJournal, killedAttempts, noteSentRequest } from './sent-journal.js';
 import { takeKilledAttempt } from './killed-attempt.js';
 import { checkShardResume, currentShard, selectShardItems, shardLabel } from './reproduce/shard.js';
 import type { AgentSystem, ResultRecord, SystemContext, SystemOutcome } from './types.js';
@@ -410,7 +410,11 @@ async function runLocked<Item extends { id: string }>(
   }
   const existing = (await readConfig(runDir)) as RunConfigFile | undefined;
   // cache hits on replies written since the run started and before this attempt: an earlier (killed) attempt paid for them
-  const runStart = existing?.provenance?.createdAt ?? prov.createdAt;
+  // a run dir an attempt stopped before its first record (a full disk: its config.json undone, its journal kept) starts at
+  // that attempt's first request, so the replies it got are paid by an earlier attempt here too (before: counted as no tokens)
+  const journalFrom = existing ? undefined : killedAttempts(runDir)?.from;
+  const createdAt = existing?.provenance?.createdAt ?? prov.createdAt;
+  const runStart = journalFrom !== undefined && journalFrom < createdAt ? journalFrom : createdAt;
   const attemptWindow = { runStart, attemptStart: prov.createdAt, countedAtStop: stoppedAttemptsCounted(existing, runStart) };
   const retryFailed = opts.retryFailed ?? true;
   // read as it is: its cut-off last line is cut once the resume is accepted and its record written (below)

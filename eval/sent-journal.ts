@@ -65,29 +65,33 @@ export function dropEmptySentDir(runDir: string): void {
 
 /**
  * The attempts a killed run left under way: the items whose file holds a line, the requests in all, and
- * the time of the last one sent; undefined when none (or the dir cannot be read). `recorded`: the items
+ * the times of the last one sent (`at`) and the first (`from`); undefined when none (or the dir cannot be read). `recorded`: the items
  * results.jsonl holds a line without an error for — a file of one of them is left from a kill between its
  * line's write and the file's removal: its requests are in that line, not under way (before 2026-12-05
  * counted twice, and said to be "run again now" though they were not). A failed line's item is not among
  * them: its file may be a retry's that wrote no line.
  */
-export function killedAttempts(runDir: string, recorded: Iterable<string> = []): { items: number; requests: number; at: string } | undefined {
+export function killedAttempts(runDir: string, recorded: Iterable<string> = []): { items: number; requests: number; at: string; from: string } | undefined {
   const dir = join(runDir, SENT_DIR);
   if (!existsSync(dir)) return undefined;
   const done = new Set([...recorded].map((id) => basename(journalPath(runDir, id))));
   let items = 0;
   let requests = 0;
   let at = '';
+  let from = '';
   try {
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.sent') && !done.has(n))) {
       const sent = readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean);
       if (!sent.length) continue;
       items++;
       requests += sent.length;
-      for (const t of sent) if (t > at) at = t;
+      for (const t of sent) {
+        if (t > at) at = t;
+        if (!from || t < from) from = t;
+      }
     }
   } catch {
     return undefined;
   }
-  return requests ? { items, requests, at } : undefined;
+  return requests ? { items, requests, at, from } : undefined;
 }
