@@ -101,7 +101,15 @@ export const acalPlugin: SystemPlugin = {
         default: DEFAULT_PASSAGE_CHARS,
         systems: ['acal', 'rag'],
       },
-      { name: 'seed', arg: 'n', description: 'run seed', type: 'int', default: 13 },
+      {
+        name: 'seed',
+        arg: 'n',
+        description: 'run seed (acal: team roles and claim strengths; the baselines draw nothing)',
+        type: 'int',
+        default: 13,
+        systems: ['acal'],
+        ignored: 'draws nothing, and its requests carry no seed: two seeds are two unseeded samples; config.json and the run dir name record the seed as given',
+      },
       { name: 'concurrency', arg: 'n', description: 'items at once', type: 'int', min: 1, default: 1 },
       { name: 'retry-failed', description: 'on resume, keep failed items as they are (default: run them again)', type: 'negatable' },
       {

@@ -27,6 +27,12 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     log.warn(
       `-k ${flags.k} changes nothing: --mode oracle shows each question's gold passage(s), not a search's top k (config.json records k ${flags.k} as given)`,
     );
+  // a baseline draws nothing (no panel, order or tie) and its requests carry no seed: `--seed 13` and `--seed 999` sent
+  // byte-identical prompts, two unseeded samples read as seeded replicates (helper audit); the seed stays recorded as given
+  if (ctx.given('seed'))
+    log.warn(
+      `--seed ${flags.seed} changes nothing: a baseline draws nothing and its requests carry no seed (LEXCASE_LLM_SEED sets one); config.json and the run dir name record it as given`,
+    );
   // nor does it read an index: none is built or opened, and config.json records none (a reproduction gives every run its --index)
   if (flags.mode === 'llm-only' && flags.index !== undefined)
     log.info(`--index ${flags.index} is not read: --mode llm-only retrieves no passage (config.json records no index)`);

@@ -347,8 +347,12 @@ describe('lexcase run acal', () => {
       '300',
       '--index',
       join(dir, 'no-such-index'),
+      '--seed',
+      '999',
     );
     expect(r.code, r.err).toBe(0);
+    // cot draws nothing and sends no seed: --seed 13 and --seed 999 sent the same prompts (before: no word)
+    expect(r.err).toContain('[warn] --seed is ignored: it applies to --system acal, not cot (cot draws nothing, and its requests carry no seed');
     for (const flag of ['--semantics', '--no-clash', '--no-escalation'])
       expect(r.err).toContain(`[warn] ${flag} is ignored: it applies to --system acal, not cot`);
     expect(r.err).toContain("[warn] -k is ignored: it applies to --system acal and rag, not cot (cot searches nothing; config.json's k is unused)");

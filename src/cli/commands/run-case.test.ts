@@ -556,14 +556,33 @@ describe('lexcase run case|baseline with an LLM (scripted OpenAI-compatible serv
       for (const mode of ['llm-only', 'bm25-rag', 'qld-rag', 'oracle']) {
         const before = srv.requests.length;
         const runDir = join(dir, `base-${mode}`);
-        const r = await cli('--json', 'run', 'baseline', '--mode', mode, '--k', '3', '--index', index, '--limit', '1', '--run-dir', runDir, '--no-cache');
+        const seed = mode === 'bm25-rag' ? ['--seed', '999'] : [];
+        const r = await cli(
+          '--json',
+          'run',
+          'baseline',
+          '--mode',
+          mode,
+          '--k',
+          '3',
+          '--index',
+          index,
+          '--limit',
+          '1',
+          '--run-dir',
+          runDir,
+          '--no-cache',
+          ...seed,
+        );
         expect(r.code).toBe(0);
+        // a baseline draws nothing and sends no seed: --seed 999 sends the prompts --seed 13 does (before: no word)
+        if (seed.length) expect(r.stderr).toContain('[warn] --seed 999 changes nothing: a baseline draws nothing and its requests carry no seed');
         // llm-only retrieves nothing: the -k given is said to be ignored (it was dropped without a word)
         if (mode === 'llm-only') expect(r.stderr).toContain('[warn] -k 3 is ignored: --mode llm-only retrieves no passage (config.json records k 0)');
         // the oracle shows the gold passage whatever k (-k 1 and -k 10 sent the same prompts, with no word)
         else if (mode === 'oracle')
           expect(r.stderr).toContain("[warn] -k 3 changes nothing: --mode oracle shows each question's gold passage(s), not a search's top k");
-        else expect(r.stderr).not.toMatch(/is ignored|changes nothing/);
+        else if (!seed.length) expect(r.stderr).not.toMatch(/is ignored|changes nothing/);
         expect(srv.requests.length).toBe(before + 1);
         prompts[mode] = JSON.stringify(srv.requests[before].body.messages);
         // the CASE paper's sampling temperature (0.3) is the default, on the wire and in config.json
