@@ -92,4 +92,33 @@ describe('a grown run', () => {
       info.mockRestore();
     }
   });
+
+  it('a smaller limit that still holds every recorded item (a run stopped before its limit) is said as narrowing, not growing (before: "growing … limit 8 → 6")', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 8);
+    const runDir = join(dir, 'narrow');
+    const go = (items: Question[], limit: number) =>
+      runExperiment({
+        runDir,
+        system: async () => ({ prediction: 'A', trace: {} }),
+        items,
+        gold: (q) => q.answer,
+        makeContext: contextFrom(),
+        config: { system: 'case', dataset: 'barexam', split: 'val', limit },
+        seed: 13,
+      });
+    // a --limit 8 run that recorded 5 items before it stopped
+    await go(val.slice(0, 5), 8);
+    const info = vi.spyOn(log, 'info');
+    try {
+      const r = await go(val.slice(0, 6), 6);
+      expect(r.ran).toBe(1);
+      const lines = info.mock.calls.map((c) => String(c[0]));
+      expect(lines.find((l) => / limit 8 → 6/.test(l))).toBe(
+        `narrowing ${runDir}: limit 8 → 6 (every recorded item is in the new selection; 6 items planned), 1 new item to run`,
+      );
+    } finally {
+      info.mockRestore();
+    }
+    expect(configOf(runDir).config.limit).toBe(6);
+  });
 });

@@ -55,3 +55,12 @@ export function assertGrows(
 }
 
 export { describe as describeGrowth };
+
+/**
+ * Whether a change of the item selection plans fewer items than the run had (a limit lowered, or set where there was
+ * none): allowed while it still holds every recorded item (a run stopped before its limit), said as narrowing, not growing.
+ */
+export function narrows(changes: Record<string, { from: unknown; to: unknown }>): boolean {
+  const l = changes.limit;
+  return l !== undefined && typeof l.to === 'number' && (l.from === null || (typeof l.from === 'number' && l.to < l.from));
+}

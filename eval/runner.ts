@@ -114,7 +114,7 @@ import { unrecordedText } from './resume-unrecorded.js';
 import { assertSameDataFiles, assertSameItems } from './resume-items.js';
 import { SYSTEMS, withCanonicalSystem } from './systems.js';
 import { METRIC_KINDS, type MetricKinds } from './stats/metric-kinds.js';
-import { assertGrows, describeGrowth, growChanges, withoutGrowKeys } from './run-grow.js';
+import { assertGrows, describeGrowth, growChanges, narrows, withoutGrowKeys } from './run-grow.js';
 import { checkRunDirOut, lockRunDir } from './run-dir-guard.js';
 import {
   ResultsWriter,
@@ -497,7 +497,11 @@ async function runLocked<Item extends { id: string }>(
       }
     }
     // said once the resume is accepted and its endpoint preflight passed (below): a preflight that fails leaves the run dir as it was
-    const growingLine = Object.keys(grown).length ? `growing ${runDir}: ${describeGrowth(grown)}, ${grownText(todo.length - retried, retried)}` : undefined;
+    // a smaller limit that still holds every recorded item (a run stopped before it reached its limit) narrows the run:
+    // not "growing" it (before: "growing runs/x: limit 8 → 6")
+    const growingLine = Object.keys(grown).length
+      ? `${narrows(grown) ? 'narrowing' : 'growing'} ${runDir}: ${describeGrowth(grown)}${narrows(grown) ? ` (every recorded item is in the new selection; ${items.length} items planned)` : ''}, ${grownText(todo.length - retried, retried)}`
+      : undefined;
     // other lexcase code than the run's: said now, not only in report.md afterwards (resume-code.ts)
     const otherCode = resumeCodeNote(runDir, existing.provenance, prov);
     if (otherCode) log.warn(otherCode);
