@@ -15,6 +15,7 @@ import { LANCE_FTS_DIR, LANCE_FTS_TABLE } from '../indexer/lancedb-fts-build.js'
 import { lanceUri } from '../indexer/dense/dense-section.js';
 import { readManifest } from '../indexer/manifest.js';
 import { errors } from '../core/errors.js';
+import { warnOnce } from '../core/log.js';
 import type { Hit, Retriever, SearchOptions } from './types.js';
 import { attachTexts, textStoreFor } from './hit-text.js';
 import { resolveSearch } from './search-options.js';
@@ -34,6 +35,21 @@ async function openLanceFtsTable(dir: string): Promise<lancedb.Table> {
   return db.openTable(TABLE);
 }
 
+/**
+ * A query that is one quoted phrase ("adverse possession") searched as its words: LanceDB reads it as a phrase query,
+ * which needs word positions the index is built without, and failed with "position is not found but required for phrase
+ * queries". Every other method reads quotes as no syntax, so the words are what they search; said once per process.
+ */
+function asWords(query: string): string {
+  const phrase = /^\s*"([^"]*)"\s*$/.exec(query);
+  if (!phrase) return query;
+  warnOnce(
+    'lancedb-fts.phrase',
+    () => 'lancedb-fts: a query in quotes is searched as its words, as the other methods search it (the index keeps no word positions for a phrase search)',
+  );
+  return phrase[1];
+}
+
 export async function openLanceFtsRetriever(dir: string): Promise<Retriever> {
   const table = await openLanceFtsTable(dir);
   return {
@@ -41,7 +57,7 @@ export async function openLanceFtsRetriever(dir: string): Promise<Retriever> {
     async search(query: string, sopts?: SearchOptions): Promise<Hit[]> {
       const { k, withText } = resolveSearch(sopts, 'lancedb-fts');
       if (!query.trim() || k === 0) return [];
-      const rows = (await table.query().fullTextSearch(query).select(['id', '_score']).limit(k).toArray()) as Array<{ id: string; _score: number }>;
+      const rows = (await table.query().fullTextSearch(asWords(query)).select(['id', '_score']).limit(k).toArray()) as Array<{ id: string; _score: number }>;
       const hits = rows.map((r, i) => ({ id: r.id, score: r._score, rank: i + 1 }));
       return withText ? attachTexts(hits, () => textStoreFor(dir), 'lancedb-fts') : hits;
     },
