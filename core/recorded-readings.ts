@@ -85,13 +85,34 @@ export const RECORDED_READINGS = {
   factorMentionReading: {
     name: 'factorMentionReading',
     current:
-      'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"), and beside them the factor names of its parts that name no id ("F4 …, Security-measures (P)" is F4 and F6) when each such part names one; without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)',
+      'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"), and beside them the factor names of its parts that name no id ("F4 …, Security-measures (P)" is F4 and F6) when each such part names one; without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor); a placeholder for none ("", "None", "N/A", "-") names no factor, not a hallucinated one',
     older: [
       {
         until: '2026-12-01',
         changed: 'a bare factor name beside an id ("F4 …, Security-measures (P)") was not counted: F4 alone',
         value:
           'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"); without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)',
+      },
+      {
+        until: '2026-12-05',
+        changed:
+          'a placeholder for no factor ("", "None", "N/A"), as a prompt-mode evaluator writes an empty list, was counted as one hallucinated factor (N_h)',
+        value:
+          'every factor id a string names ("F4 …, F6 …" is F4 and F6; "F06", "Factor 6"), and beside them the factor names of its parts that name no id ("F4 …, Security-measures (P)" is F4 and F6) when each such part names one; without ids, factor names split at "," ";" "/" "&" "and" when each part names one; else the string as written (not a factor)',
+      },
+    ],
+  },
+  /** How a 3-ply run reads an abstention (agents/threeply/format.ts isTerminate; the systems' use of it). */
+  terminateReading: {
+    name: 'terminateReading',
+    current:
+      '"TERMINATE" in capitals as the first or last line\'s first word, alone or before punctuation and a reason; a ply whose output reads it ends the triple as an abstention in every system (the reflective one\'s polished ply too), and no ply after it is scored',
+    older: [
+      {
+        until: '2026-12-05',
+        changed:
+          'the reflective system kept a polished ply reading TERMINATE as an argued ply (the triple counted as argued, with no factor), and the single-agent baselines scored the plies a reply wrote after its TERMINATE',
+        value: '"TERMINATE" in capitals as the first or last line\'s first word, alone or before punctuation and a reason',
       },
     ],
   },

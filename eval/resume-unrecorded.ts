@@ -270,7 +270,9 @@ const ADDED: {
   {
     path: ['terminateReading'],
     what: 'how a 3-ply abstention is read: an older lexcase took a ply or reply whose first or last line began "terminate" in any case ("Terminate the contract …") for the paper\'s TERMINATE, so its earlier triples may count abstentions, and leave plies unscored, where this lexcase reads an argument',
-    lacks: absent,
+    lacks: (before, after) => absent(before, after) || isOlderReading(RECORDED_READINGS.terminateReading, before, after),
+    olderWhat:
+      'how a 3-ply abstention is read: the lexcase that recorded it (before 2026-12-05) kept a reflective ply whose polished output read TERMINATE as an argued ply (its triple counted as argued, with no factor: abstention lower, hallucination accuracy higher) and scored the plies a single-agent reply wrote after its TERMINATE, so its earlier triples may count where this lexcase reads an abstention',
   },
   {
     path: ['model'],
@@ -421,7 +423,7 @@ const ADDED: {
     // recorded on 2026-12-01 before a bare factor name beside an id counted
     lacks: (before, after) => absent(before, after) || isOlderReading(RECORDED_READINGS.factorMentionReading, before, after),
     olderWhat:
-      'how the Factor Distiller\'s factor strings are read: the lexcase that recorded it (2026-12-01) read a bare factor name beside an id ("F4 Agreed-not-to-disclose (P), Security-measures (P)") as the id alone (F4), so its earlier triples may count fewer used factors (Rec_U) and hallucinations (Acc_H) than this lexcase would',
+      'how the Factor Distiller\'s factor strings are read: the lexcase that recorded it (2026-12-01) read a bare factor name beside an id ("F4 Agreed-not-to-disclose (P), Security-measures (P)") as the id alone (F4), and one recorded before 2026-12-05 counted a placeholder for no factor ("", "None", "N/A") as a hallucinated factor, so its earlier triples may count fewer used factors (Rec_U), and more or fewer hallucinations (Acc_H), than this lexcase would',
   },
   {
     path: ['polisherReading'],

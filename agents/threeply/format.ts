@@ -5,6 +5,7 @@
  */
 import { formatFactor, type TradeSecretModel } from '../../corpora/trade-secret.js';
 import type { CaseTriple } from './scenarios.js';
+import { RECORDED_READINGS } from '../../core/recorded-readings.js';
 
 export type PlyKey = 'plaintiff' | 'defendant' | 'rebuttal';
 export const PLIES: readonly PlyKey[] = ['plaintiff', 'defendant', 'rebuttal'];
@@ -65,7 +66,7 @@ export const terminateText = (reason: string | undefined) => (isTerminate(reason
 const TERMINATE_LINE = /^\s*["'*_`]*TERMINATE["'*_`]*(?:\s*$|\s*[:.;,!\-–—(])/;
 
 /** How a 3-ply run reads an abstention, recorded in its config.json (`terminateReading`): a run dir an older lexcase wrote resumes with a warning. */
-export const TERMINATE_READING = '"TERMINATE" in capitals as the first or last line\'s first word, alone or before punctuation and a reason';
+export const TERMINATE_READING = RECORDED_READINGS.terminateReading.current;
 
 /** True when a reply (or a ply) is an abstention: its first line is the TERMINATE token (TERMINATE_LINE), or its last line is. */
 export function isTerminate(text: string | undefined): boolean {

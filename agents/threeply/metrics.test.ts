@@ -61,6 +61,13 @@ describe('threeply metrics', () => {
     expect(s.nUtil).toBe(1);
   });
 
+  it('a placeholder for no factor ("", "None", "N/A", "-") names none: no hallucination (before: one each, N_h 3 for an evaluator that named nothing)', () => {
+    for (const none of ['', '  ', 'None', 'none.', 'N/A', 'n/a', '-', '(none)', 'No factors']) expect(factorMentionIds(none, model), none).toEqual([]);
+    expect(scoreTriple(example1, { c1: ['None'], c2: [''], c3: ['N/A'] }, model)).toEqual({ nH: 0, nGt: 16, nUtil: 0, abstained: false });
+    // a string naming something that is no factor still counts
+    expect(factorMentionIds('Nonexistent factor', model)).toEqual(['Nonexistent factor']);
+  });
+
   it('gives an abstention perfect hallucination accuracy and zero recall', () => {
     const s = scoreTriple(example1, null, model);
     expect(s).toEqual({ nH: 0, nGt: 16, nUtil: 0, abstained: true });

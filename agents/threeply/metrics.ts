@@ -42,6 +42,8 @@ export const FACTOR_MENTION_READING = RECORDED_READINGS.factorMentionReading.cur
 
 const FACTOR_ID = /\b(?:F|Factor)\s*0*(\d{1,2})\b/gi;
 const NAME_SEPARATOR = /\s*(?:[,;/&]|\s+and\s+)\s*/i;
+/** A string that names no factor at all: empty, or a placeholder for none. */
+const NO_FACTOR = /^\s*["'*_`(\[]*\s*(?:|none|n\/?a|nil|null|no factors?|-+|–|—)\s*["'*_`)\].]*\s*$/i;
 
 function factorByName(name: string, model: TradeSecretModel): string | undefined {
   const key = name
@@ -58,6 +60,9 @@ function factorByName(name: string, model: TradeSecretModel): string | undefined
  * factor is returned as written (it counts as hallucinated).
  */
 export function factorMentionIds(mention: string, model: TradeSecretModel): string[] {
+  // a placeholder for no factor ("", "None", "N/A", "-"), as a prompt-mode evaluator writes an empty list: no factor,
+  // not a hallucinated one (before 2026-12-05 counted in N_h)
+  if (NO_FACTOR.test(mention)) return [];
   const ids = [...mention.matchAll(FACTOR_ID)].map((m) => `F${Number(m[1])}`);
   const parts = mention.split(NAME_SEPARATOR).filter((p) => p.trim());
   if (ids.length) {

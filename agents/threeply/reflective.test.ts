@@ -76,6 +76,50 @@ describe('reflective 3-ply system (scripted server, real ChatOpenAI client)', ()
     for (const f of nonArguable.c1.factors) expect(user(srv!.requests[1])).toMatch(new RegExp(`^${f} `, 'm'));
   });
 
+  it('a ply whose polished output reads TERMINATE (the Developer abstained, the Analyst passed it) is an abstention at that ply; nothing more is asked (before: kept as an argued ply, the triple counted as argued)', async () => {
+    const llm = await modelFor((r) => {
+      switch (role(r)) {
+        case 'developer':
+          return { content: 'TERMINATE: no grounded argument can be made.' };
+        case 'analyst':
+          return json({ analysis_outcome: 'VALID_ARGUMENT', summary: 'valid' });
+        case 'polisher':
+          return json({ revision_needed: false, feedback_summary: 'ok', polished_argument: 'TERMINATE: no grounded argument can be made.' });
+        default:
+          return { status: 500, error: `unexpected ${role(r)} call` };
+      }
+    });
+    const out = await createThreePlySystem({ kind: 'reflective', factors })(mismatched, ctxFor(llm));
+    expect(out.prediction).toBe('abstain');
+    expect(out.trace.terminatedAt).toBe('plaintiff');
+    expect(out.metrics).toMatchObject({ abstained: true, nH: 0, nUtil: 0 });
+    expect(srv!.requests.map(role)).toEqual(['developer', 'analyst', 'polisher']);
+  });
+
+  it('the single agent: plies a reply writes after its TERMINATE are not scored (before: distilled, an abstaining triple with N_h 3)', async () => {
+    const llm = await modelFor((r) => {
+      switch (role(r)) {
+        case 'single':
+        case 'single-enhanced':
+          return json({
+            "Plaintiff's Argument": 'TERMINATE: c2 was won by the Defendant.',
+            "Defendant's Counterargument": 'c1 has F26 and F27.',
+            "Plaintiff's Rebuttal": 'c1 has F25.',
+          });
+        case 'distiller':
+          return json({ c1: ['F26', 'F27', 'F25'], c2: [], c3: [] });
+        default:
+          return { status: 500, error: `unexpected ${role(r)} call` };
+      }
+    });
+    const out = await createThreePlySystem({ kind: 'single', factors })(mismatched, ctxFor(llm));
+    expect(out.prediction).toBe('abstain');
+    expect(out.trace.terminatedAt).toBe('plaintiff');
+    expect(Object.keys(out.trace.plies as object)).toEqual(['plaintiff']);
+    expect(out.metrics).toMatchObject({ abstained: true, nH: 0 });
+    expect(srv!.requests.map(role)).not.toContain('distiller');
+  });
+
   it('TERMINATEs on a mismatched triple because c2 was won by the Defendant', async () => {
     const llm = await modelFor((r) =>
       role(r) === 'developer'

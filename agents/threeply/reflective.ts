@@ -10,13 +10,14 @@
  *  5. the ply's output is the polished draft (no revision) or the re-polished revision; a Polisher
  *     reply whose `polished_argument` is empty or missing (schema-valid: the appendix's reply may omit
  *     it) keeps the unpolished text, counted in metrics `unpolishedPlies` and report.md's Reflection line.
- * At most one revision per ply. Plies are produced in order with the earlier ones as context.
+ * At most one revision per ply. Plies are produced in order with the earlier ones as context. A ply whose output
+ * reads TERMINATE (format.ts isTerminate) ends the triple as an abstention at that ply, as in the other systems.
  */
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { analyzePly, reportText } from './factor-analyst.js';
 import { polishPly } from './argument-polisher.js';
 import { draftPly, revisePly } from './argument-developer.js';
-import { formatPlies, PLIES, terminateText, type PlyKey } from './format.js';
+import { formatPlies, isTerminate, PLIES, terminateText, type PlyKey } from './format.js';
 import type { AnalystReport, PolisherReport } from './schemas.js';
 import type { ArgumentResult, TraceStep } from './types.js';
 
@@ -43,6 +44,11 @@ export async function runReflective(model: BaseChatModel, triple: string, signal
     return { abstained: true, terminatedAt: ply, reason, plies: { ...plies, [ply]: terminateText(reason) }, steps, reflection };
   };
 
+  // a ply whose output reads TERMINATE (the Developer abstained and the Analyst passed it, the Polisher kept it) is the
+  // system's abstention at that ply, as in the other systems: before 2026-12-05 it was kept as an argued ply, generation
+  // went on, and the triple counted as argued with no factor (abstention 0%, hallucination accuracy 100%)
+  const terminated = (ply: PlyKey): ArgumentResult => ({ abstained: true, terminatedAt: ply, reason: plies[ply], plies: { ...plies }, steps, reflection });
+
   for (const ply of PLIES) {
     const earlier = formatPlies(plies);
     const draft = await draftPly(model, 'developer', ply, triple, earlier, signal);
@@ -57,6 +63,7 @@ export async function runReflective(model: BaseChatModel, triple: string, signal
 
     if (!polish.revision_needed && report.analysis_outcome !== 'REQUIRES_CORRECTION') {
       plies[ply] = polished(polish, draft);
+      if (isTerminate(plies[ply])) return terminated(ply);
       continue;
     }
 
@@ -69,6 +76,7 @@ export async function runReflective(model: BaseChatModel, triple: string, signal
     const polish2 = await polishPly(model, ply, triple, revised, reportText(report2), signal);
     steps.push({ ply, role: 'polisher', round: 1, decision: polish2.revision_needed ? 'revise (no further round)' : 'accept', output: polish2 });
     plies[ply] = polished(polish2, revised);
+    if (isTerminate(plies[ply])) return terminated(ply);
     // the cap of one revision: a re-check that still finds factor errors does not revise again
     if (report2.analysis_outcome === 'REQUIRES_CORRECTION') reflection.uncorrectedPlies++;
   }

@@ -50,7 +50,16 @@ export async function runSingleAgent(model: BaseChatModel, triple: string, opts:
         if (v) plies[p] = v;
       }
       const terminated = PLIES.find((p) => isTerminate(plies[p]));
-      if (terminated) return { abstained: true, terminatedAt: terminated, reason: plies[terminated], plies, steps };
+      // the plies after a TERMINATE are no part of the argument (the paper stops there): before 2026-12-05 they were
+      // distilled and scored (an abstaining triple with N_h 3)
+      if (terminated)
+        return {
+          abstained: true,
+          terminatedAt: terminated,
+          reason: plies[terminated],
+          plies: Object.fromEntries(PLIES.slice(0, PLIES.indexOf(terminated) + 1).flatMap((p) => (plies[p] ? [[p, plies[p]]] : []))),
+          steps,
+        };
       if (Object.keys(plies).length) return { abstained: false, plies, steps };
       lastError = 'none of the three plies is present';
     }
