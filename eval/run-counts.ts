@@ -433,20 +433,36 @@ export function unresolvedCitationsText(u: { citations: number; items: number })
   return `${u.citations.toLocaleString('en-US')} ${u.citations === 1 ? 'citation' : 'citations'} in ${u.items.toLocaleString('en-US')} ${u.items === 1 ? 'item' : 'items'} named no passage handle shown`;
 }
 
-/** The failed attempts a retry replaced (results.jsonl `replacedAttempts`): how many, of how many items, and the tokens and LLM calls they spent. */
-export function runReplacedAttempts(results: readonly ResultRecord[]): { items: number; attempts: number; tokens: number; calls: number } {
-  return results.reduce(
-    (a, r) =>
-      r.replacedAttempts
-        ? {
-            items: a.items + 1,
-            attempts: a.attempts + r.replacedAttempts.attempts,
-            tokens: a.tokens + r.replacedAttempts.tokens.total,
-            calls: a.calls + r.replacedAttempts.tokens.calls,
-          }
-        : a,
-    { items: 0, attempts: 0, tokens: 0, calls: 0 },
-  );
+/** What the failed attempts a retry replaced spent, summed (runReplacedAttempts). */
+export interface ReplacedAttempts {
+  items: number;
+  attempts: number;
+  total: number;
+  calls: number;
+  abandoned: number;
+  refused: number;
+  retried: number;
+  earlierAttempts: number;
+}
+
+/**
+ * The failed attempts a retry replaced (results.jsonl `replacedAttempts`): how many, of how many items, the tokens and
+ * LLM calls they spent, their requests cut off, refused and sent again, and their cache hits an earlier attempt paid for.
+ */
+export function runReplacedAttempts(results: readonly Pick<ResultRecord, 'replacedAttempts'>[]): ReplacedAttempts {
+  const out: ReplacedAttempts = { items: 0, attempts: 0, total: 0, calls: 0, abandoned: 0, refused: 0, retried: 0, earlierAttempts: 0 };
+  for (const { replacedAttempts: r } of results) {
+    if (!r) continue;
+    out.items++;
+    out.attempts += r.attempts;
+    out.total += r.tokens.total;
+    out.calls += r.tokens.calls;
+    out.abandoned += r.tokens.abandoned ?? 0;
+    out.refused += r.tokens.refused ?? 0;
+    out.retried += r.tokens.retried ?? 0;
+    out.earlierAttempts += r.tokens.earlierAttempts ?? 0;
+  }
+  return out;
 }
 
 /**
@@ -454,8 +470,8 @@ export function runReplacedAttempts(results: readonly ResultRecord[]): { items: 
  * line and CASE's Tokens line, which count the refused, cut-off and resent requests of those attempts (before 2026-12-05 not
  * their tokens: a resume that retried a failed item printed a run total below the first run's, though it only added spending).
  */
-export function replacedAttemptsText(r: { attempts: number; tokens: number; calls: number }): string {
-  return `plus ${r.tokens.toLocaleString('en-US')} tokens (${r.calls.toLocaleString('en-US')} LLM ${r.calls === 1 ? 'call' : 'calls'}) spent on ${r.attempts.toLocaleString('en-US')} failed ${r.attempts === 1 ? 'attempt' : 'attempts'} a retry replaced (not in the total, which counts each item's recorded attempt)`;
+export function replacedAttemptsText(r: { attempts: number; total: number; calls: number }): string {
+  return `plus ${r.total.toLocaleString('en-US')} tokens (${r.calls.toLocaleString('en-US')} LLM ${r.calls === 1 ? 'call' : 'calls'}) spent on ${r.attempts.toLocaleString('en-US')} failed ${r.attempts === 1 ? 'attempt' : 'attempts'} a retry replaced (not in the total, which counts each item's recorded attempt)`;
 }
 
 /**

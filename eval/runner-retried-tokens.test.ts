@@ -82,7 +82,7 @@ describe('tokens of failed attempts a retry replaced', () => {
       /^tokens 8,800 \(whole run; this call 2,200\); plus 6,600 tokens \(6 LLM calls\) spent on 3 failed attempts a retry replaced \(not in the total, which counts each item's recorded attempt\)/,
     );
     const m = caseMetrics(records, new Map());
-    expect(m.tokens).toMatchObject({ total: 8800, replacedAttempts: { items: 2, attempts: 3, tokens: 6600, calls: 6 } });
+    expect(m.tokens).toMatchObject({ total: 8800, replacedAttempts: { items: 2, attempts: 3, total: 6600, calls: 6 } });
     expect(caseMetricsMarkdown(m)).toContain('; plus 6,600 tokens (6 LLM calls) spent on 3 failed attempts a retry replaced');
   });
 

@@ -22,6 +22,7 @@ import {
   runCacheCounts,
   replacedAttemptsText,
   runReplacedAttempts,
+  type ReplacedAttempts,
   runCutOffCount,
   runPromptCached,
   runPromptCacheUnsaid,
@@ -116,7 +117,7 @@ export interface CaseMetrics {
     cacheHits?: number;
     earlierAttempts?: number;
     /** Failed attempts a retry replaced (results.jsonl `replacedAttempts`): their items, attempts, tokens and LLM calls, not in `total`; absent when none. */
-    replacedAttempts?: { items: number; attempts: number; tokens: number; calls: number };
+    replacedAttempts?: ReplacedAttempts;
     /** LLM calls, those whose endpoint reported no usage and replies cut short (eval/run-counts.ts runReplyFlags); absent when neither. */
     replies?: RunReplyFlags;
     /** The input tokens and, of them, those the endpoint said its own prompt cache served (results.jsonl `tokens.promptCached`); absent when no reply said it. */

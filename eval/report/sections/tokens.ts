@@ -15,6 +15,7 @@ import {
   runPromptCached,
   runPromptCacheUnsaid,
   runInterrupts,
+  runReplacedAttempts,
   runRetriesUnrecorded,
   underWayText,
   underWayTokensText,
@@ -116,22 +117,7 @@ export const tokensSection: SectionBuilder = (run) => {
   if (t.earlierAttempts)
     rows.push(['paid by an earlier attempt of this run (cache hits; not in total)', num(t.earlierAttempts), num(t.earlierAttempts / n, 1)]);
   // failed attempts a retry replaced: their lines are gone, their tokens are kept on the new line
-  const replaced = withTokens.reduce(
-    (a, r) =>
-      r.replacedAttempts
-        ? {
-            items: a.items + 1,
-            attempts: a.attempts + r.replacedAttempts.attempts,
-            total: a.total + r.replacedAttempts.tokens.total,
-            calls: a.calls + r.replacedAttempts.tokens.calls,
-            abandoned: a.abandoned + (r.replacedAttempts.tokens.abandoned ?? 0),
-            refused: a.refused + (r.replacedAttempts.tokens.refused ?? 0),
-            retried: a.retried + (r.replacedAttempts.tokens.retried ?? 0),
-            earlierAttempts: a.earlierAttempts + (r.replacedAttempts.tokens.earlierAttempts ?? 0),
-          }
-        : a,
-    { items: 0, attempts: 0, total: 0, calls: 0, abandoned: 0, refused: 0, retried: 0, earlierAttempts: 0 },
-  );
+  const replaced = runReplacedAttempts(withTokens);
   // what the run spent in all, as far as recorded: the recorded attempts' tokens, those of the attempts a retry replaced,
   // and the cache hits of either that a stopped (killed) attempt of this run paid for — a killed → failed → retried item's
   // hits live only in its replacedAttempts (before, in neither "in all" figure: 4,000 said where the server answered 6,000)
