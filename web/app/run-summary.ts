@@ -311,6 +311,8 @@ interface ReproTable {
   limit: number | null;
   shard: { index: number; count: number } | null;
   runs: { id: string; system: string; status: string; error?: string; argv?: string[] }[];
+  /** A grid run changed since table.json was written: what the table shown is (web/server/repro-table.ts). */
+  stale?: string;
 }
 
 const isRepro = (t: unknown): t is ReproTable => {
@@ -394,6 +396,7 @@ export function reproTable(t: ReproTable, reproId: string): HTMLElement {
     'section',
     { class: 'repro-view', 'data-testid': 'repro-view' },
     h('h2', {}, `${t.table} — ${title}`),
+    t.stale ? h('p', { class: 'error-text', role: 'note', 'data-testid': 'repro-stale' }, `⚠ ${t.stale}.`) : null,
     h(
       'p',
       { class: 'muted', 'data-testid': 'repro-n-line' },

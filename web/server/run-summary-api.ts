@@ -36,6 +36,7 @@ import type { ResultRecord } from '../../eval/types.js';
 import { publicRunConfig } from '../../serve/http/public-json.js';
 import { recordedBootstrap } from '../../eval/report/recorded-bootstrap.js';
 import { reproProvenance } from './repro-provenance.js';
+import { reproTableNow } from './repro-table.js';
 import { contentKey, readKeyed, type KeyedText } from './content-key.js';
 import type { RunSummary } from '../common/run-summary-types.js';
 import { plannedItems } from '../../eval/run-planned.js';
@@ -209,7 +210,8 @@ export async function runPage(run: RunEntry) {
   const rounds = await madRounds(run, summary, results, cfg);
   if (rounds.length) plots.push({ id: 'mad-rounds', title: 'Accuracy of the verdict after each round', spec: roundAccuracySpec(rounds) });
   const provenance = run.system === 'reproduce' ? await reproProvenance(run) : null;
-  const table = summary.hasTable ? await runTable(run) : null;
+  // a reproduction whose grid run changed since table.json was written: the table as its runs make it now, said
+  const table = summary.hasTable ? await reproTableNow(run, await runTable(run)) : null;
   const grid = run.system === 'reproduce' ? gridPlot(table) : null;
   if (grid) plots.push(grid);
   // `run mad --seeds`: report.md's "Consistency across N seeds" line, over the seed runs as they are now
