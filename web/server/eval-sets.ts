@@ -40,6 +40,9 @@ export interface EvalSet {
   load(): Promise<EvalTopic[]>;
 }
 
+/** A user set's topics, with the qrels' topics that have no topic line (`qrelsOnly`), when there are any. */
+export type EvalTopics = EvalTopic[] & { qrelsOnly?: string[] };
+
 /** Reads a topics file and a qrels file into topics with their relevant ids. */
 export type TopicsQrelsLoader = (topicsFile: string, qrelsFile: string) => Promise<EvalTopic[]>;
 
@@ -63,7 +66,10 @@ export const readTopicsQrels: TopicsQrelsLoader = async (topicsFile, qrelsFile) 
   };
   const topics = await named('topics', topicsFile, () => loadTopics(topicsFile));
   const qrels = await named('qrels', qrelsFile, () => loadQrels(qrelsFile));
-  return topics.map((t) => {
+  // judged topics with no topic line: not searched, out of n — said as `eval retrieval` says them (retrieval-eval-api.ts)
+  const ids = new Set(topics.map((t) => t.id));
+  const qrelsOnly = [...qrels.keys()].filter((q) => !ids.has(q));
+  const list: EvalTopics = topics.map((t) => {
     const judged = qrels.get(t.id);
     return {
       id: t.id,
@@ -72,6 +78,8 @@ export const readTopicsQrels: TopicsQrelsLoader = async (topicsFile, qrelsFile) 
       ...(judged ? { judged } : {}),
     };
   });
+  if (qrelsOnly.length) list.qrelsOnly = qrelsOnly;
+  return list;
 };
 
 const BUNDLED_SPLITS = ['val', 'test'] as const;

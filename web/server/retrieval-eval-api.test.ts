@@ -60,6 +60,9 @@ beforeAll(async () => {
   // a qrels file judging one passage this index does not hold (p-gone) beside one it does
   await writeFile(join(dir, 'gone.tsv'), 'g1\thearsay statement\n');
   await writeFile(join(dir, 'gone.qrels'), 'g1 0 p-hear1 1\ng1 0 p-gone 1\n');
+  // a qrels file judging a topic (q17) the topics file has no line for
+  await writeFile(join(dir, 'qrels-only.tsv'), 'q1\thearsay statement\n');
+  await writeFile(join(dir, 'qrels-only.qrels'), 'q1 0 p-hear1 1\nq17 0 p-tax 1\n');
   s = await startExplorer({
     index,
     port: 0,
@@ -69,6 +72,7 @@ beforeAll(async () => {
       { topics: join(dir, 'edited.tsv'), qrels: join(dir, 'edited.qrels'), name: 'edited' },
       { topics: join(dir, 'same-size.tsv'), qrels: join(dir, 'same-size.qrels'), name: 'same-size' },
       { topics: join(dir, 'gone.tsv'), qrels: join(dir, 'gone.qrels'), name: 'gone' },
+      { topics: join(dir, 'qrels-only.tsv'), qrels: join(dir, 'qrels-only.qrels'), name: 'qrels-only' },
     ],
   });
 }, 120_000);
@@ -185,6 +189,30 @@ describe('explorer retrieval evaluation of a topics+qrels set', () => {
     expect(api.skipped).toBe(0);
     expect(api.results[0].metrics['recall@1'].estimate).toBe(0.5);
     expect(api.skippedNote).toContain('bm25 returned no hits for 1 topic (q3): it scores 0 there and is in the mean');
+  });
+
+  it('a judged topic with no line in the topics file is said, as eval retrieval says it (before: said nowhere)', async () => {
+    const res = await fetch(`${s.url}/api/eval/retrieval?set=user:6&methods=bm25`);
+    expect(res.status).toBe(200);
+    const api = (await res.json()) as { skippedNote: string; results: { n: number }[] };
+    expect(api.results[0].n).toBe(1);
+    expect(api.skippedNote).toContain(
+      '1 judged topic with no line in the topics file not searched and left out of n (q17; `eval retrieval --complete` counts it as 0)',
+    );
+    const cli = await runCli([
+      'eval',
+      'retrieval',
+      '--topics',
+      join(dir, 'qrels-only.tsv'),
+      '--qrels',
+      join(dir, 'qrels-only.qrels'),
+      '--index',
+      index,
+      '--method',
+      'bm25',
+    ]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(`${cli.stdout}${cli.stderr}`).toMatch(/1 qrels topic missing from the run \(q17\)/);
   });
 
   it("every method's no-hit topics are said, not only the first method's (qld's q3, scored 0, went unsaid)", async () => {

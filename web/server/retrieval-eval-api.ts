@@ -46,7 +46,7 @@ import { parseMeasures } from '../../eval/trec/measures.js';
 import { noHitsLine } from '../../eval/trec/format.js';
 import type { TrecEvalResult } from '../../eval/trec/evaluate.js';
 import type { Qrels } from '../../corpora/qrels.js';
-import type { EvalSet, EvalTopic } from './eval-sets.js';
+import type { EvalSet, EvalTopic, EvalTopics } from './eval-sets.js';
 import { badRequest, decimalParam, notFound } from '../../serve/http/http-util.js';
 import type { IndexContext } from './index-context.js';
 
@@ -158,6 +158,9 @@ async function evalUserTopics(ix: IndexContext, method: string, topics: EvalTopi
   const skipped = topics.length - result.n;
   const notInQrels = result.topics.notInQrels.count;
   const noRel = result.topics.noRelevant.count;
+  // judged topics the topics file has no line for: never searched, out of n (before 2026-12-05 said nowhere; the CLI
+  // says "Skipped: 1 qrels topic missing from the run (q17); --complete counts it as 0")
+  const qrelsOnly = (topics as EvalTopics).qrelsOnly ?? [];
   return {
     method: batch.method,
     n: result.n,
@@ -165,6 +168,9 @@ async function evalUserTopics(ix: IndexContext, method: string, topics: EvalTopi
     skippedNote: [
       skipped ? `${plural(skipped, 'topic', 'topics')} skipped${notInQrels ? ` (${notInQrels} not in the qrels)` : ''}` : '',
       noRel ? `${plural(noRel, 'judged topic', 'judged topics')} without a relevant document scored 0 and in the mean (trec_eval)` : '',
+      qrelsOnly.length
+        ? `${plural(qrelsOnly.length, 'judged topic', 'judged topics')} with no line in the topics file not searched and left out of n (${qrelsOnly.slice(0, 3).join(', ')}${qrelsOnly.length > 3 ? ', …' : ''}; \`eval retrieval --complete\` counts ${qrelsOnly.length === 1 ? 'it' : 'them'} as 0)`
+        : '',
     ]
       .filter(Boolean)
       .join('; '),
