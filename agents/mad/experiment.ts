@@ -185,6 +185,7 @@ export async function runMadExperiment(o: MadExperimentOptions): Promise<MadExpe
     const markdown = madMetricsMarkdown(
       metrics,
       `${system === 'mad' ? `MAD (${s.topology}, ${s.rounds} round${s.rounds > 1 ? 's' : ''}${s.crossExaminer ? ', cross-examiner' : ''})` : system} — ${o.dataset} ${o.split}`,
+      { crossExaminer: system === 'mad' && s.crossExaminer },
     );
     await writeAtomic(join(runDir, 'mad-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
     await writeAtomic(join(runDir, 'mad-metrics.md'), markdown + '\n');

@@ -151,6 +151,12 @@ describe('run metrics', () => {
       [2, 2 / 4, 4],
     ]);
     expect(madMetrics([rec('1', 'A', 'A')]).byRound).toEqual([]);
+    // with a cross-examination (read by the final judgment only) the last row says so, and a note that the step into it
+    // is not the round's alone (before: "2 | 50.0%" read as round 2's effect)
+    const x = madMetricsMarkdown(m, 'MAD', { crossExaminer: true });
+    expect(x).toMatch(/\| 2 \(the final judgment, after the cross-examination\) +\| +50\.0%/);
+    expect(x).toContain("Round 2's verdict is the final judgment, which reads the cross-examination; the rounds before it were judged without one");
+    expect(madMetricsMarkdown(m, 'MAD')).not.toMatch(/cross-examination/);
   });
 
   it('consistency across seeds: pairwise agreement and unanimity over items answered in every run', () => {

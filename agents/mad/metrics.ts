@@ -204,7 +204,13 @@ function goldWarning(m: MadMetrics): string[] {
   return note ? ['', `**Warning:** ${note}.`] : [];
 }
 
-export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string {
+/**
+ * `crossExaminer`: the run's debates had a cross-examination, which only the final judgment reads: with
+ * --judge-each-round the last round's row is that judgment, so it is labelled so and a note says the step into it
+ * includes the cross-examination (before 2026-12-05 it read as the round's own effect, paper 002's H3).
+ */
+export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics', o: { crossExaminer?: boolean } = {}): string {
+  const lastRound = m.byRound.at(-1)?.round;
   const a = m.accuracy;
   return [
     `## ${title}`,
@@ -247,8 +253,19 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics'): string
           '',
           table(
             ['judged after round', 'accuracy [95% interval]', 'interval', 'n'],
-            m.byRound.map((r) => [r.round, figureText(r.accuracy, 'percent'), methodLabel(r.accuracy), r.accuracy.n]),
+            m.byRound.map((r) => [
+              o.crossExaminer && r.round === lastRound ? `${r.round} (the final judgment, after the cross-examination)` : r.round,
+              figureText(r.accuracy, 'percent'),
+              methodLabel(r.accuracy),
+              r.accuracy.n,
+            ]),
           ),
+          ...(o.crossExaminer && m.byRound.length > 1
+            ? [
+                '',
+                `Round ${lastRound}'s verdict is the final judgment, which reads the cross-examination; the rounds before it were judged without one, so the change into round ${lastRound} includes the cross-examination's effect, not the round's alone.`,
+              ]
+            : []),
         ]
       : []),
   ].join('\n');

@@ -280,7 +280,8 @@ export async function madSeedConsistency(
 
 export const madSection: SectionBuilder = async (run, o) => {
   const m = madMetrics(run.results, o.seed);
-  const parts = [madMetricsMarkdown(m).split('\n').slice(2).join('\n')];
+  const crossExaminer = (run.config.config as { crossExaminer?: unknown } | undefined)?.crossExaminer === true;
+  const parts = [madMetricsMarkdown(m, undefined, { crossExaminer }).split('\n').slice(2).join('\n')];
   const rounds = roundFigures(run.traces.values());
   const checklist = checklistRates(run.traces.values());
   if (rounds.length) {
