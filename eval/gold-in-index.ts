@@ -144,6 +144,13 @@ export function goldMissingWarning(docs: DocIds, questions: readonly Question[],
   return `${what}; index a corpus that contains the gold passages (e.g. "default" or "barexam")`;
 }
 
-/** "3 failed items count as misses": the note of a gold figure over failed items (their flags are what they found before failing, nothing when they failed first). */
-export const failedMissesNote = (failed: number): string =>
-  `${failed} failed item${failed === 1 ? '' : 's'} count${failed === 1 ? 's' : ''} as ${failed === 1 ? 'a miss' : 'misses'}`;
+/**
+ * "3 failed items count as misses", or "3 failed items count with what was found before they failed: 1 as a hit": the
+ * note of a gold figure over failed items, whose flags are what was found before they failed (nothing when they failed
+ * first). `hits`: the failed items whose flag is true. Before 2026-12-05 the note said "count as misses" whatever the
+ * flags were, while a failed item whose advocates had found the gold counted as a hit.
+ */
+export const failedMissesNote = (failed: number, hits = 0): string =>
+  hits
+    ? `${failed} failed item${failed === 1 ? '' : 's'} count${failed === 1 ? 's' : ''} with what was found before ${failed === 1 ? 'it' : 'they'} failed: ${hits} as ${hits === 1 ? 'a hit' : 'hits'}`
+    : `${failed} failed item${failed === 1 ? '' : 's'} count${failed === 1 ? 's' : ''} as ${failed === 1 ? 'a miss' : 'misses'}`;

@@ -46,5 +46,10 @@ describe('a gold-evidence figure over failed items', () => {
       { config: {} },
     );
     expect(g).toMatchObject({ estimate: 0.5, note: '1 failed item counts as a miss' });
+    // a failed item whose advocates had found the gold before it failed counts as a hit, and the note says so (before: "a miss")
+    const [h] = goldRate('g', 'g', 'goldInAnyEvidence').compute([{ ...failed[1], metrics: { ...failed[1].metrics, goldInAnyEvidence: true } }, failed[2]], {
+      config: {},
+    });
+    expect(h).toMatchObject({ estimate: 0.5, note: '2 failed items count with what was found before they failed: 1 as a hit' });
   });
 });

@@ -216,9 +216,11 @@ export function goldRate(id: string, label: string, key: string): HeadlineMetric
         if (goldAbsentFor(counted, key))
           return { ...f, estimate: null, lo: null, hi: null, interval: 'none', method: 'no interval: no gold passage in this index', text: NO_GOLD_IN_INDEX };
         // a failed item records the gold flags of what its advocates found before it failed (nothing, when it
-        // failed first): it counts as a miss, as accuracy counts it as wrong — said, so an all-failed 0% is read so
-        const failed = counted.filter(isFailed).length;
-        const note = [goldCoverageNote(goldCoverage(counted)), failed ? failedMissesNote(failed) : undefined].filter(Boolean).join('; ');
+        // failed first): counted so, and said — a miss, or a hit where its advocates had found the gold
+        const failedItems = counted.filter(isFailed);
+        const failed = failedItems.length;
+        const hits = failedItems.filter((r) => r.metrics?.[key] === true).length;
+        const note = [goldCoverageNote(goldCoverage(counted)), failed ? failedMissesNote(failed, hits) : undefined].filter(Boolean).join('; ');
         return note ? { ...f, note } : f;
       });
     },

@@ -229,6 +229,41 @@ describe('caseMetrics: the gold rows over failed items', () => {
     // before: the rows "0.0% [0.0, 24.2] 95% Wilson (n=12)" with nothing saying the 12 never searched
     expect(caseMetricsMarkdown(caseMetrics(failed, new Map()))).toContain('Gold rows: 12 failed items count as misses, as accuracy counts them as wrong.');
   });
+
+  it('say which rows count a failed item as a hit (its advocates found the gold before a juror\'s request failed; before: "count as misses")', () => {
+    const records: ResultRecord[] = [
+      rec('mbe_1', false, 'low', { goldInCorrectEvidence: false, goldInAnyEvidence: false, goldEverReturned: false, goldInIndex: true }),
+      {
+        id: 'mbe_222',
+        prediction: null,
+        gold: 'C',
+        correct: false,
+        ms: 1,
+        error: 'LLM_REQUEST_FAILED: HTTP 500',
+        metrics: { goldInCorrectEvidence: true, goldInAnyEvidence: true, goldEverReturned: true, goldInIndex: true },
+      },
+    ];
+    const m = caseMetrics(records, new Map());
+    expect(m.evidenceRecall.goldInAnyEvidence).toMatchObject({ rate: 0.5, n: 2 });
+    expect(m.failedGoldHits).toEqual({ goldInCorrectEvidence: 1, goldInAnyEvidence: 1, goldEverReturned: 1 });
+    const md = caseMetricsMarkdown(m);
+    expect(md).toContain(
+      `Gold rows: 1 failed item counts with what its advocates found before it failed, while accuracy counts it as wrong: "gold in correct hypothesis's evidence" counts 1 of them as a hit, "gold in any advocate's evidence" counts 1 of them as a hit, "gold ever returned by a tool call" counts 1 of them as a hit.`,
+    );
+    expect(md).not.toContain('count as misses');
+  });
+});
+
+describe('caseMetrics: a jury run whose every item was a tie', () => {
+  it('keeps its "not unanimous" row (the paper\'s low confidence), read from the traces\' panels (before: left out)', () => {
+    const records = ['1', '2', '3', '4'].map((i) => rec(`mbe_${i}`, i === '1', 'tie', {}));
+    const traces = new Map(records.map((r) => [r.id, { panel: ['Lawyer', 'Judge', 'Student'] }]));
+    const m = caseMetrics(records, traces);
+    expect(m.notUnanimous).toMatchObject({ rate: 0.25, n: 4 });
+    expect(caseMetricsMarkdown(m)).toContain("accuracy, not unanimous (low + tie + failed: the paper's low confidence)");
+    // an offline run (no panel) has none
+    expect(caseMetrics(records, new Map()).notUnanimous).toBeUndefined();
+  });
 });
 
 describe('caseMetrics: items with no answer', () => {

@@ -74,6 +74,8 @@ export interface CaseMetrics {
    */
   notUnanimous?: RateCi;
   evidenceRecall: Record<'goldInCorrectEvidence' | 'goldInAnyEvidence' | 'goldEverReturned' | 'goldInContext', RateCi>;
+  /** Per gold row, the failed items whose flag is a hit (their advocates found the gold before the item failed); absent when none. */
+  failedGoldHits?: Partial<Record<'goldInCorrectEvidence' | 'goldInAnyEvidence' | 'goldEverReturned' | 'goldInContext', number>>;
   /** Items that record whether their gold passage is in the index, and how many have none there (absent for runs that do not record it). */
   goldInIndex?: GoldCoverage;
   /**
@@ -247,7 +249,11 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   const promptCached = runPromptCached(records);
   const promptCacheUnsaid = runPromptCacheUnsaid(records);
   const replies = runReplyFlags(records);
-  const jury = records.some((r) => r.confidence === 'high' || r.confidence === 'low');
+  // a jury run: its votes made a high or low confidence, or its traces name a panel — a run whose every item was a tie
+  // (or had no answer) is one too (before 2026-12-05 its "not unanimous" row, the paper's low confidence, was left out)
+  const jury =
+    records.some((r) => r.confidence === 'high' || r.confidence === 'low') ||
+    [...traces.values()].some((t) => Array.isArray((t as { panel?: unknown }).panel) && (t as { panel: unknown[] }).panel.length > 0);
   const evidenceSelection =
     selections.size > 1 ? [...selections].map(([s, c]) => `${s} (${c} items)`).join('; ') : selections.size === 1 ? [...selections.keys()][0] : undefined;
   return {
@@ -276,6 +282,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       goldEverReturned: goldRate('goldEverReturned'),
       goldInContext: goldRate('goldInContext'),
     },
+    ...failedGoldHitsOf(records),
     ...(coverage ? { goldInIndex: coverage } : {}),
     ...(records.some((r) => typeof r.metrics?.unresolvedCitations === 'number') ? { unresolvedCitations: runUnresolvedCitations(records) } : {}),
     ...(records.some((r) => typeof r.metrics?.picksBeyondK === 'number') ? { picksBeyondK: runPicksBeyondK(records) } : {}),
@@ -321,6 +328,26 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     abstentions,
     ...(exploratory ? { tiedHypotheses: { tied: tiedHyps, of: exploratory } } : {}),
   };
+}
+
+const GOLD_ROWS = ['goldInCorrectEvidence', 'goldInAnyEvidence', 'goldEverReturned', 'goldInContext'] as const;
+
+/** The failed items each gold row counts as a hit (what their advocates found before the item failed). */
+function failedGoldHitsOf(records: readonly ResultRecord[]): Pick<CaseMetrics, 'failedGoldHits'> {
+  const failed = records.filter(isFailed);
+  const hits = Object.fromEntries(GOLD_ROWS.map((k) => [k, failed.filter((r) => r.metrics?.[k] === true).length] as const).filter(([, n]) => n > 0));
+  return Object.keys(hits).length ? { failedGoldHits: hits } : {};
+}
+
+/**
+ * "Gold rows: 2 failed items count as misses, as accuracy counts them as wrong." — or, where a failed item's advocates had
+ * found the gold before it failed, the rows that count it as a hit (before 2026-12-05 the line said "misses" regardless).
+ */
+function failedGoldRowsLine(m: CaseMetrics): string {
+  const hits = Object.entries(m.failedGoldHits ?? {}).filter(([k]) => m.evidenceRecall[k as keyof CaseMetrics['evidenceRecall']].n);
+  if (!hits.length) return `Gold rows: ${failedMissesNote(m.failed)}, as accuracy counts them as wrong.`;
+  const label = (k: string) => (k === 'goldInContext' ? 'gold in the prompt context' : EVIDENCE_RECALL_LABELS[k as keyof typeof EVIDENCE_RECALL_LABELS]);
+  return `Gold rows: ${m.failed} failed item${m.failed === 1 ? '' : 's'} count${m.failed === 1 ? 's' : ''} with what ${m.failed === 1 ? 'its' : 'their'} advocates found before ${m.failed === 1 ? 'it' : 'they'} failed, while accuracy counts ${m.failed === 1 ? 'it' : 'them'} as wrong: ${hits.map(([k, n]) => `"${label(k)}" counts ${n} of them as a hit`).join(', ')}.`;
 }
 
 /** How the Tokens line names `byStage.failedUnstaged`: failed items' tokens in no stage of their traces. */
@@ -371,7 +398,7 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
   const gold = goldRows ? goldCoverageNote(m.goldInIndex) : undefined;
   if (gold) lines.push(`**Warning:** ${gold}.`, '');
   // a failed item's gold flags are what its advocates found before it failed (nothing, when it failed first)
-  if (goldRows && m.failed) lines.push(`Gold rows: ${failedMissesNote(m.failed)}, as accuracy counts them as wrong.`, '');
+  if (goldRows && m.failed) lines.push(failedGoldRowsLine(m), '');
   const tools = Object.entries(m.tools.calls).sort((a, b) => b[1] - a[1]);
   if (tools.length) {
     lines.push(
