@@ -22,6 +22,7 @@ import { SEED_DERIVATION } from '../core/rng.js';
 import { REQUEST_SEEDS } from '../agents/mad/llm-call.js';
 import { JURY_TIE_RULE } from '../agents/case/majority-vote.js';
 import { RELATIONS_READING } from '../agents/acal/llm/identify-relations.js';
+import { SCORES_READING } from '../agents/acal/llm/score-arguments.js';
 import { TERMINATE_READING } from '../agents/threeply/format.js';
 import { POLISHER_READING } from '../agents/threeply/argument-polisher.js';
 import { FACTOR_MENTION_READING } from '../agents/threeply/metrics.js';
@@ -293,6 +294,16 @@ describe('resuming a run dir an older lexcase wrote', () => {
       /does not record relationsReading \(how an argument-relations reply is read: an older lexcase kept the first of two different judgements/,
     );
     expect(configOf()).toMatchObject({ config: { relationsReading: RELATIONS_READING }, resumes: [{ unchecked: ['relationsReading'] }] });
+  });
+
+  it('an old ACAL run without scoresReading (an argument scored twice two ways read as its first score then): resumes with a warning naming it and records it', async () => {
+    const val = (await loadQuestions('barexam', 'val')).slice(0, 3);
+    const cfg = (limit: number) => ({ system: 'acal/acal', task: 'hearsay', limit, k: 0, scoresReading: SCORES_READING, model: MODEL });
+    await resume(val.slice(0, 1), cfg(1));
+    forget('scoresReading');
+    const { stderr } = await resume(val.slice(0, 2), cfg(2));
+    expect(stderr).toMatch(/does not record scoresReading \(how an argument-scores reply is read: an older lexcase kept the first of two different scores/);
+    expect(configOf()).toMatchObject({ config: { scoresReading: SCORES_READING }, resumes: [{ unchecked: ['scoresReading'] }] });
   });
 
   it('an old 3-ply run without factorMentionReading ("F4 …, F6 …" read as F4 alone then): resumes with a warning naming it and records it', async () => {

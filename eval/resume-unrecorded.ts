@@ -127,6 +127,8 @@
  *   relationsReading
  *                 how an ACAL run reads an argument-relations reply (agents/acal/llm/identify-relations.ts): a list-form
  *                 reply that judges one pair twice two ways is refused; an older lexcase kept the first (a resume warns)
+ *   scoresReading  how an ACAL run reads an argument-scores reply (agents/acal/llm/score-arguments.ts): a list-form reply
+ *                 that scores one argument twice with different scores is refused; an older lexcase kept the first (a resume warns)
  *   clashWinnerReading
  *                 how an ACAL run reads a clash's winner (agents/acal/clash-winner.ts): "a", "B.", "(A)",
  *                 "Argument B" are taken; an older lexcase took "A" and "B" exactly, retried any other and
@@ -410,6 +412,11 @@ const ADDED: {
   {
     path: ['relationsReading'],
     what: 'how an argument-relations reply is read: an older lexcase kept the first of two different judgements of one pair in a list-form reply (an attack edge, and so a clash, from a reply that also called the pair a support), so its earlier items may hold relations this lexcase refuses (asked again once)',
+    lacks: absent,
+  },
+  {
+    path: ['scoresReading'],
+    what: "how an argument-scores reply is read: an older lexcase kept the first of two different scores of one argument in a list-form reply (s1 0.9, then s1 0.1, read as 0.9), so its earlier items' claim strengths and verdicts may rest on scores this lexcase refuses (asked again once)",
     lacks: absent,
   },
   {

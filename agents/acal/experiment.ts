@@ -23,6 +23,7 @@ import { modelRecordOf } from '../../core/llm/model-record.js';
 import { checkSearchToolK } from '../../retrieval/tools/search-tool.js';
 import { YES_NO_READING } from '../common/yes-no.js';
 import { RELATIONS_READING } from './llm/identify-relations.js';
+import { SCORES_READING } from './llm/score-arguments.js';
 import { CLASH_WINNER_READING } from './clash-winner.js';
 import type { UsageMeter } from '../../core/llm/usage.js';
 import { createRetrievalTools, type ToolMethod } from '../../retrieval/tools/index.js';
@@ -189,6 +190,8 @@ async function runAcalWith(opts: RunAcalOptions, system: AcalSystemName, idx: Ag
           clashWinnerReading: CLASH_WINNER_READING,
           // how a relations reply is read: a pair judged twice two ways refused (an older lexcase kept the first; resume-unrecorded.ts warns)
           relationsReading: RELATIONS_READING,
+          // how a scores reply is read: an argument scored twice two ways refused (an older lexcase kept the first; resume-unrecorded.ts warns)
+          scoresReading: SCORES_READING,
           // how an argument's cited handle is read: "(P3)", "P3.", "Passage 3" taken (an older lexcase: "P3", "[P3]" only; resume-unrecorded.ts warns)
           passageHandleReading: PASSAGE_HANDLE_READING,
         }

@@ -29,17 +29,31 @@ export async function scoreArguments(
 const entry = z.object({ note: z.string().default(''), score: z.number().min(0.1).max(1) });
 
 /**
+ * How an ACAL run reads a scores reply, recorded in its config.json (`scoresReading`): a run dir an older lexcase
+ * started, which kept the first of two different scores of one argument in a list-form reply, resumes with a warning
+ * (eval/resume-unrecorded.ts).
+ */
+export const SCORES_READING = 'one score per argument; a list-form reply that scores an argument twice with different scores is refused';
+
+/**
  * The scores of exactly `ids`: sent as an object with one required property per argument id (so a
  * schema-following server must score every argument and no other); parsed leniently from that
- * object or from the older list form [{id, score, note}], and refused when an id is missing.
+ * object or from the older list form [{id, score, note}], and refused when an id is missing or, in the
+ * list form, scored twice with different scores (before 2026-12-05 the first was kept, unsaid: s1 0.9 then
+ * s1 0.1 read as 0.9, which flipped a verdict).
  */
 export function scoresSchema(ids: string[]) {
   const byId = z
     .union([z.record(z.string(), entry), z.array(entry.extend({ id: z.string() }))])
-    .transform((v) => {
+    .transform((v, ctx) => {
       const out: Record<string, { score: number; note: string }> = {};
-      if (Array.isArray(v)) for (const s of v) out[s.id] ??= { score: s.score, note: s.note };
-      else Object.assign(out, v);
+      if (!Array.isArray(v)) return Object.assign(out, v);
+      for (const s of v) {
+        const seen = out[s.id];
+        // an argument scored twice two ways has no score: refused (asked again once), never its first score
+        if (seen && seen.score !== s.score) ctx.addIssue({ code: 'custom', message: `argument ${s.id} scored twice: ${seen.score}, then ${s.score}` });
+        out[s.id] ??= { score: s.score, note: s.note };
+      }
       return out;
     })
     .superRefine((v, ctx) => {
