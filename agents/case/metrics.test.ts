@@ -209,9 +209,13 @@ describe('caseMetrics: exploratory hypotheses mapped to no option', () => {
     ]);
     const m = caseMetrics(records, traces);
     expect(m.tiedHypotheses).toEqual({ tied: 1, of: 4 });
-    expect(caseMetricsMarkdown(m)).toMatch(/\| exploratory hypotheses equally close to several options \(credited to none\) \| 1 of 4 +\|/);
+    expect(caseMetricsMarkdown(m)).toMatch(/\| exploratory hypotheses equally close to several options \(credited to none\) +\| 1 of 4 +\|/);
+    // q2's H2 shares no word with any option: credited to none too, counted apart (before: in no count)
+    expect(m.unmappedHypotheses).toEqual({ unmapped: 1, of: 4 });
+    expect(caseMetricsMarkdown(m)).toMatch(/\| exploratory hypotheses close to no option \(sharing no word with any; credited to none\) +\| 1 of 4 +\|/);
     const direct = new Map<string, Record<string, unknown>>([['q1', { ...trace([]), hypotheses: [{ key: 'A', letter: 'A' }] }]]);
     expect(caseMetrics([records[0]], direct).tiedHypotheses).toBeUndefined();
+    expect(caseMetrics([records[0]], direct).unmappedHypotheses).toBeUndefined();
   });
 });
 

@@ -144,6 +144,11 @@ export interface CaseMetrics {
   toolCallsNotOffered?: { calls: number; items: number };
   /** Exploratory hypotheses equally close to several options, so credited to none (map-hypotheses.ts), of `of`; absent without exploratory hypotheses. */
   tiedHypotheses?: { tied: number; of: number };
+  /**
+   * Exploratory hypotheses close to no option (sharing no word with any: letter null, no tie), so credited to none, of
+   * `of`; absent when none (before 2026-12-05 uncounted: "1 of 3 credited to none" read as two hypotheses reaching a letter).
+   */
+  unmappedHypotheses?: { unmapped: number; of: number };
 }
 
 /** A share of 0/1 values: a proportion, Wilson interval (the `seed` of the callers is for no interval here). */
@@ -189,6 +194,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
   let abstentions = 0;
   let exploratory = 0;
   let tiedHyps = 0;
+  let unmappedHyps = 0;
   let label: string | undefined;
   const selections = new Map<string, number>();
   let traced = 0;
@@ -217,6 +223,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
       if (typeof h.key === 'string' && h.key.startsWith('H')) {
         exploratory++;
         if (h.tiedLetters?.length) tiedHyps++;
+        else if ('letter' in h && h.letter === null) unmappedHyps++;
       }
   }
   // What the run spent: the runner's count per item (the LLM factory's meter: cache hits and
@@ -327,6 +334,7 @@ export function caseMetrics(records: ResultRecord[], traces: Map<string, Record<
     },
     abstentions,
     ...(exploratory ? { tiedHypotheses: { tied: tiedHyps, of: exploratory } } : {}),
+    ...(unmappedHyps ? { unmappedHypotheses: { unmapped: unmappedHyps, of: exploratory } } : {}),
   };
 }
 
@@ -391,6 +399,11 @@ export function caseMetricsMarkdown(m: CaseMetrics, o: { evidence?: boolean } = 
   if (m.toolCallsNotOffered?.calls) rows.push(['tool calls naming no tool offered (refused, never ran)', inItems(m.toolCallsNotOffered)]);
   if (m.tiedHypotheses)
     rows.push(['exploratory hypotheses equally close to several options (credited to none)', `${m.tiedHypotheses.tied} of ${m.tiedHypotheses.of}`]);
+  if (m.unmappedHypotheses)
+    rows.push([
+      'exploratory hypotheses close to no option (sharing no word with any; credited to none)',
+      `${m.unmappedHypotheses.unmapped} of ${m.unmappedHypotheses.of}`,
+    ]);
   lines.push(table(['metric', 'value [95% interval] method'], rows, ['l', 'l']));
   lines.push('');
   if (m.evidenceSelection && o.evidence !== false) lines.push(evidenceSelectionLine(m.evidenceSelection), '');
