@@ -541,4 +541,15 @@ describe('multi-agent debate against the scripted OpenAI-compatible server', () 
     expect(humanText(debaterReqs(srv, 'D', 2)[0])).toContain('Debater C (option C): (no brief this round)');
     expect(out.prediction).toBe('B');
   }, 30_000);
+
+  it('a verdict for a debater whose final brief was forfeited: flagged, in no answer-citation figure or checklist (before: scored as a brief citing nothing, its checklist counted)', async () => {
+    srv = await startScriptedServer(
+      defaultScript((req) => (roleOf(req) === 'debater' && debaterLetter(req) === 'B' && roundOf(req) === 2 ? { content: 'I refuse to use JSON' } : undefined)),
+    );
+    const out = await createMad({ rounds: 2, topology: 'sparse', k: 2 })(QUESTION, ctx(srv.url));
+    const t = out.trace as DebateTrace;
+    expect(t.rounds[1].briefs.find((b) => b.letter === 'B')?.error).toMatch(/debater B round 2/);
+    expect(out.prediction).toBe('B');
+    expect(out.metrics).toMatchObject({ winnerForfeited: true, citations: null, citationsExist: null, checklist: null, forfeits: 1 });
+  }, 30_000);
 });

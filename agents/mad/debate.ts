@@ -231,14 +231,18 @@ export function createMad(opts: Partial<MadSettings> = {}): AgentSystem<Question
     // the judge vouches only for citations of passages it was shown (the pool and the snippets the briefs cite)
     const judged = trace.judge && { unsupported: trace.judge.unsupported, shown: [...trace.pool.map((p) => p.id), ...trace.judge.snippets] };
     const cited = itemCitationMetrics(winner?.citations ?? [], item.goldPassageIds, allEvidenceIds(trace), judged);
+    // a verdict for a debater whose final brief was forfeited (its replies unparseable twice): there is no winning brief,
+    // so no answer citations and no checklist of it — before 2026-12-05 scored as a brief citing nothing, its checklist counted
+    const winnerForfeited = !!winner?.error;
     const metrics: Record<string, number | boolean | null> = {
       // a failed item has no answer: no answer citations to count (null, never 0)
-      ...(prediction === null ? unansweredCitationMetrics(cited) : cited),
+      ...(prediction === null || winnerForfeited ? unansweredCitationMetrics(cited) : cited),
+      ...(winnerForfeited ? { winnerForfeited: true } : {}),
       debateCitations: trace.rounds.reduce((n, r) => n + r.briefs.reduce((m, b) => m + b.citations.length, 0), 0),
       // cited handles none of ours ("P3, P5", "P99"): kept as written, they count as citations not in the index (metrics.ts unresolvedCitations)
       unresolvedCitations: handles.unresolved,
       forfeits: trace.rounds.reduce((n, r) => n + r.briefs.filter((b) => b.error).length, 0),
-      checklist: trace.judge ? CHECKLIST_ITEMS.filter((k) => trace.judge!.checklist[k]).length : null,
+      checklist: trace.judge && !winnerForfeited ? CHECKLIST_ITEMS.filter((k) => trace.judge!.checklist[k]).length : null,
     };
     Object.assign(metrics, roundFlags(s, trace, item.answer));
     const stepFailures: Record<string, number> = {};

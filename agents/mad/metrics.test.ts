@@ -159,6 +159,16 @@ describe('run metrics', () => {
     expect(madMetricsMarkdown(m, 'MAD')).not.toMatch(/cross-examination/);
   });
 
+  it('says how many verdicts went to a debater whose final brief was forfeited (in accuracy, in no citation figure or checklist)', () => {
+    const rs = [rec('1', 'A', 'A', { winnerForfeited: true, citations: null, checklist: null }), rec('2', 'B', 'B', { citations: 1, checklist: 4 })];
+    const m = madMetrics(rs, 13);
+    expect(m.winnerForfeited).toBe(1);
+    expect(madMetricsMarkdown(m)).toContain(
+      '**1 verdict went to a debater whose final brief was forfeited** (its replies unparseable twice): that item is in accuracy',
+    );
+    expect(madMetrics([rs[1]], 13).winnerForfeited).toBeUndefined();
+  });
+
   it('consistency across seeds: pairwise agreement and unanimity over items answered in every run', () => {
     const r1 = new Map<string, string | null>([
       ['q1', 'A'],

@@ -64,6 +64,8 @@ export interface MadMetrics {
   goldInIndex?: GoldCoverage;
   checklist: MeanOf;
   forfeits: MeanOf;
+  /** Items whose verdict went to a debater whose final brief was forfeited: in accuracy, in no answer-citation figure or checklist; absent when none. */
+  winnerForfeited?: number;
   /** With --judge-each-round: accuracy of the judge's verdict after each round, with 95% Wilson intervals. */
   byRound: { round: number; accuracy: Interval }[];
   /** Replies that named a model other than the one asked, by name, and the LLM calls they are of (absent when none did). */
@@ -116,6 +118,7 @@ export function madMetrics(results: readonly ResultRecord[], _seed = 13): MadMet
     ...(coverage ? { goldInIndex: coverage } : {}),
     checklist: meanOfMetric(results, 'checklist'),
     forfeits: meanOfMetric(results, 'forfeits'),
+    ...(results.some((r) => r.metrics?.winnerForfeited === true) ? { winnerForfeited: results.filter((r) => r.metrics?.winnerForfeited === true).length } : {}),
     byRound: roundIntervals(results),
     ...replyFields(results),
   };
@@ -221,6 +224,12 @@ export function madMetricsMarkdown(m: MadMetrics, title = 'MAD metrics', o: { cr
     ...(m.systemFingerprints
       ? [
           `Replies carried ${Object.keys(m.systemFingerprints.fingerprints).length} system_fingerprints: ${m.systemFingerprints.text} — the endpoint's backend configuration changed during the run`,
+          '',
+        ]
+      : []),
+    ...(m.winnerForfeited
+      ? [
+          `**${m.winnerForfeited} ${m.winnerForfeited === 1 ? 'verdict went' : 'verdicts went'} to a debater whose final brief was forfeited** (its replies unparseable twice): ${m.winnerForfeited === 1 ? 'that item is' : 'those items are'} in accuracy, and in no answer-citation figure or judge checklist (there is no winning brief).`,
           '',
         ]
       : []),
