@@ -7,6 +7,7 @@
 import type { CliRunContext, CliRunResult } from '../../eval/cli-schema.js';
 import { warnValidity } from '../../core/llm/resolved-llm.js';
 import { errors } from '../../core/errors.js';
+import { log } from '../../core/log.js';
 import { picksBeyondKText, repeatedToolCallsText, runCountsText, toolCallsNotOfferedText, unresolvedCitationsText } from '../../eval/run-counts.js';
 import { degeneracyWarnings } from '../common/degeneracy.js';
 import { runOptions, type RunOptionFlags } from '../common/run-options.js';
@@ -65,6 +66,18 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
     throw errors.usage(
       `${unused.map(([, f]) => f).join(', ')}: the offline heuristic (--offline) has no jury and makes no model call, so ${unused.length === 1 ? 'it does' : 'they do'} nothing there`,
       'leave it out with --offline, or run with an LLM (--endpoint URL --model ID)',
+    );
+  // the LLM's flags beside --offline: nothing asks a model, so they were dropped without a word (helper audit)
+  const llmFlags = (
+    [
+      ['endpoint', '--endpoint'],
+      ['model', '--model'],
+      ['modelFile', '--model-file'],
+    ] as const
+  ).filter(([k]) => ctx.given(k));
+  if (llm.offline && llmFlags.length)
+    log.warn(
+      `${llmFlags.map(([, f]) => f).join(', ')} ${llmFlags.length === 1 ? 'is' : 'are'} not read: --offline runs the heuristic, which asks no LLM (config.json records no model)`,
     );
   // --evidence chooses how the offline heuristic selects evidence; an LLM's advocates choose their own: it was
   // accepted and ignored with exit 0, and config.json recorded nothing of it

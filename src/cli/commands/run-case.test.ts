@@ -242,6 +242,24 @@ describe('lexcase run case --offline', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--jurors, --max-tokens: the offline heuristic \(--offline\) has no jury and makes no model call/);
     expect(existsSync(runDir)).toBe(false);
+    // --model / --endpoint beside --offline: run, and said not to be read (before: no word)
+    const m = await cli(
+      'run',
+      'case',
+      '--offline',
+      '--model',
+      'foo',
+      '--endpoint',
+      'http://127.0.0.1:9/v1',
+      '--limit',
+      '1',
+      '--index',
+      index,
+      '--run-dir',
+      runDir,
+    );
+    expect(m.code, m.stderr).toBe(0);
+    expect(m.stderr).toContain('[warn] --endpoint, --model are not read: --offline runs the heuristic, which asks no LLM (config.json records no model)');
   });
 
   it('lexcase evidence --offline prints passages, justifications and tool calls, and says when it returns fewer than k', async () => {
