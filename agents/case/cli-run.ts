@@ -55,29 +55,18 @@ export async function cliRun(ctx: CliRunContext): Promise<CliRunResult> {
   const llm = await ctx.resolveLlm({ paper: 'case' });
   // the offline heuristic has no jury and makes no model call: these flags were ignored with exit 0,
   // and config.json recorded the --max-steps / --max-tokens typed as if they had bounded the run
-  const unused = (
-    [
-      ['jurors', '--jurors'],
-      ['maxSteps', '--max-steps'],
-      ['maxTokens', '--max-tokens'],
-    ] as const
-  ).filter(([k]) => ctx.given(k));
+  const given = (flags: Record<string, string>): string[] => Object.entries(flags).flatMap(([k, f]) => (ctx.given(k) ? [f] : []));
+  const unused = given({ jurors: '--jurors', maxSteps: '--max-steps', maxTokens: '--max-tokens' });
   if (llm.offline && unused.length)
     throw errors.usage(
-      `${unused.map(([, f]) => f).join(', ')}: the offline heuristic (--offline) has no jury and makes no model call, so ${unused.length === 1 ? 'it does' : 'they do'} nothing there`,
+      `${unused.join(', ')}: the offline heuristic (--offline) has no jury and makes no model call, so ${unused.length === 1 ? 'it does' : 'they do'} nothing there`,
       'leave it out with --offline, or run with an LLM (--endpoint URL --model ID)',
     );
   // the LLM's flags beside --offline: nothing asks a model, so they were dropped without a word (helper audit)
-  const llmFlags = (
-    [
-      ['endpoint', '--endpoint'],
-      ['model', '--model'],
-      ['modelFile', '--model-file'],
-    ] as const
-  ).filter(([k]) => ctx.given(k));
+  const llmFlags = given({ endpoint: '--endpoint', model: '--model', modelFile: '--model-file' });
   if (llm.offline && llmFlags.length)
     log.warn(
-      `${llmFlags.map(([, f]) => f).join(', ')} ${llmFlags.length === 1 ? 'is' : 'are'} not read: --offline runs the heuristic, which asks no LLM (config.json records no model)`,
+      `${llmFlags.join(', ')} ${llmFlags.length === 1 ? 'is' : 'are'} not read: --offline runs the heuristic, which asks no LLM (config.json records no model)`,
     );
   // --evidence chooses how the offline heuristic selects evidence; an LLM's advocates choose their own: it was
   // accepted and ignored with exit 0, and config.json recorded nothing of it
